@@ -1,0 +1,239 @@
+/**
+ * The one IPC contract between the renderer and the till core.
+ *
+ * Every call is `domain:verb` with a zod request and response schema. The main process registers a
+ * handler for each channel in a loop (validating the request and the sender), the preload exposes
+ * only `invoke(channel, payload)` for these channels and `on(event, cb)` for the events below, and
+ * the browser-test bridge forwards the same calls to the same core. The list is written once, here.
+ */
+import { z } from 'zod';
+
+export const environmentSchema = z.enum(['test', 'live']);
+export type TillEnvironment = z.infer<typeof environmentSchema>;
+
+export const paymentStateSchema = z.enum([
+  'created',
+  'submitting',
+  'awaiting_customer',
+  'uncertain',
+  'rejected',
+  'success',
+  'failed',
+]);
+export type PaymentState = z.infer<typeof paymentStateSchema>;
+
+export const relayStateSchema = z.enum(['connected', 'reconnecting', 'offline']);
+export type RelayState = z.infer<typeof relayStateSchema>;
+
+const wireAmount = z.string().regex(/^(0|[1-9][0-9]{0,9})\.[0-9]{2}$/, 'Amount looks like "12.50"');
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Date looks like 2026-11-21');
+
+export const paymentViewSchema = z.object({
+  id: z.string(),
+  merchantRef: z.string(),
+  environment: environmentSchema,
+  state: paymentStateSchema,
+  amount: wireAmount,
+  fee: wireAmount.nullable(),
+  net: wireAmount.nullable(),
+  currency: z.literal('GHS'),
+  msisdn: z.string(),
+  network: z.string(),
+  /** Customer's name from account resolution, shown locally only, never sent anywhere. */
+  customerName: z.string().nullable(),
+  description: z.string(),
+  reference: z.string().nullable(),
+  tillId: z.string(),
+  /** A message a cashier can act on when rejected / uncertain. */
+  errorMessage: z.string().nullable(),
+  /** The cashier stopped waiting; the payment still resolves later. */
+  stoppedWaiting: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type PaymentView = z.infer<typeof paymentViewSchema>;
+
+export const environmentSettingsViewSchema = z.object({
+  baseUrl: z.string(),
+  merchantId: z.string(),
+  publicKeyId: z.string(),
+  /** `sk_live_••••abcd` or null: the secret itself never reaches the renderer. */
+  secretKeyMasked: z.string().nullable(),
+  relayUrl: z.string(),
+  relayTokenSet: z.boolean(),
+  callbackUrl: z.string(),
+  complete: z.boolean(),
+  /** True while this environment runs on the simulator and relay the app started itself. */
+  embedded: z.boolean(),
+});
+export type EnvironmentSettingsView = z.infer<typeof environmentSettingsViewSchema>;
+
+export const environmentSettingsInputSchema = z.object({
+  baseUrl: z.string().max(2048),
+  merchantId: z.string().max(64),
+  publicKeyId: z.string().max(128),
+  /** Omitted or empty: keep the stored secret. */
+  secretKey: z.string().max(256).optional(),
+  relayUrl: z.string().max(2048),
+  /** Omitted or empty: keep the stored token. */
+  relayToken: z.string().max(256).optional(),
+});
+export type EnvironmentSettingsInput = z.infer<typeof environmentSettingsInputSchema>;
+
+const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'A PIN is 4 to 8 digits');
+
+export const takingsTotalsSchema = z.object({
+  count: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  gross: wireAmount,
+  fees: wireAmount,
+  net: wireAmount,
+});
+export type TakingsTotals = z.infer<typeof takingsTotalsSchema>;
+
+export const takingsReportSchema = z.object({
+  environment: environmentSchema,
+  from: isoDate,
+  to: isoDate,
+  timeZone: z.string(),
+  totals: takingsTotalsSchema,
+  byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
+  byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string() })),
+  byDay: z.array(takingsTotalsSchema.extend({ date: isoDate })),
+});
+export type TakingsReport = z.infer<typeof takingsReportSchema>;
+
+const ok = z.object({ ok: z.literal(true) });
+
+/** Calls: request and response schema for each channel. */
+export const ipcContract = {
+  'app:status': {
+    request: z.object({}).strict(),
+    response: z.object({
+      environment: environmentSchema,
+      tillId: z.string(),
+      tillName: z.string(),
+      timeZone: z.string(),
+      relayState: relayStateSchema,
+      pinSet: z.boolean(),
+      ownerUnlocked: z.boolean(),
+      liveReady: z.boolean(),
+      version: z.string(),
+    }),
+  },
+  'owner:setPin': {
+    request: z.object({ pin: pinSchema, currentPin: pinSchema.optional() }).strict(),
+    response: ok,
+  },
+  'owner:unlock': {
+    request: z.object({ pin: z.string().max(16) }).strict(),
+    response: z.object({ ok: z.boolean(), message: z.string().optional() }),
+  },
+  'owner:lock': { request: z.object({}).strict(), response: ok },
+  'settings:get': {
+    request: z.object({}).strict(),
+    response: z.object({
+      active: environmentSchema,
+      tillName: z.string(),
+      timeZone: z.string(),
+      test: environmentSettingsViewSchema,
+      live: environmentSettingsViewSchema,
+    }),
+  },
+  'settings:save': {
+    request: z.object({ environment: environmentSchema, values: environmentSettingsInputSchema }).strict(),
+    response: environmentSettingsViewSchema,
+  },
+  'settings:saveTill': {
+    request: z.object({ tillName: z.string().min(1).max(40), timeZone: z.string().max(64) }).strict(),
+    response: ok,
+  },
+  'settings:testConnection': {
+    request: z.object({ environment: environmentSchema }).strict(),
+    response: z.object({
+      result: z.enum(['ok', 'unauthorized', 'unreachable', 'error']),
+      message: z.string(),
+    }),
+  },
+  'settings:setEnvironment': {
+    request: z.object({ environment: environmentSchema, pin: z.string().max(16) }).strict(),
+    response: z.object({ ok: z.boolean(), message: z.string().optional() }),
+  },
+  'payments:resolveAccount': {
+    request: z.object({ msisdn: z.string().max(32), network: z.string().max(16) }).strict(),
+    response: z.object({ name: z.string().nullable(), message: z.string().optional() }),
+  },
+  'payments:charge': {
+    request: z
+      .object({
+        /** Generated by the screen once per sale: a second click or window with it gets the same payment. */
+        requestId: z.string().min(8).max(64),
+        amount: z.string().max(16),
+        msisdn: z.string().max(32),
+        network: z.string().max(16),
+        description: z.string().max(140).optional(),
+        customerName: z.string().max(120).nullable().optional(),
+      })
+      .strict(),
+    response: z.union([
+      z.object({ ok: z.literal(true), payment: paymentViewSchema }),
+      z.object({ ok: z.literal(false), field: z.string().optional(), message: z.string() }),
+    ]),
+  },
+  'payments:get': {
+    request: z.object({ id: z.string().max(64) }).strict(),
+    response: paymentViewSchema.nullable(),
+  },
+  'payments:stopWaiting': {
+    request: z.object({ id: z.string().max(64) }).strict(),
+    response: paymentViewSchema.nullable(),
+  },
+  'history:search': {
+    request: z
+      .object({
+        query: z.string().max(64).optional(),
+        date: isoDate.optional(),
+        page: z.number().int().min(0).max(100_000).default(0),
+        pageSize: z.number().int().min(1).max(200).default(50),
+      })
+      .strict(),
+    response: z.object({ items: z.array(paymentViewSchema), total: z.number().int(), page: z.number().int() }),
+  },
+  'takings:report': {
+    request: z.object({ from: isoDate, to: isoDate }).strict(),
+    response: takingsReportSchema,
+  },
+  'takings:exportCsv': {
+    request: z.object({ from: isoDate, to: isoDate }).strict(),
+    response: z.object({ filename: z.string(), csv: z.string() }),
+  },
+} as const;
+
+export type IpcContract = typeof ipcContract;
+export type IpcChannel = keyof IpcContract;
+export type IpcRequest<C extends IpcChannel> = z.input<IpcContract[C]['request']>;
+export type IpcResponse<C extends IpcChannel> = z.infer<IpcContract[C]['response']>;
+export const IPC_CHANNELS = Object.keys(ipcContract) as IpcChannel[];
+
+/** Events pushed from the core to the renderer. */
+export const ipcEvents = {
+  'payment:updated': paymentViewSchema,
+  'relay:state': z.object({ state: relayStateSchema, environment: environmentSchema }),
+  'app:changed': z.object({ environment: environmentSchema }),
+} as const;
+export type IpcEvents = typeof ipcEvents;
+export type IpcEvent = keyof IpcEvents;
+export type IpcEventPayload<E extends IpcEvent> = z.infer<IpcEvents[E]>;
+export const IPC_EVENTS = Object.keys(ipcEvents) as IpcEvent[];
+
+/** What the preload puts on `window.momo` (and the browser-test bridge imitates). */
+export type MomoApi = {
+  invoke<C extends IpcChannel>(channel: C, payload: IpcRequest<C>): Promise<IpcResponse<C>>;
+  on<E extends IpcEvent>(event: E, listener: (payload: IpcEventPayload<E>) => void): () => void;
+};
+
+/** A handler failure crosses IPC as this shape, never as a stack trace. */
+export const ipcErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type IpcErrorShape = z.infer<typeof ipcErrorSchema>;

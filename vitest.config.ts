@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests are grouped by where they run:
+//  - unit:        pure Node, no I/O beyond temp files
+//  - integration: real servers on loopback, real SQLite files, the real OS keychain
+//  - browser:     the built renderer in Debian's Chromium through playwright-core
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
