@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 //  - unit:        pure Node, no I/O beyond temp files
 //  - integration: real servers on loopback, real SQLite files, the real OS keychain
 //  - browser:     the built renderer in Debian's Chromium through playwright-core
+//  - electron:    the packaged shell through Playwright's Electron support (skipped by name without the binary)
 export default defineConfig({
   test: {
     projects: [
@@ -28,6 +29,16 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'electron',
+          include: ['test/electron/**/*.test.ts'],
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,

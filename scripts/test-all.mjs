@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm test`: type-check, lint, build the renderer, then every vitest project (unit, integration,
+// browser, electron) under a private D-Bus session with a real unlocked gnome-keyring.
+// Ends with one line: "N passed, N failed[, N skipped]" summed over every test run.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const steps = [];
+let failedSteps = 0;
+
+function run(label, command, args, extraEnv = {}) {
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  steps.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds}s)`);
+  if (!ok) failedSteps += 1;
+  return ok;
+}
+
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+run('lint', bin('eslint'), ['.', '--max-warnings=0']);
+const built = run('build (electron-vite)', bin('electron-vite'), ['build']);
+
+const reportDir = mkdtempSync(join(tmpdir(), 'momo-vitest-'));
+const report = join(reportDir, 'report.json');
+const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+if (!built) vitestArgs.push('--project', 'unit', '--project', 'integration');
+run('tests (vitest, real keychain)', join(root, 'scripts', 'with-keyring.sh'), [bin('vitest'), ...vitestArgs]);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed = json.numPassedTests ?? 0;
+  failed = json.numFailedTests ?? 0;
+  skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  // A test file that failed to load has no test results: count it as a failure.
+  for (const file of json.testResults ?? []) {
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
+  }
+} else {
+  console.error('No vitest report was written.');
+  failed += 1;
+}
+rmSync(reportDir, { recursive: true, force: true });
+
+console.log('\n=== summary');
+for (const line of steps) console.log(line);
+if (failedSteps > 0 && failed === 0) failed = failedSteps; // a failed type-check/lint/build fails the run
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);
