@@ -88,6 +88,8 @@ export function addAmounts(...amounts: string[]): string {
  */
 export function feeForAmount(pesewas: number, basisPoints: number): number {
   assertPesewas(pesewas);
+  // The half-up formula below is only right for x >= 0 (BigInt division truncates towards zero).
+  if (pesewas < 0) throw new MoneyError('A fee cannot be computed on a negative amount.');
   if (!Number.isInteger(basisPoints) || basisPoints < 0 || basisPoints > 10_000) {
     throw new MoneyError('Fee rate must be a whole number of basis points between 0 and 10000.');
   }
