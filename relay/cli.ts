@@ -1,0 +1,126 @@
+/**
+ * npm run relay -- --port <n> --data <dir> --config <file>
+ * npm run relay -- token create --label <name> --config <file>
+ * npm run relay -- token list --config <file>
+ * npm run relay -- token revoke --label <name> --config <file>
+ *
+ * Precedence for each setting: command-line flag, then environment variable, then config file.
+ */
+import { unwatchFile, watchFile } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './config.js';
+import { startRelay } from './server.js';
+
+const USAGE = `Usage:
+  relay --port <n> --data <dir> --config <file> [--host 127.0.0.1]
+  relay token create --label <name> --config <file>
+  relay token list --config <file>
+  relay token revoke --label <name> --config <file>
+Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, RELAY_TILLS,
+  RELAY_SIGNED_PAYLOAD, RELAY_TIMESTAMP_TOLERANCE_SECONDS, RELAY_MAX_BODY_BYTES, RELAY_HEARTBEAT_SECONDS,
+  RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS
+  (see relay/README.md).`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        config: { type: 'string' },
+        label: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    fail(`${(err as Error).message}\n${USAGE}`);
+  }
+}
+
+function tokenCommand(positionals: string[], values: { label?: string; config?: string }): void {
+  const file = values.config ?? process.env.RELAY_CONFIG;
+  if (!file) fail('token commands need --config <file> (or RELAY_CONFIG)');
+  const verb = positionals[1];
+  if (verb === 'create') {
+    if (!values.label) fail('token create needs --label <name>');
+    const { token } = addTillToken(file, values.label);
+    console.log(token);
+    console.error(
+      `Token for till "${values.label}" created; its SHA-256 hash was added to ${file}. ` +
+        'This is the only time it is shown: enter it in the till now. A running relay picks it up within seconds.',
+    );
+  } else if (verb === 'list') {
+    const config = loadRelayConfig(file, {});
+    for (const till of config.tills) console.log(`${till.label}\t${till.createdAt ?? ''}`);
+  } else if (verb === 'revoke') {
+    if (!values.label) fail('token revoke needs --label <name>');
+    if (!revokeTillToken(file, values.label)) fail(`No till labelled "${values.label}" in ${file}`);
+    console.error(`Token of till "${values.label}" revoked.`);
+  } else {
+    fail(USAGE);
+  }
+}
+
+async function serve(values: { port?: string; host?: string; data?: string; config?: string }): Promise<void> {
+  const portText = values.port ?? process.env.RELAY_PORT ?? '0';
+  if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) fail(`--port: must be 0-65535, got "${portText}"`);
+  const host = values.host ?? process.env.RELAY_HOST ?? '127.0.0.1';
+  const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
+  if (!dataDir) fail(`--data <dir> (or RELAY_DATA_DIR) is required\n${USAGE}`);
+  const configFile = values.config ?? process.env.RELAY_CONFIG;
+  if (!configFile && !process.env.RELAY_KEYS) fail(`--config <file> (or RELAY_CONFIG, or RELAY_KEYS) is required\n${USAGE}`);
+
+  const config = loadRelayConfig(configFile);
+  const relay = await startRelay({ port: Number(portText), host, dataDir, config });
+  process.stdout.write(`${JSON.stringify({ ready: true, url: relay.url })}\n`);
+
+  const reload = (why: string) => {
+    try {
+      relay.setConfig(loadRelayConfig(configFile));
+    } catch (err) {
+      console.error(JSON.stringify({ level: 'error', msg: 'config_reload_failed', why, error: (err as Error).message }));
+    }
+  };
+  process.on('SIGHUP', () => reload('SIGHUP'));
+  if (configFile) watchFile(configFile, { interval: 1000 }, () => reload('file changed'));
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (configFile) unwatchFile(configFile);
+    relay
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        console.error(JSON.stringify({ level: 'error', msg: 'shutdown_failed', signal, error: (err as Error).message }));
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parse();
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (positionals[0] === 'token') return tokenCommand(positionals, values);
+  if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"\n${USAGE}`);
+  await serve(values);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof RelayConfigError) fail(err.message);
+  console.error((err as Error).stack ?? String(err));
+  process.exit(1);
+});

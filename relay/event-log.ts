@@ -1,0 +1,202 @@
+/**
+ * The durable event log: one row per transaction reference (permanent dedupe by a UNIQUE key),
+ * a monotonically increasing sequence number, reads for SSE catch-up and paging.
+ */
+import type Database from 'better-sqlite3';
+import type { RelayEvent } from '../shared/relay-wire.js';
+import type { Environment } from '../shared/wire/keys.js';
+
+/** A verified, validated delivery ready to be committed. */
+export type Delivery = {
+  reference: string;
+  clientReference: string | null;
+  environment: Environment;
+  keyId: string;
+  receivedAt: string;
+  webhookCreatedAt: string;
+  /** The validated `data` object as JSON. */
+  transactionJson: string;
+  /** Canonical form of the final state, compared on repeats. */
+  fingerprint: string;
+  /** X-Service-Timestamp, Unix seconds. */
+  timestamp: number;
+  /** performance.now() when the request arrived (not stored; for the push-latency histogram). */
+  arrivedAt: number;
+};
+
+export type ApplyOutcome =
+  | { kind: 'accepted'; event: RelayEvent; json: string }
+  | { kind: 'duplicate'; seq: number; environment: Environment; outOfOrder: boolean; previousTimestamp: number }
+  | { kind: 'conflict'; seq: number; storedEnvironment: Environment; fields: string[] };
+
+type EventRow = {
+  seq: number;
+  reference: string;
+  environment: Environment;
+  key_id: string;
+  received_at: string;
+  webhook_created_at: string;
+  transaction_json: string;
+};
+
+type ExistingRow = {
+  seq: number;
+  environment: Environment;
+  fingerprint: string;
+  transaction_json: string;
+  latest_timestamp: number;
+};
+
+/** JSON with object keys sorted, so equal values give equal strings. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function fingerprintOf(environment: Environment, transaction: Record<string, unknown>): string {
+  return canonicalJson({ environment, transaction });
+}
+
+/** Top-level transaction field names whose values differ (names only: values may be personal data). */
+function differingFields(stored: Record<string, unknown>, incoming: Record<string, unknown>): string[] {
+  const names = new Set([...Object.keys(stored), ...Object.keys(incoming)]);
+  return [...names].filter((n) => canonicalJson(stored[n]) !== canonicalJson(incoming[n])).sort();
+}
+
+export function eventJson(row: EventRow): string {
+  return (
+    `{"seq":${row.seq},"environment":${JSON.stringify(row.environment)},` +
+    `"receivedAt":${JSON.stringify(row.received_at)},"webhookCreatedAt":${JSON.stringify(row.webhook_created_at)},` +
+    `"keyId":${JSON.stringify(row.key_id)},"transaction":${row.transaction_json}}`
+  );
+}
+
+export function rowToEvent(row: EventRow): RelayEvent {
+  return JSON.parse(eventJson(row)) as RelayEvent;
+}
+
+const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
+
+export class EventLog {
+  private readonly findByReference;
+  private readonly insert;
+  private readonly touch;
+  private readonly pageAll;
+  private readonly pageEnv;
+  private readonly byReference;
+  private readonly byClientRef;
+  private readonly byClientRefEnv;
+  private readonly maxSeq;
+
+  constructor(readonly db: Database.Database) {
+    this.findByReference = db.prepare<[string], ExistingRow>(
+      'SELECT seq, environment, fingerprint, transaction_json, latest_timestamp FROM events WHERE reference = ?',
+    );
+    this.insert = db.prepare(
+      `INSERT INTO events (reference, client_reference, environment, key_id, received_at, webhook_created_at,
+         transaction_json, fingerprint, first_timestamp, latest_timestamp)
+       VALUES (@reference, @clientReference, @environment, @keyId, @receivedAt, @webhookCreatedAt,
+         @transactionJson, @fingerprint, @timestamp, @timestamp)`,
+    );
+    this.touch = db.prepare(
+      'UPDATE events SET deliveries = deliveries + 1, latest_timestamp = MAX(latest_timestamp, ?) WHERE seq = ?',
+    );
+    this.pageAll = db.prepare<[number, number], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.pageEnv = db.prepare<[string, number, number], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE environment = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.byReference = db.prepare<[string], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE reference = ?`);
+    this.byClientRef = db.prepare<[string], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE client_reference = ? ORDER BY seq DESC LIMIT 1`,
+    );
+    this.byClientRefEnv = db.prepare<[string, string], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE client_reference = ? AND environment = ? ORDER BY seq DESC LIMIT 1`,
+    );
+    this.maxSeq = db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events');
+  }
+
+  /** Applies one delivery inside the caller's transaction. */
+  apply(d: Delivery): ApplyOutcome {
+    const existing = this.findByReference.get(d.reference);
+    if (!existing) {
+      const info = this.insert.run({
+        reference: d.reference,
+        clientReference: d.clientReference,
+        environment: d.environment,
+        keyId: d.keyId,
+        receivedAt: d.receivedAt,
+        webhookCreatedAt: d.webhookCreatedAt,
+        transactionJson: d.transactionJson,
+        fingerprint: d.fingerprint,
+        timestamp: d.timestamp,
+      });
+      const seq = Number(info.lastInsertRowid);
+      const row: EventRow = {
+        seq,
+        reference: d.reference,
+        environment: d.environment,
+        key_id: d.keyId,
+        received_at: d.receivedAt,
+        webhook_created_at: d.webhookCreatedAt,
+        transaction_json: d.transactionJson,
+      };
+      const json = eventJson(row);
+      return { kind: 'accepted', event: JSON.parse(json) as RelayEvent, json };
+    }
+    if (existing.fingerprint !== d.fingerprint) {
+      const fields =
+        existing.environment !== d.environment
+          ? ['environment']
+          : differingFields(
+              JSON.parse(existing.transaction_json) as Record<string, unknown>,
+              JSON.parse(d.transactionJson) as Record<string, unknown>,
+            );
+      return { kind: 'conflict', seq: existing.seq, storedEnvironment: existing.environment, fields };
+    }
+    this.touch.run(d.timestamp, existing.seq);
+    return {
+      kind: 'duplicate',
+      seq: existing.seq,
+      environment: existing.environment,
+      outOfOrder: d.timestamp < existing.latest_timestamp,
+      previousTimestamp: existing.latest_timestamp,
+    };
+  }
+
+  /** Raw rows after `after`, in sequence order, optionally one environment only. */
+  rowsAfter(after: number, limit: number, environment?: Environment): EventRow[] {
+    return environment ? this.pageEnv.all(environment, after, limit) : this.pageAll.all(after, limit);
+  }
+
+  page(after: number, limit: number, environment?: Environment): { items: RelayEvent[]; nextAfter: number; hasMore: boolean } {
+    const rows = this.rowsAfter(after, limit + 1, environment);
+    const hasMore = rows.length > limit;
+    const items = rows.slice(0, limit).map(rowToEvent);
+    const last = items[items.length - 1];
+    return { items, nextAfter: last ? last.seq : after, hasMore };
+  }
+
+  getByReference(reference: string): RelayEvent | undefined {
+    const row = this.byReference.get(reference);
+    return row ? rowToEvent(row) : undefined;
+  }
+
+  getByClientReference(clientReference: string, environment?: Environment): RelayEvent | undefined {
+    const row = environment
+      ? this.byClientRefEnv.get(clientReference, environment)
+      : this.byClientRef.get(clientReference);
+    return row ? rowToEvent(row) : undefined;
+  }
+
+  lastSeq(): number {
+    return this.maxSeq.get()?.seq ?? 0;
+  }
+}

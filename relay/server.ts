@@ -1,0 +1,166 @@
+/**
+ * The companion relay: receives the service's signed webhooks, keeps them durably, pushes
+ * final results to tills. `startRelay` is the programmatic entry; relay/cli.ts wraps it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RelayConfig } from './config.js';
+import { openRelayDatabase } from './db.js';
+import { EventLog } from './event-log.js';
+import { GroupCommitter } from './group-commit.js';
+import { defaultLog, sendError, sendJson, type LogFn } from './http-util.js';
+import { RelayMetrics } from './metrics.js';
+import { SseHub, type PublishedEvent } from './sse-hub.js';
+import { createTillApi } from './till-api.js';
+import { createWebhookReceiver } from './webhook-receiver.js';
+
+export type { RelayConfig } from './config.js';
+
+export type RelayOptions = {
+  port?: number;
+  host?: string;
+  /** The SQLite file lives here. */
+  dataDir: string;
+  /** The validated config object (same shape as the JSON config file). */
+  config: RelayConfig;
+  /** Injected clock (ms). */
+  now?: () => number;
+  /** Structured logs; default JSON lines to stderr. */
+  log?: (line: Record<string, unknown>) => void;
+};
+
+export type RunningRelay = {
+  url: string;
+  /** Stops accepting, finishes in-flight requests, ends SSE streams, closes the database. */
+  close(): Promise<void>;
+  /** Swaps in a new validated config (keys, tokens, limits); streams of revoked tokens end. */
+  setConfig(config: RelayConfig): void;
+  metrics: RelayMetrics;
+};
+
+export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const log: LogFn = options.log ?? defaultLog;
+  const now = options.now ?? Date.now;
+  let config = options.config;
+  const getConfig = () => config;
+
+  const db = openRelayDatabase(options.dataDir);
+  const eventLog = new EventLog(db);
+  const metrics = new RelayMetrics();
+  metrics.lastSeq.set(eventLog.lastSeq());
+  const hub = new SseHub(eventLog, metrics, {
+    heartbeatMs: config.heartbeatSeconds * 1000,
+    maxClients: config.maxSseClients,
+    logLine: log,
+  });
+  const committer = new GroupCommitter(db, eventLog, {
+    maxBatch: config.groupCommitMaxBatch,
+    windowMs: config.groupCommitWindowMs,
+    onCommit(outcomes, batchSize) {
+      metrics.commitBatchSize.observe(batchSize);
+      const published: PublishedEvent[] = [];
+      for (const { delivery, outcome } of outcomes) {
+        if (outcome.kind === 'accepted') {
+          metrics.accepted.inc({ environment: delivery.environment });
+          published.push({ seq: outcome.event.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
+          log({ level: 'info', msg: 'webhook_accepted', seq: outcome.event.seq, reference: delivery.reference, environment: delivery.environment, keyId: delivery.keyId });
+        } else if (outcome.kind === 'duplicate') {
+          metrics.duplicates.inc({ environment: delivery.environment });
+          log({ level: 'info', msg: 'webhook_duplicate', seq: outcome.seq, reference: delivery.reference });
+        }
+      }
+      published.sort((a, b) => a.seq - b.seq);
+      const last = published[published.length - 1];
+      if (last) metrics.lastSeq.set(last.seq);
+      hub.publish(published);
+    },
+  });
+  const handleWebhook = createWebhookReceiver({ getConfig, committer, metrics, now, log });
+  const handleTill = createTillApi({ getConfig, eventLog, hub, metrics, log });
+
+  let closing = false;
+  let active = 0;
+  let idle: (() => void) | null = null;
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://relay.invalid');
+    if (url.pathname === '/v1/webhooks') {
+      if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
+      if (closing) return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
+      return handleWebhook(req, res);
+    }
+    if (url.pathname === '/healthz' && req.method === 'GET') {
+      const lastSeq = eventLog.lastSeq();
+      return sendJson(res, closing ? 503 : 200, { ok: !closing, lastSeq, sseClients: hub.size });
+    }
+    if (url.pathname === '/metrics' && req.method === 'GET') {
+      const text = metrics.render();
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(text);
+      return;
+    }
+    if (closing && url.pathname === '/v1/events') {
+      return sendError(res, 503, 'INTERNAL', 'The relay is shutting down', { 'retry-after': '2' });
+    }
+    if (handleTill(req, res, url)) return;
+    sendError(res, 404, 'NOT_FOUND', 'No such endpoint');
+  }
+
+  const server = createServer((req, res) => {
+    active++;
+    res.on('close', () => {
+      active--;
+      if (active === 0 && idle) idle();
+    });
+    route(req, res).catch((err: unknown) => {
+      log({ level: 'error', msg: 'request_failed', path: req.url?.split('?')[0], error: (err as Error).message });
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  log({ level: 'info', msg: 'relay_started', url, lastSeq: eventLog.lastSeq(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length, signedPayload: config.signedPayload });
+
+  let closed: Promise<void> | null = null;
+  async function close(): Promise<void> {
+    if (closed) return closed;
+    closing = true;
+    closed = (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      hub.closeAll();
+      server.closeIdleConnections();
+      // Finish what is in flight: requests being read, verified or committed.
+      if (active > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (idle = resolve)),
+          new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref()),
+        ]);
+      }
+      await committer.drain();
+      server.closeAllConnections();
+      await stopped;
+      db.close();
+      log({ level: 'info', msg: 'relay_stopped' });
+    })();
+    return closed;
+  }
+
+  function setConfig(next: RelayConfig): void {
+    config = next;
+    hub.dropRevoked(new Set(next.tills.map((t) => t.tokenHash)));
+    log({ level: 'info', msg: 'config_reloaded', keys: next.keys.map((k) => k.publicId), tills: next.tills.length });
+  }
+
+  return { url, close, setConfig, metrics };
+}

@@ -1,0 +1,165 @@
+/**
+ * What tills read: token authentication (hashes compared in constant time), the SSE stream and
+ * the paged / looked-up event log.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { RELAY_TOKEN, relayEnvironmentSchema } from '../shared/relay-wire.js';
+import type { RelayConfig } from './config.js';
+import type { EventLog } from './event-log.js';
+import { sendError, sendJson, type LogFn } from './http-util.js';
+import type { RelayMetrics } from './metrics.js';
+import type { SseHub } from './sse-hub.js';
+
+const seqParam = z
+  .string()
+  .regex(/^[0-9]{1,15}$/, 'must be a non-negative whole number')
+  .transform(Number);
+
+const eventsQuerySchema = z.object({
+  after: seqParam.optional(),
+  environment: relayEnvironmentSchema.optional(),
+});
+
+const transactionsQuerySchema = z.object({
+  after: seqParam.optional(),
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1, 'must be at least 1')
+    .optional(),
+  environment: relayEnvironmentSchema.optional(),
+  clientReference: z.string().min(1).max(128).optional(),
+});
+
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) out[k] = v;
+  return out;
+}
+
+function badQuery(res: ServerResponse, error: z.ZodError): void {
+  const issue = error.issues[0];
+  const field = issue?.path.map(String).join('.') ?? 'query';
+  const message = issue?.code === 'invalid_value' ? 'must be test or live' : (issue?.message ?? 'invalid');
+  sendError(res, 400, 'VALIDATION_ERROR', `${field}: ${message}`);
+}
+
+export type TillApiDeps = {
+  getConfig: () => RelayConfig;
+  eventLog: EventLog;
+  hub: SseHub;
+  metrics: RelayMetrics;
+  log: LogFn;
+};
+
+/** SHA-256 digests of the configured tokens, ready for constant-time comparison. */
+export function tokenDigests(config: RelayConfig): Array<{ label: string; tokenHash: string; digest: Buffer }> {
+  return config.tills.map((t) => ({
+    label: t.label,
+    tokenHash: t.tokenHash,
+    digest: Buffer.from(t.tokenHash.slice('sha256:'.length), 'hex'),
+  }));
+}
+
+export function createTillApi(deps: TillApiDeps) {
+  let digests = tokenDigests(deps.getConfig());
+  let digestsOf = deps.getConfig();
+
+  /** Returns the matching till, or null. Every configured hash is compared, in constant time. */
+  function authenticate(req: IncomingMessage): { label: string; tokenHash: string } | null {
+    const config = deps.getConfig();
+    if (config !== digestsOf) {
+      digests = tokenDigests(config);
+      digestsOf = config;
+    }
+    const auth = req.headers.authorization;
+    const m = auth ? /^Bearer (\S+)$/.exec(auth) : null;
+    const token = m?.[1];
+    if (!token || !RELAY_TOKEN.test(token)) return null;
+    const given = createHash('sha256').update(token, 'utf8').digest();
+    let found: { label: string; tokenHash: string } | null = null;
+    for (const d of digests) {
+      if (timingSafeEqual(given, d.digest) && !found) found = { label: d.label, tokenHash: d.tokenHash };
+    }
+    return found;
+  }
+
+  function refuse(res: ServerResponse, path: string): void {
+    deps.metrics.tillAuthFailures.inc();
+    deps.log({ level: 'warn', msg: 'till_unauthenticated', path });
+    sendError(res, 401, 'UNAUTHENTICATED', 'A valid relay token is required (Authorization: Bearer rt_…)', {
+      'www-authenticate': 'Bearer realm="momo-relay"',
+    });
+  }
+
+  function events(req: IncomingMessage, res: ServerResponse, url: URL, tokenHash: string): void {
+    const q = eventsQuerySchema.safeParse(queryObject(url));
+    if (!q.success) return badQuery(res, q.error);
+    const lastEventId = req.headers['last-event-id'];
+    let after = q.data.after ?? 0;
+    if (typeof lastEventId === 'string' && lastEventId !== '') {
+      const parsed = seqParam.safeParse(lastEventId.trim());
+      if (!parsed.success) return sendError(res, 400, 'VALIDATION_ERROR', 'Last-Event-ID: must be a sequence number');
+      after = parsed.data;
+    }
+    if (!deps.hub.open(req, res, after, q.data.environment, tokenHash)) {
+      sendError(res, 503, 'RATE_LIMITED', 'Too many event streams are open', { 'retry-after': '10' });
+    }
+  }
+
+  function transactions(res: ServerResponse, url: URL): void {
+    const q = transactionsQuerySchema.safeParse(queryObject(url));
+    if (!q.success) return badQuery(res, q.error);
+    if (q.data.clientReference !== undefined) {
+      const event = deps.eventLog.getByClientReference(q.data.clientReference, q.data.environment);
+      if (!event) return sendError(res, 404, 'NOT_FOUND', 'No transaction with that clientReference');
+      return sendJson(res, 200, event);
+    }
+    const max = deps.getConfig().maxPageSize;
+    const limit = Math.min(q.data.limit ?? 100, max);
+    sendJson(res, 200, deps.eventLog.page(q.data.after ?? 0, limit, q.data.environment));
+  }
+
+  function oneTransaction(res: ServerResponse, reference: string, url: URL): void {
+    const env = url.searchParams.get('environment');
+    const event = deps.eventLog.getByReference(reference);
+    if (!event || (env !== null && event.environment !== env)) {
+      return sendError(res, 404, 'NOT_FOUND', 'No transaction with that reference');
+    }
+    sendJson(res, 200, event);
+  }
+
+  /** Handles the till routes; returns false when the path is not one of them. */
+  return function handleTill(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+    const path = url.pathname;
+    const isEvents = path === '/v1/events';
+    const isList = path === '/v1/transactions';
+    const one = /^\/v1\/transactions\/([^/]+)$/.exec(path);
+    if (!isEvents && !isList && !one) return false;
+    if (req.method !== 'GET') {
+      sendError(res, 405, 'VALIDATION_ERROR', 'Only GET is allowed here', { allow: 'GET' });
+      return true;
+    }
+    const till = authenticate(req);
+    if (!till) {
+      refuse(res, path);
+      return true;
+    }
+    if (isEvents) events(req, res, url, till.tokenHash);
+    else if (isList) transactions(res, url);
+    else {
+      let reference: string;
+      try {
+        reference = decodeURIComponent((one as RegExpExecArray)[1] as string);
+      } catch {
+        sendError(res, 400, 'VALIDATION_ERROR', 'reference: badly encoded');
+        return true;
+      }
+      oneTransaction(res, reference, url);
+    }
+    return true;
+  };
+}
