@@ -50,8 +50,19 @@ function toBuffer(rawBody: unknown): Buffer {
 }
 
 function signedBytes(rawBody: Buffer, timestamp: string, signedPayload: SignedPayload): Buffer {
+  // A misspelt setting (e.g. from a config file) must not silently pick one of the two schemes.
+  if (!SIGNED_PAYLOADS.includes(signedPayload)) {
+    throw new TypeError(`signedPayload must be "body" or "timestamp.body", not ${JSON.stringify(signedPayload)}`);
+  }
   if (signedPayload === 'body') return rawBody;
   return Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), rawBody]);
+}
+
+/** An empty secret is a configuration error: anyone could forge an HMAC keyed by "". */
+function assertSecret(secret: unknown): void {
+  if (typeof secret !== 'string' || secret === '') {
+    throw new TypeError('The webhook secret (the sk_… secret key) is missing or empty: check the configuration.');
+  }
 }
 
 /** The hex HMAC-SHA256 digest (without the scheme tag). */
@@ -61,6 +72,7 @@ export function computeSignatureHex(
   timestamp: string,
   signedPayload: SignedPayload = 'body',
 ): string {
+  assertSecret(secret);
   return createHmac('sha256', secret).update(signedBytes(toBuffer(rawBody), timestamp, signedPayload)).digest('hex');
 }
 
@@ -94,6 +106,12 @@ export type VerifyWebhookOptions = {
 export function verifyWebhook(options: VerifyWebhookOptions): { timestamp: number } {
   const rawBody = toBuffer(options.rawBody);
   const signedPayload = options.signedPayload ?? 'body';
+  assertSecret(options.secret);
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  // NaN (e.g. Number(undefined) from a config) would make every comparison false: no replay protection.
+  if (!Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError(`toleranceSeconds must be a finite number of seconds >= 0, not ${String(tolerance)}`);
+  }
   const header = options.signatureHeader;
   if (!header) throw new WebhookVerificationError('MISSING_SIGNATURE', 'No X-Service-Signature header');
   const eq = header.indexOf('=');
@@ -120,7 +138,6 @@ export function verifyWebhook(options: VerifyWebhookOptions): { timestamp: numbe
   }
   const timestamp = Number(ts);
   if (signedPayload === 'timestamp.body') {
-    const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
     if (Math.abs(nowSeconds - timestamp) > tolerance) {
       throw new WebhookVerificationError(

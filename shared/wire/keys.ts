@@ -28,7 +28,10 @@ export function maskSecret(secret: string | null | undefined): string | null {
   if (!secret) return null;
   const m = /^(sk_(?:test|live)_)/.exec(secret);
   const prefix = m ? (m[1] as string) : '';
-  return `${prefix}••••${secret.slice(-4)}`;
+  // Show the last four characters only when they are a small part of a full-length secret:
+  // a short (malformed) secret would otherwise be shown whole or nearly whole.
+  const rest = secret.slice(prefix.length);
+  return rest.length >= 16 ? `${prefix}••••${rest.slice(-4)}` : `${prefix}••••`;
 }
 
 /** Authorization header value: `Bearer <SECRET_KEY>`. */

@@ -18,7 +18,7 @@ export const WEBHOOK_USER_AGENT = 'Service-Webhooks';
 export const webhookHeadersSchema = z.looseObject({
   'content-type': z.string().regex(/^application\/json\b/i, 'Content-Type must be application/json'),
   'user-agent': z.string().optional(),
-  [SIGNATURE_HEADER]: z.string().regex(/^v1=[0-9a-f]{64}$/, 'X-Service-Signature must be v1=<64 hex digits>'),
+  [SIGNATURE_HEADER]: z.string().regex(/^v1=[0-9a-fA-F]{64}$/, 'X-Service-Signature must be v1=<64 hex digits>'),
   [TIMESTAMP_HEADER]: z.string().regex(/^[0-9]{1,12}$/, 'X-Service-Timestamp must be Unix seconds'),
   [KEY_ID_HEADER]: z.string().regex(PUBLIC_KEY_ID, 'X-Service-Key-Id must be a pk_… id'),
 });
