@@ -1,0 +1,56 @@
+/** Small HTTP helpers: JSON answers in the spec's error shape, and request bodies read under a cap. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** `{"error":{"code","message"}}` (spec 7). */
+export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { code, message } }, headers);
+}
+
+export type BodyResult = { ok: true; raw: Buffer } | { ok: false; tooLarge: true };
+
+/** Reads the body up to `limit` bytes; beyond it, stops keeping bytes and reports tooLarge. */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.resolve({ ok: false, tooLarge: true });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? { ok: false, tooLarge: true } : { ok: true, raw: Buffer.concat(chunks) }));
+    req.on('error', reject);
+  });
+}
+
+/** Parses a JSON body; `undefined` result means malformed. */
+export function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) as unknown };
+  } catch (error) {
+    return { ok: false, message: `Request body is not valid JSON: ${(error as Error).message}` };
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The sandbox simulator of the payment-collection service: startSandbox() opens (or creates) a data dir,
+ * makes sure the demo merchant exists, resumes pending prompts and deliveries, and serves the API (/v1),
+ * the dashboard (/dashboard) on loopback.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { realClock, type SandboxClock } from './clock.js';
+import { openDb } from './db.js';
+import { SecretBox } from './secrets.js';
+import { MerchantStore } from './merchants.js';
+import { DeliveryEngine, type Sender } from './deliveries.js';
+import { createHttpSender } from './http-sender.js';
+import { Payments } from './payments.js';
+import { handleApi } from './api-routes.js';
+import { handleDashboard } from './dashboard-routes.js';
+import { sendError } from './http-util.js';
+
+export type { SandboxClock } from './clock.js';
+
+export type SandboxOptions = {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  timeScale?: number;
+  clock?: SandboxClock;
+  signedPayload?: 'body' | 'timestamp.body';
+  feeBasisPoints?: number;
+  promptTimeoutMs?: number;
+  log?: (line: Record<string, unknown>) => void;
+};
+
+export type SandboxHandle = {
+  baseUrl: string;
+  merchantId: string;
+  keys: { test: { publicId: string; secret: string }; live: { publicId: string; secret: string } };
+  close(): Promise<void>;
+};
+
+/** Internal seam for unit tests: replace the HTTP sender of webhooks. Not part of the public options. */
+export type SandboxInternals = { send?: Sender };
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function defaultLog(line: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify(line)}\n`);
+}
+
+function validate(options: SandboxOptions): void {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) throw new Error(`The sandbox binds to loopback only (127.0.0.1, ::1, localhost), not ${host}`);
+  const scale = options.timeScale ?? 1;
+  if (!(scale > 0) || !Number.isFinite(scale)) throw new Error('timeScale must be a positive number');
+  const bps = options.feeBasisPoints ?? 195;
+  if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new Error('feeBasisPoints must be a whole number from 0 to 10000');
+  const prompt = options.promptTimeoutMs ?? 60_000;
+  if (!(prompt > 0) || !Number.isFinite(prompt)) throw new Error('promptTimeoutMs must be a positive number');
+  const payload = options.signedPayload ?? 'body';
+  if (payload !== 'body' && payload !== 'timestamp.body') throw new Error('signedPayload must be "body" or "timestamp.body"');
+}
+
+export async function startSandbox(options: SandboxOptions = {}, internals: SandboxInternals = {}): Promise<SandboxHandle> {
+  validate(options);
+  const host = options.host ?? '127.0.0.1';
+  const clock = options.clock ?? realClock;
+  const timeScale = options.timeScale ?? 1;
+  const baseLog = options.log ?? defaultLog;
+  const log = (line: Record<string, unknown>) => baseLog({ time: new Date(clock.now()).toISOString(), level: 'info', ...line });
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'momo-sandbox-'));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  const db = openDb(dataDir);
+  const merchants = new MerchantStore(db, SecretBox.open(dataDir), () => clock.now());
+  const demo = merchants.ensureDemo();
+  const sender = internals.send ? null : createHttpSender();
+  const deliveries = new DeliveryEngine({
+    db,
+    clock,
+    timeScale,
+    signedPayload: options.signedPayload ?? 'body',
+    secretOf: (publicId) => merchants.secretOf(publicId),
+    send: internals.send ?? (sender as { send: Sender }).send,
+    log,
+  });
+  const payments = new Payments({
+    db,
+    clock,
+    timeScale,
+    feeBasisPoints: options.feeBasisPoints ?? 195,
+    promptTimeoutMs: options.promptTimeoutMs ?? 60_000,
+    deliveries,
+    log,
+  });
+
+  let port = 0;
+  const server = createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      log({
+        msg: 'request',
+        method: req.method,
+        path: (req.url ?? '').split('?')[0],
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      });
+    });
+    route(req, res).catch((error: unknown) => {
+      log({ level: 'error', msg: 'request_failed', error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error in the sandbox');
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
+      return handleApi(req, res, url, { merchants, payments });
+    }
+    if (url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/')) {
+      return handleDashboard(req, res, url, { merchants, payments, deliveries, db, port: () => port });
+    }
+    if (url.pathname === '/' && req.method === 'GET') {
+      req.resume();
+      res.writeHead(302, { location: '/dashboard' });
+      res.end();
+      return;
+    }
+    if (url.pathname === '/health') {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+      return;
+    }
+    req.resume();
+    sendError(res, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
+  }
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    db.close();
+    await sender?.close();
+    throw error;
+  }
+  port = (server.address() as AddressInfo).port;
+  const urlHost = host === '::1' ? '[::1]' : host;
+  const baseUrl = `http://${urlHost}:${port}`;
+
+  payments.resumeAll();
+  deliveries.resumeAll();
+  log({ msg: 'sandbox_started', baseUrl, dataDir, timeScale, merchantId: demo.merchantId });
+
+  let closed: Promise<void> | null = null;
+  return {
+    baseUrl,
+    merchantId: demo.merchantId,
+    keys: demo.keys,
+    close() {
+      closed ??= (async () => {
+        payments.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await deliveries.close();
+        await sender?.close();
+        db.close();
+        log({ msg: 'sandbox_stopped' });
+      })();
+      return closed;
+    },
+  };
+}
