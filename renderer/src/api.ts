@@ -1,0 +1,67 @@
+/**
+ * The renderer's only way to the till core: `window.momo` (the preload in the app, the test bridge
+ * in browser tests). Errors come back as `{ code, message }`; anything else is turned into a
+ * message a cashier can act on, never a stack trace.
+ */
+import type { IpcChannel, IpcRequest, IpcResponse, MomoApi } from '../../shared/ipc/contract';
+
+declare global {
+  interface Window {
+    momo: MomoApi;
+  }
+}
+
+export class MomoCallError extends Error {
+  override name = 'MomoCallError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const FALLBACK = 'The till could not do that just now. Try again; if it keeps happening, restart the till.';
+
+/** Electron wraps a thrown value as "Error invoking remote method 'x': Error: {json}" — dig the shape out. */
+export function toCallError(error: unknown): MomoCallError {
+  if (error instanceof MomoCallError) return error;
+  if (error && typeof error === 'object') {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && typeof message === 'string') return new MomoCallError(code, message);
+    if (typeof message === 'string') {
+      const json = /\{.*"code".*\}/s.exec(message);
+      if (json) {
+        try {
+          const parsed = JSON.parse(json[0]) as { code?: unknown; message?: unknown };
+          if (typeof parsed.code === 'string' && typeof parsed.message === 'string') {
+            return new MomoCallError(parsed.code, parsed.message);
+          }
+        } catch {
+          /* fall through */
+        }
+      }
+      const stripped = message.replace(/^Error invoking remote method '[^']+':\s*(Error:\s*)?/, '');
+      if (stripped && !/\n\s+at /.test(stripped) && stripped.length < 300) return new MomoCallError('ERROR', stripped);
+    }
+  }
+  return new MomoCallError('ERROR', FALLBACK);
+}
+
+export async function call<C extends IpcChannel>(channel: C, payload: IpcRequest<C>): Promise<IpcResponse<C>> {
+  if (!window.momo) throw new MomoCallError('NO_BRIDGE', 'The till is not connected to its core. Restart the till.');
+  try {
+    return await window.momo.invoke(channel, payload);
+  } catch (error) {
+    throw toCallError(error);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return toCallError(error).message;
+}
+
+export const onEvent: MomoApi['on'] = (event, listener) => {
+  if (!window.momo) return () => undefined;
+  return window.momo.on(event, listener);
+};

@@ -1,0 +1,85 @@
+/** The till's shell: always-visible status, navigation, the sale flow and the owner screens. */
+import { useCallback, useState } from 'react';
+import type { PaymentView } from '../../shared/ipc/contract';
+import { call } from './api';
+import { useAnnounce } from './components/announcer';
+import { LateNotices } from './components/late-notices';
+import { NavTabs, type Page } from './components/nav-tabs';
+import { SandboxBanner } from './components/sandbox-banner';
+import { StatusBar } from './components/status-bar';
+import { SaleFlow } from './sale/sale-flow';
+import { HistoryScreen } from './history/history-screen';
+import { useAppStatus } from './hooks/use-app-status';
+import { useLateResults } from './hooks/use-late-results';
+import { useSale } from './hooks/use-sale';
+import { OwnerGate } from './owner/owner-gate';
+import { SettingsScreen } from './owner/settings-screen';
+import { TakingsScreen } from './owner/takings-screen';
+
+export function App() {
+  const { status, error, refresh } = useAppStatus();
+  const [page, setPage] = useState<Page>('charge');
+  const announce = useAnnounce();
+  const late = useLateResults(announce);
+  const sale = useSale(late.watch);
+  const [shown, setShown] = useState<PaymentView | null>(null);
+
+  const navigate = useCallback(
+    (next: Page) => {
+      const owner = next === 'takings' || next === 'settings';
+      if (!owner && status?.ownerUnlocked) void call('owner:lock', {}).then(refresh, () => undefined);
+      setShown(null);
+      setPage(next);
+    },
+    [status?.ownerUnlocked, refresh],
+  );
+
+  const lock = useCallback(() => {
+    void call('owner:lock', {}).then(refresh, () => undefined);
+  }, [refresh]);
+
+  const timeZone = status?.timeZone ?? 'Africa/Accra';
+  const env = status?.environment ?? 'test';
+
+  return (
+    <div className={`app env-${env}`}>
+      <header className="top">
+        {env === 'test' ? <SandboxBanner /> : null}
+        <div className="top-row">
+          <StatusBar status={status} />
+          <NavTabs page={page} onNavigate={navigate} />
+        </div>
+      </header>
+      <LateNotices
+        notices={late.notices}
+        onDismiss={late.dismiss}
+        onOpen={(p) => {
+          late.dismiss(p.id);
+          setShown(p);
+          setPage('history');
+        }}
+      />
+      <main className="main">
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {page === 'charge' ? (
+          <SaleFlow sale={sale} status={status} announce={announce} />
+        ) : null}
+        {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} /> : null}
+        {page === 'takings' && status ? (
+          <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
+            <TakingsScreen timeZone={timeZone} />
+          </OwnerGate>
+        ) : null}
+        {page === 'settings' && status ? (
+          <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
+            <SettingsScreen status={status} onChanged={() => void refresh()} />
+          </OwnerGate>
+        ) : null}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+/** Charge: amount, Enter, number, Enter. Errors sit next to what caused them; nothing typed is lost. */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { Network } from '../../../shared/phone';
+import { AccountName } from './account-name';
+import { AmountField } from './amount-field';
+import { Keypad } from './keypad';
+import { NetworkSelect } from './network-select';
+import { PhoneField } from './phone-field';
+import { amountError, phoneError, withPhone, type FieldErrors, type SaleForm } from './sale-form';
+import { useAccountName } from './use-account-name';
+
+type Props = {
+  form: SaleForm;
+  setForm: (update: (form: SaleForm) => SaleForm) => void;
+  errors: FieldErrors;
+  setErrors: (update: (errors: FieldErrors) => FieldErrors) => void;
+  charging: boolean;
+  charge: () => Promise<keyof FieldErrors | null>;
+  focusCharge: boolean;
+};
+
+export function ChargeScreen({ form, setForm, errors, setErrors, charging, charge, focusCharge }: Props) {
+  const amountRef = useRef<HTMLInputElement>(null);
+  const phoneRef = useRef<HTMLInputElement>(null);
+  const chargeRef = useRef<HTMLButtonElement>(null);
+  const [target, setTarget] = useState<'amount' | 'phone'>('amount');
+  const lookup = useAccountName(form.phone, form.network);
+
+  useEffect(() => {
+    if (focusCharge) chargeRef.current?.focus();
+    else amountRef.current?.focus();
+  }, [focusCharge]);
+
+  useEffect(() => {
+    const name = lookup.state === 'found' ? lookup.name : null;
+    setForm((f) => (f.customerName === name ? f : { ...f, customerName: name }));
+  }, [lookup, setForm]);
+
+  const clearError = (field: keyof FieldErrors) =>
+    setErrors((e) => (e[field] || e.form ? { ...e, [field]: undefined, form: undefined } : e));
+
+  const setDigits = (digits: string) => {
+    setForm((f) => ({ ...f, digits }));
+    clearError('amount');
+  };
+  const setPhone = (phone: string) => {
+    setForm((f) => withPhone(f, phone));
+    setErrors((e) => {
+      const complete = phone.replace(/\D/g, '').length >= 10;
+      const live = complete ? phoneError(phone) : null;
+      return { ...e, phone: live ?? undefined, network: undefined, form: undefined };
+    });
+  };
+
+  const amountEnter = () => {
+    const err = amountError(form.digits);
+    if (err) setErrors((e) => ({ ...e, amount: err }));
+    else phoneRef.current?.focus();
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const field = await charge();
+    if (field === 'amount') amountRef.current?.focus();
+    else if (field === 'phone') phoneRef.current?.focus();
+    else if (field === 'network') document.getElementById('network')?.focus();
+    else if (field === 'description') document.getElementById('description')?.focus();
+    else if (field === 'form') chargeRef.current?.focus();
+  };
+
+  const onKeypad = (key: string) => {
+    if (target === 'amount') {
+      const next = key === 'back' ? form.digits.slice(0, -1) : `${form.digits}${key}`.replace(/^0+/, '');
+      if (next.length <= 12) setDigits(next);
+    } else {
+      const next = key === 'back' ? form.phone.slice(0, -1) : `${form.phone}${key}`.slice(0, 10);
+      setPhone(next);
+    }
+  };
+
+  return (
+    <section className="charge-screen" aria-labelledby="charge-title">
+      <h1 id="charge-title" className="screen-title">
+        New sale
+      </h1>
+      <div className="charge-layout">
+        <form className="charge-form" onSubmit={(e) => void submit(e)} noValidate>
+          <AmountField
+            ref={amountRef}
+            digits={form.digits}
+            error={errors.amount}
+            onDigits={setDigits}
+            onEnter={amountEnter}
+            onFocus={() => setTarget('amount')}
+          />
+          <div className="phone-row">
+            <PhoneField
+              ref={phoneRef}
+              phone={form.phone}
+              error={errors.phone}
+              onPhone={setPhone}
+              onFocus={() => setTarget('phone')}
+              onBlur={() => {
+                if (form.phone) setErrors((e) => ({ ...e, phone: phoneError(form.phone) ?? undefined }));
+              }}
+            />
+            <NetworkSelect
+              network={form.network}
+              chosen={form.networkChosen}
+              error={errors.network}
+              onChange={(network: Network) => {
+                setForm((f) => ({ ...f, network, networkChosen: true }));
+                clearError('network');
+              }}
+            />
+          </div>
+          <AccountName lookup={lookup} />
+          <div className="field">
+            <label htmlFor="description">Description (optional)</label>
+            <input
+              id="description"
+              maxLength={140}
+              autoComplete="off"
+              value={form.description}
+              aria-invalid={errors.description ? true : undefined}
+              onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
+            />
+            {errors.description ? <p className="field-error">{errors.description}</p> : null}
+          </div>
+          {errors.form ? (
+            <p className="form-error" role="alert" data-testid="charge-error">
+              {errors.form}
+            </p>
+          ) : null}
+          <button ref={chargeRef} type="submit" className="primary big charge-button" aria-disabled={charging}>
+            {charging ? 'Sending…' : 'Charge'}
+          </button>
+        </form>
+        <Keypad onKey={onKeypad} target={target} />
+      </div>
+    </section>
+  );
+}

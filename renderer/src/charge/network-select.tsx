@@ -1,0 +1,35 @@
+/** The wallet's network: detected from the prefix, changeable by the cashier. */
+import { NETWORK_LABELS, NETWORKS, type Network } from '../../../shared/phone';
+import { FieldError } from '../components/field-error';
+
+type Props = {
+  network: Network | '';
+  chosen: boolean;
+  error: string | undefined;
+  onChange: (network: Network) => void;
+};
+
+export function NetworkSelect({ network, chosen, error, onChange }: Props) {
+  return (
+    <div className="field network-field">
+      <label htmlFor="network">Network {network && !chosen ? '(detected from the number)' : ''}</label>
+      <select
+        id="network"
+        value={network}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'network-error' : undefined}
+        onChange={(e) => onChange(e.target.value as Network)}
+      >
+        <option value="" disabled>
+          Choose the network
+        </option>
+        {NETWORKS.map((n) => (
+          <option key={n} value={n}>
+            {NETWORK_LABELS[n]}
+          </option>
+        ))}
+      </select>
+      <FieldError id="network-error" message={error} />
+    </div>
+  );
+}

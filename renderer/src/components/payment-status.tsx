@@ -1,0 +1,21 @@
+/** A payment's state as a cashier says it, with pending ones clearly marked. */
+import type { PaymentState } from '../../../shared/ipc/contract';
+
+const TEXT: Record<PaymentState, string> = {
+  created: 'Pending',
+  submitting: 'Pending',
+  awaiting_customer: 'Pending',
+  uncertain: 'Pending (checking)',
+  rejected: 'Refused',
+  success: 'Paid',
+  failed: 'Not paid',
+};
+
+export function paymentStatusText(state: PaymentState): string {
+  return TEXT[state];
+}
+
+export function PaymentStatus({ state }: { state: PaymentState }) {
+  const kind = state === 'success' ? 'ok' : state === 'failed' || state === 'rejected' ? 'bad' : 'pending';
+  return <span className={`pill pill-${kind}`}>{TEXT[state]}</span>;
+}

@@ -1,0 +1,118 @@
+/** History: newest first, pending ones marked, search by reference or the last digits of a number. */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PaymentView } from '../../../shared/ipc/contract';
+import { call, errorMessage, onEvent } from '../api';
+import { PaymentStatus } from '../components/payment-status';
+import { ghs, isoDate, networkLabel, phone, time } from '../format';
+import { PaymentDetail } from './payment-detail';
+
+const PAGE_SIZE = 50;
+
+export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; initial?: PaymentView | null }) {
+  const [query, setQuery] = useState('');
+  const [items, setItems] = useState<PaymentView[]>([]);
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<PaymentView | null>(initial);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const today = isoDate(new Date(), timeZone);
+
+  const load = useCallback(async (q: string, p: number) => {
+    try {
+      const trimmed = q.trim();
+      const answer = await call('history:search', { ...(trimmed ? { query: trimmed } : {}), page: p, pageSize: PAGE_SIZE });
+      setItems((prev) => (p === 0 ? answer.items : [...prev, ...answer.items]));
+      setTotal(answer.total);
+      setPage(answer.page);
+      setError(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  }, []);
+
+  useEffect(() => {
+    const timer = window.setTimeout(() => void load(query, 0), 200);
+    return () => window.clearTimeout(timer);
+  }, [query, load]);
+
+  useEffect(
+    () =>
+      onEvent('payment:updated', (p) => {
+        setItems((prev) => prev.map((x) => (x.id === p.id ? p : x)));
+        setSelected((s) => (s && s.id === p.id ? p : s));
+      }),
+    [],
+  );
+
+  useEffect(() => searchRef.current?.focus(), []);
+
+  if (selected) {
+    return <PaymentDetail payment={selected} timeZone={timeZone} onClose={() => setSelected(null)} />;
+  }
+
+  return (
+    <section className="history-screen" aria-labelledby="history-title">
+      <h1 id="history-title" className="screen-title">
+        History
+      </h1>
+      <div className="field search-field">
+        <label htmlFor="history-search">Search: reference, till reference or last digits of the number</label>
+        <input
+          ref={searchRef}
+          id="history-search"
+          type="search"
+          autoComplete="off"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <p className="muted" aria-live="polite" data-testid="history-count">
+        {total === 1 ? '1 payment' : `${total} payments`}
+      </p>
+      <table className="history-table">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Customer</th>
+            <th scope="col">Status</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((p) => {
+            const day = isoDate(new Date(p.createdAt), timeZone);
+            return (
+              <tr key={p.id} data-testid="history-row" className={p.state === 'success' || p.state === 'failed' ? '' : 'row-pending'}>
+                <td>{day === today ? `Today ${time(p.createdAt, timeZone)}` : `${day} ${time(p.createdAt, timeZone)}`}</td>
+                <td className="num">{ghs(p.amount)}</td>
+                <td>
+                  {phone(p.msisdn)} <span className="muted">{networkLabel(p.network)}</span>
+                </td>
+                <td>
+                  <PaymentStatus state={p.state} />
+                </td>
+                <td>
+                  <button type="button" className="link" onClick={() => setSelected(p)}>
+                    Open<span className="visually-hidden"> payment of {ghs(p.amount)} from {phone(p.msisdn)}</span>
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {items.length < total ? (
+        <button type="button" className="secondary" onClick={() => void load(query, page + 1)}>
+          Show more
+        </button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+/** Payments the cashier stopped waiting for: when one reaches its result, raise a notice and announce it. */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PaymentView } from '../../../shared/ipc/contract';
+import { onEvent } from '../api';
+import { ghs, phone } from '../format';
+import { isFinal } from './use-sale';
+
+export function useLateResults(announce: (message: string, urgent?: boolean) => void) {
+  const [notices, setNotices] = useState<PaymentView[]>([]);
+  const watching = useRef(new Set<string>());
+  const notified = useRef(new Set<string>());
+
+  const raise = useCallback(
+    (p: PaymentView) => {
+      watching.current.delete(p.id);
+      if (notified.current.has(p.id)) return;
+      notified.current.add(p.id);
+      setNotices((n) => [p, ...n.filter((x) => x.id !== p.id)]);
+      announce(`Late result: ${ghs(p.amount)} from ${phone(p.msisdn)} ${p.state === 'success' ? 'is PAID' : 'was NOT paid'}.`, true);
+    },
+    [announce],
+  );
+
+  const watch = useCallback(
+    (p: PaymentView) => {
+      if (isFinal(p)) return;
+      watching.current.add(p.id);
+    },
+    [],
+  );
+
+  useEffect(
+    () =>
+      onEvent('payment:updated', (p) => {
+        if (isFinal(p) && (watching.current.has(p.id) || p.stoppedWaiting)) raise(p);
+      }),
+    [raise],
+  );
+
+  const dismiss = useCallback((id: string) => setNotices((n) => n.filter((x) => x.id !== id)), []);
+  return { notices, watch, dismiss };
+}

@@ -1,0 +1,74 @@
+/** TEST/LIVE switch. LIVE asks for confirmation (real money moves) and the PIN; the core refuses incomplete settings. */
+import { useState, type FormEvent } from 'react';
+import type { TillEnvironment } from '../../../shared/ipc/contract';
+import { call, errorMessage } from '../api';
+import { useAnnounce } from '../components/announcer';
+
+type Props = { active: TillEnvironment; liveReady: boolean; onChanged: () => void };
+
+export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
+  const [target, setTarget] = useState<TillEnvironment | null>(null);
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const announce = useAnnounce();
+  const other: TillEnvironment = active === 'live' ? 'test' : 'live';
+
+  const confirm = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!target) return;
+    try {
+      const answer = await call('settings:setEnvironment', { environment: target, pin });
+      if (!answer.ok) {
+        setError(answer.message ?? 'The till could not switch.');
+        return;
+      }
+      announce(`The till is now in ${target === 'live' ? 'LIVE' : 'TEST'} mode.`, true);
+      setTarget(null);
+      setPin('');
+      setError(null);
+      onChanged();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  return (
+    <section className="env-switch" aria-labelledby="env-switch-title">
+      <h2 id="env-switch-title">Mode: {active === 'live' ? 'LIVE' : 'TEST'}</h2>
+      {!liveReady && active === 'test' ? (
+        <p className="hint">LIVE settings are not complete yet; fill in the LIVE environment below first.</p>
+      ) : null}
+      {target === null ? (
+        <button type="button" className={other === 'live' ? 'danger' : 'secondary'} onClick={() => { setTarget(other); setError(null); }}>
+          Switch to {other === 'live' ? 'LIVE' : 'TEST'}…
+        </button>
+      ) : (
+        <form className="confirm-box" onSubmit={(e) => void confirm(e)} role="group" aria-labelledby="env-confirm-text">
+          <p id="env-confirm-text" className={target === 'live' ? 'warning-text' : ''}>
+            {target === 'live'
+              ? 'In LIVE mode real money moves from customers’ wallets to your account. Only switch when your LIVE keys are set and you are ready to take real payments.'
+              : 'In TEST mode payments go to the sandbox: no real money moves and nothing may be handed over for them.'}
+          </p>
+          <div className="field">
+            <label htmlFor="switch-pin">Owner PIN to confirm</label>
+            <input id="switch-pin" type="password" inputMode="numeric" autoComplete="off" autoFocus value={pin}
+              aria-describedby={error ? 'switch-error' : undefined} onChange={(e) => setPin(e.target.value)} />
+          </div>
+          {error ? (
+            <p className="form-error" id="switch-error" role="alert" data-testid="switch-error">
+              {error}
+            </p>
+          ) : null}
+          <div className="actions">
+            <button type="submit" className={target === 'live' ? 'danger' : 'primary'}>
+              Yes, switch to {target === 'live' ? 'LIVE' : 'TEST'}
+            </button>
+            <button type="button" className="secondary" onClick={() => { setTarget(null); setPin(''); setError(null); }}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

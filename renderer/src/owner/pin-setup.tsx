@@ -1,0 +1,79 @@
+/** First run: the owner chooses the PIN (4–8 digits, typed twice). Also used to change it. */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { call, errorMessage } from '../api';
+import { FieldError } from '../components/field-error';
+
+type Props = { mode: 'first' | 'change'; onDone: () => void };
+
+export function PinSetup({ mode, onDone }: Props) {
+  const [current, setCurrent] = useState('');
+  const [pin, setPin] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (mode === 'first') ref.current?.focus();
+  }, [mode]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setDone(false);
+    if (!/^[0-9]{4,8}$/.test(pin)) return setError('A PIN is 4 to 8 digits.');
+    if (pin !== again) return setError('The two PINs are not the same; type them again.');
+    try {
+      await call('owner:setPin', mode === 'change' ? { pin, currentPin: current } : { pin });
+      setPin('');
+      setAgain('');
+      setCurrent('');
+      setError(null);
+      setDone(true);
+      onDone();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  const prefix = mode === 'first' ? 'first' : 'change';
+  return (
+    <form className="pin-form" onSubmit={(e) => void submit(e)} aria-labelledby={`${prefix}-pin-title`}>
+      {mode === 'first' ? (
+        <>
+          <h1 id={`${prefix}-pin-title`} className="screen-title">
+            Choose the owner PIN
+          </h1>
+          <p>This is the first time the owner screens are opened. Choose a PIN of 4 to 8 digits; keep it from cashiers.</p>
+        </>
+      ) : (
+        <h2 id={`${prefix}-pin-title`}>Change the owner PIN</h2>
+      )}
+      {mode === 'change' ? (
+        <div className="field">
+          <label htmlFor={`${prefix}-current`}>Current PIN</label>
+          <input id={`${prefix}-current`} type="password" inputMode="numeric" autoComplete="off" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        </div>
+      ) : null}
+      <div className="field">
+        <label htmlFor={`${prefix}-new`}>New PIN</label>
+        <input ref={ref} id={`${prefix}-new`} type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(e) => setPin(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${prefix}-again`}>New PIN again</label>
+        <input
+          id={`${prefix}-again`}
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          value={again}
+          aria-describedby={error ? `${prefix}-pin-error` : undefined}
+          onChange={(e) => setAgain(e.target.value)}
+        />
+        <FieldError id={`${prefix}-pin-error`} message={error} />
+      </div>
+      {done && mode === 'change' ? <p className="ok-text" role="status">PIN changed.</p> : null}
+      <button type="submit" className="primary">
+        {mode === 'first' ? 'Set the PIN' : 'Change the PIN'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+/** Settings: mode switch, till details, both environments (masked secrets, test connection), the PIN. */
+import { useCallback, useEffect, useState } from 'react';
+import type { IpcResponse } from '../../../shared/ipc/contract';
+import { call, errorMessage } from '../api';
+import type { AppStatus } from '../hooks/use-app-status';
+import { EnvironmentForm } from './environment-form';
+import { EnvironmentSwitch } from './environment-switch';
+import { PinSetup } from './pin-setup';
+import { TillForm } from './till-form';
+
+type Settings = IpcResponse<'settings:get'>;
+
+export function SettingsScreen({ status, onChanged }: { status: AppStatus; onChanged: () => void }) {
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setSettings(await call('settings:get', {}));
+      setError(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const changed = () => {
+    void load();
+    onChanged();
+  };
+
+  return (
+    <section className="settings-screen" aria-labelledby="settings-title">
+      <h1 id="settings-title" className="screen-title">
+        Settings
+      </h1>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} onChanged={changed} />
+      {settings ? (
+        <>
+          <TillForm tillName={settings.tillName} timeZone={settings.timeZone} onSaved={changed} />
+          <EnvironmentForm environment="test" view={settings.test} onSaved={changed} />
+          <EnvironmentForm environment="live" view={settings.live} onSaved={changed} />
+        </>
+      ) : (
+        <p>Loading…</p>
+      )}
+      <PinSetup mode="change" onDone={onChanged} />
+    </section>
+  );
+}

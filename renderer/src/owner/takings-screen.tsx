@@ -1,0 +1,112 @@
+/** Takings: today's cards, the last 30 days (or any range) as a chart, by network and by till, CSV. */
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { TakingsReport } from '../../../shared/ipc/contract';
+import { call, errorMessage } from '../api';
+import { useAnnounce } from '../components/announcer';
+import { addDays, isoDate, networkLabel } from '../format';
+import { downloadCsv } from './download-csv';
+import { TakingsBreakdown } from './takings-breakdown';
+import { TakingsCards } from './takings-cards';
+import { TakingsChart } from './takings-chart';
+
+export function TakingsScreen({ timeZone }: { timeZone: string }) {
+  const today = isoDate(new Date(), timeZone);
+  const [from, setFrom] = useState(() => addDays(today, -29));
+  const [to, setTo] = useState(today);
+  const [todayReport, setTodayReport] = useState<TakingsReport | null>(null);
+  const [report, setReport] = useState<TakingsReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const announce = useAnnounce();
+
+  const load = useCallback(
+    async (f: string, t: string) => {
+      if (f > t) {
+        setError('The first date must not be after the last date.');
+        return;
+      }
+      try {
+        const [day, range] = await Promise.all([
+          call('takings:report', { from: today, to: today }),
+          call('takings:report', { from: f, to: t }),
+        ]);
+        setTodayReport(day);
+        setReport(range);
+        setError(null);
+      } catch (e) {
+        setError(errorMessage(e));
+      }
+    },
+    [today],
+  );
+
+  useEffect(() => {
+    void load(addDays(today, -29), today);
+  }, [load, today]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void load(from, to);
+  };
+
+  const exportCsv = async () => {
+    try {
+      const file = await call('takings:exportCsv', { from, to });
+      downloadCsv(file.filename, file.csv);
+      announce(`Saved ${file.filename}`);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  return (
+    <section className="takings-screen" aria-labelledby="takings-title">
+      <h1 id="takings-title" className="screen-title">
+        Takings
+      </h1>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <h2>Today ({today})</h2>
+      {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
+      <form className="range-form" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="range-from">From</label>
+          <input id="range-from" type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="range-to">To</label>
+          <input id="range-to" type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} />
+        </div>
+        <button type="submit" className="secondary">
+          Show range
+        </button>
+        <button type="button" className="secondary" onClick={() => void exportCsv()}>
+          Export CSV
+        </button>
+      </form>
+      {report ? (
+        <>
+          <h2>
+            {report.from} to {report.to}
+          </h2>
+          <TakingsCards totals={report.totals} label="Totals for the range" testPrefix="range" />
+          <TakingsChart report={report} />
+          <div className="breakdowns">
+            <TakingsBreakdown
+              title="By network"
+              testId="by-network"
+              rows={report.byNetwork.map((r) => ({ ...r, key: r.network, label: networkLabel(r.network) }))}
+            />
+            <TakingsBreakdown
+              title="By till"
+              testId="by-till"
+              rows={report.byTill.map((r) => ({ ...r, key: r.tillId, label: r.tillId }))}
+            />
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

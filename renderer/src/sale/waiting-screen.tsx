@@ -1,0 +1,58 @@
+/** Waiting for the customer: what to say, what is being charged, how long, and a way out that loses nothing. */
+import { useEffect, useRef } from 'react';
+import type { PaymentView, RelayState } from '../../../shared/ipc/contract';
+import { elapsed, ghs, networkLabel, phone } from '../format';
+import { useNow } from '../hooks/use-now';
+
+const STATE_TEXT: Record<string, string> = {
+  created: 'Preparing the payment…',
+  submitting: 'Sending the payment to the service…',
+  awaiting_customer: 'The prompt is on the customer’s phone.',
+  uncertain: 'The connection to the service broke; checking again with the same payment (no double charge)…',
+};
+
+const RELAY_TEXT: Record<RelayState, string> = {
+  connected: 'Results connection: connected',
+  reconnecting: 'Results connection: reconnecting… the result will still arrive',
+  offline: 'Results connection: offline — the result will arrive once it is back',
+};
+
+type Props = { payment: PaymentView; relayState: RelayState; onStop: () => void };
+
+export function WaitingScreen({ payment, relayState, onStop }: Props) {
+  const now = useNow(1000);
+  const stopRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => stopRef.current?.focus(), []);
+  const started = Date.parse(payment.createdAt);
+
+  return (
+    <section className="waiting-screen" aria-labelledby="waiting-title">
+      <h1 id="waiting-title" className="waiting-title">
+        Ask the customer to approve on their phone
+      </h1>
+      <p className="waiting-amount" data-testid="waiting-amount">
+        {ghs(payment.amount)}
+      </p>
+      <p className="waiting-number">
+        {phone(payment.msisdn)} · {networkLabel(payment.network)}
+        {payment.customerName ? ` · ${payment.customerName}` : ''}
+      </p>
+      <p className="waiting-state" data-testid="waiting-state">
+        {STATE_TEXT[payment.state] ?? 'Waiting…'}
+      </p>
+      {payment.errorMessage ? <p className="form-error">{payment.errorMessage}</p> : null}
+      <p className="waiting-elapsed">
+        Waiting for <span data-testid="waiting-elapsed">{Number.isNaN(started) ? '—' : elapsed(now - started)}</span>
+      </p>
+      <p className={`waiting-relay relay-${relayState}`} data-testid="waiting-relay">
+        {RELAY_TEXT[relayState]}
+      </p>
+      <div className="actions">
+        <button ref={stopRef} type="button" className="secondary" onClick={onStop}>
+          Stop waiting (the payment stays open)
+        </button>
+      </div>
+      <p className="hint">If you stop waiting, the result still arrives and you will see a notice.</p>
+    </section>
+  );
+}
