@@ -1,0 +1,211 @@
+/** Helpers for the relay's integration tests: real HTTP on loopback, real SQLite in temp dirs. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { relayEventSchema, type RelayEvent } from '../../../shared/relay-wire.js';
+import { signWebhook, type SignedPayload } from '../../../shared/webhook-signature.js';
+import { createRelayToken, parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../../../relay/config.js';
+
+export const TEST_KEY = { publicId: 'pk_test_Relay0001', secret: 'sk_test_RelaySecret000000000001' };
+export const LIVE_KEY = { publicId: 'pk_live_Relay0002', secret: 'sk_live_RelaySecret000000000002' };
+
+export function tempDir(prefix = 'relay-test-'): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function makeConfig(overrides: Partial<RelayConfigInput> = {}): { config: RelayConfig; token: string } {
+  const { token, tokenHash } = createRelayToken();
+  const config = parseRelayConfig({
+    keys: [TEST_KEY, LIVE_KEY],
+    tills: [{ label: 'front-counter', tokenHash }],
+    ...overrides,
+  });
+  return { config, token };
+}
+
+let counter = 0;
+export function transaction(environment: 'test' | 'live', overrides: Record<string, unknown> = {}) {
+  counter++;
+  return {
+    reference: `TX_${Date.now().toString(36)}_${counter}`,
+    clientReference: `till-1:${counter}`,
+    status: 'SUCCESS',
+    amount: '12.50',
+    fee: '0.24',
+    net: '12.26',
+    currency: 'GHS',
+    customer: { msisdn: '233241234567', network: environment === 'test' ? 'SANDBOX' : 'MTN' },
+    description: 'Counter sale',
+    metadata: null,
+    completedAt: '2026-11-21T10:00:00.000Z',
+    ...(environment === 'test' ? { sandbox: true } : {}),
+    ...overrides,
+  };
+}
+
+export function webhookBody(data: Record<string, unknown>): string {
+  return JSON.stringify({ createdAt: '2026-11-21T10:00:01.000Z', data });
+}
+
+export type PostResult = { status: number; body: string; json: unknown };
+
+export function post(url: string, body: string | Buffer, headers: Record<string, string>): Promise<PostResult> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, body: text, json });
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A server refusing an oversized body may close before we finish writing it.
+      if (err.code === 'EPIPE' || err.code === 'ECONNRESET') resolve({ status: -1, body: err.code, json: null });
+      else reject(err);
+    });
+    req.end(body);
+  });
+}
+
+export function signedHeaders(
+  body: string,
+  key: { publicId: string; secret: string },
+  options: { timestamp?: number; signedPayload?: SignedPayload } = {},
+): Record<string, string> {
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  return {
+    'user-agent': 'Service-Webhooks',
+    'x-service-signature': signWebhook({ secret: key.secret, rawBody: body, timestamp, signedPayload: options.signedPayload ?? 'body' }),
+    'x-service-timestamp': String(timestamp),
+    'x-service-key-id': key.publicId,
+  };
+}
+
+/** Signs and posts a delivery of `data`. */
+export function deliver(
+  relayUrl: string,
+  data: Record<string, unknown>,
+  key: { publicId: string; secret: string },
+  options: { timestamp?: number; signedPayload?: SignedPayload } = {},
+): Promise<PostResult> {
+  const body = webhookBody(data);
+  return post(`${relayUrl}/v1/webhooks`, body, signedHeaders(body, key, options));
+}
+
+export function get(url: string, token?: string, headers: Record<string, string> = {}): Promise<PostResult> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, body: text, json });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export type SseMessage = { event: string; id: string | undefined; data: string };
+
+/** A minimal SSE client that records every message and comment. */
+export class SseClient {
+  readonly messages: SseMessage[] = [];
+  readonly comments: string[] = [];
+  status = 0;
+  private res: IncomingMessage | null = null;
+  private waiters: Array<() => void> = [];
+  private buffer = '';
+  closed = false;
+
+  static connect(url: string, token: string | undefined, headers: Record<string, string> = {}): Promise<SseClient> {
+    const client = new SseClient();
+    return new Promise((resolve, reject) => {
+      const req = request(
+        url,
+        { headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
+        (res) => {
+          client.res = res;
+          client.status = res.statusCode ?? 0;
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => client.feed(chunk));
+          res.on('close', () => {
+            client.closed = true;
+            client.notify();
+          });
+          resolve(client);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  get events(): RelayEvent[] {
+    return this.messages.filter((m) => m.event === 'transaction').map((m) => relayEventSchema.parse(JSON.parse(m.data)));
+  }
+
+  private feed(chunk: string): void {
+    this.buffer += chunk;
+    let idx: number;
+    while ((idx = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, idx);
+      this.buffer = this.buffer.slice(idx + 2);
+      let event = 'message';
+      let id: string | undefined;
+      const data: string[] = [];
+      let any = false;
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
+        else if (line.startsWith('event: ')) (event = line.slice(7)), (any = true);
+        else if (line.startsWith('id: ')) (id = line.slice(4)), (any = true);
+        else if (line.startsWith('data: ')) data.push(line.slice(6)), (any = true);
+      }
+      if (any && data.length > 0) this.messages.push({ event, id, data: data.join('\n') });
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Waits until `predicate` holds (checked on every chunk), or fails after `ms`. */
+  async waitFor(predicate: (c: SseClient) => boolean, ms = 5000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!predicate(this)) {
+      if (this.closed) throw new Error('SSE stream closed while waiting');
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`SSE wait timed out; have ${this.messages.length} messages`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  close(): void {
+    this.res?.destroy();
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
