@@ -94,12 +94,14 @@ export class RelayConfigError extends Error {
 }
 
 /** Every zod issue as "field.path: message", secrets never echoed. */
-export function describeConfigError(error: z.ZodError, source: string): string {
+export function describeConfigError(error: z.ZodError, source: string, envOf: Record<string, string> = {}): string {
   const lines = error.issues.map((issue) => {
     const path = issue.path.map(String).join('.') || '(root)';
     const message =
       issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-    return `  ${path}: ${message}`;
+    const top = issue.path[0];
+    const from = typeof top === 'string' && envOf[top] ? ` (set by ${envOf[top]})` : '';
+    return `  ${path}${from}: ${message}`;
   });
   return `Invalid relay config (${source}):\n${lines.join('\n')}`;
 }
@@ -146,9 +148,9 @@ export function envOverrides(env: NodeJS.ProcessEnv = process.env): Record<strin
   return out;
 }
 
-export function parseRelayConfig(raw: unknown, source = 'config'): RelayConfig {
+export function parseRelayConfig(raw: unknown, source = 'config', envOf: Record<string, string> = {}): RelayConfig {
   const result = relayConfigSchema.safeParse(raw);
-  if (!result.success) throw new RelayConfigError(describeConfigError(result.error, source));
+  if (!result.success) throw new RelayConfigError(describeConfigError(result.error, source, envOf));
   return result.data;
 }
 
@@ -178,9 +180,11 @@ function readJsonFile(file: string): Record<string, unknown> {
 export function loadRelayConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): RelayConfig {
   const base = file ? readJsonFile(file) : {};
   const overrides = envOverrides(env);
-  const names = Object.keys(overrides);
-  const source = [file ?? '(no file)', ...(names.length ? [`env overrides: ${names.join(', ')}`] : [])].join('; ');
-  return parseRelayConfig({ ...base, ...overrides }, source);
+  const envOf: Record<string, string> = {};
+  for (const [name, field] of Object.entries(CONFIG_ENV_VARS)) if (field in overrides) envOf[field] = name;
+  const names = Object.values(envOf);
+  const source = [file ?? '(no file)', ...(names.length ? [`environment overrides: ${names.join(', ')}`] : [])].join('; ');
+  return parseRelayConfig({ ...base, ...overrides }, source, envOf);
 }
 
 /** SHA-256 of the token, as kept at rest: `sha256:<hex>`. */

@@ -209,3 +209,56 @@ export class SseClient {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export type RelayProcess = { proc: import('node:child_process').ChildProcess; url: string; stderr: () => string; exited: Promise<number | null> };
+
+/**
+ * Starts `relay/cli.ts` as its own Node process (tsx loaded in-process, so the pid IS the relay:
+ * a SIGKILL hits the server, not a wrapper) and waits for its ready line.
+ */
+export async function spawnRelay(args: string[], env: Record<string, string> = {}): Promise<RelayProcess> {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  proc.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`relay did not start: ${err}`)), 30_000);
+    proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        const line = JSON.parse(out.slice(0, nl)) as { ready: boolean; url: string };
+        if (line.ready) resolve(line.url);
+        else reject(new Error(`unexpected first line ${out.slice(0, nl)}`));
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`relay exited with ${code}: ${err}`));
+    });
+  });
+  return { proc, url, stderr: () => err, exited };
+}
+
+/** Runs the CLI to completion. */
+export async function runRelayCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+  return { code, stdout, stderr };
+}

@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RELAY_TOKEN, relayPageSchema } from '../../../shared/relay-wire.js';
+import { hashRelayToken } from '../../../relay/config.js';
+import { deliver, get, LIVE_KEY, runRelayCli, sleep, spawnRelay, TEST_KEY, tempDir, transaction, type PostResult } from './helpers.js';
+
+describe('relay CLI', () => {
+  const tmp = tempDir('relay-cli-');
+  const configFile = join(tmp.dir, 'relay.json');
+  const dataDir = join(tmp.dir, 'data');
+  writeFileSync(configFile, JSON.stringify({ keys: [TEST_KEY, LIVE_KEY], signedPayload: 'body' }, null, 2));
+  let token = '';
+
+  afterAll(() => tmp.cleanup());
+
+  it('token create prints a new token once and stores only its hash', async () => {
+    const r = await runRelayCli(['token', 'create', '--label', 'front-counter', '--config', configFile]);
+    expect(r.code).toBe(0);
+    token = r.stdout.trim();
+    expect(token).toMatch(RELAY_TOKEN);
+    const saved = readFileSync(configFile, 'utf8');
+    expect(saved).not.toContain(token);
+    const config = JSON.parse(saved) as { tills: Array<{ label: string; tokenHash: string }> };
+    expect(config.tills).toEqual([expect.objectContaining({ label: 'front-counter', tokenHash: hashRelayToken(token) })]);
+    const dup = await runRelayCli(['token', 'create', '--label', 'front-counter', '--config', configFile]);
+    expect(dup.code).not.toBe(0);
+    expect(dup.stderr).toContain('tills.1.label');
+  });
+
+  it('refuses a bad config, naming the field (file and environment override)', async () => {
+    const bad = join(tmp.dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ keys: [{ publicId: 'pk_nope', secret: LIVE_KEY.secret }] }));
+    const r = await runRelayCli(['--port', '0', '--data', dataDir, '--config', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('keys.0.publicId');
+    expect(r.stdout).toBe('');
+    const env = await runRelayCli(['--port', '0', '--data', dataDir, '--config', configFile], { RELAY_SIGNED_PAYLOAD: 'everything' });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('signedPayload');
+    expect(env.stderr).toContain('RELAY_SIGNED_PAYLOAD');
+    const mixed = join(tmp.dir, 'mixed.json');
+    writeFileSync(mixed, JSON.stringify({ keys: [{ publicId: LIVE_KEY.publicId, secret: TEST_KEY.secret }] }));
+    const m = await runRelayCli(['--port', '0', '--data', dataDir, '--config', mixed]);
+    expect(m.stderr).toContain('keys.0.secret');
+    expect(m.stderr).not.toContain(TEST_KEY.secret);
+  });
+
+  it('serves after a ready line, picks up new tokens, and stops cleanly on SIGTERM finishing in-flight deliveries', async () => {
+    const relay = await spawnRelay(['--port', '0', '--data', dataDir, '--config', configFile], {
+      RELAY_MAX_BODY_BYTES: '2048',
+    });
+    expect(relay.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const ok = await deliver(relay.url, transaction('live'), LIVE_KEY);
+    expect(ok.status).toBe(200);
+    // The env override took effect.
+    const big = await deliver(relay.url, { ...transaction('live'), description: 'z'.repeat(3000) }, LIVE_KEY);
+    expect(big.status).toBe(413);
+    expect((await get(`${relay.url}/v1/transactions`, token)).status).toBe(200);
+
+    const second = await runRelayCli(['token', 'create', '--label', 'back-office', '--config', configFile]);
+    const token2 = second.stdout.trim();
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      await sleep(100);
+      status = (await get(`${relay.url}/v1/transactions`, token2)).status;
+    }
+    expect(status).toBe(200);
+
+    const inflight: Array<Promise<PostResult>> = [];
+    for (let i = 0; i < 20; i++) {
+      inflight.push(deliver(relay.url, transaction('live'), LIVE_KEY).catch(() => ({ status: -2, body: '', json: null })));
+    }
+    await sleep(5);
+    relay.proc.kill('SIGTERM');
+    const results = await Promise.all(inflight);
+    expect(await relay.exited).toBe(0);
+    expect(relay.stderr()).toContain('"relay_stopped"');
+    for (const r of results) expect([200, 503, -1, -2]).toContain(r.status);
+
+    const again = await spawnRelay(['--port', '0', '--data', dataDir, '--config', configFile]);
+    const page = relayPageSchema.parse((await get(`${again.url}/v1/transactions?limit=500`, token)).json);
+    const storedSeqs = new Set(page.items.map((e) => e.seq));
+    for (const r of results.filter((x) => x.status === 200)) {
+      expect(storedSeqs.has((r.json as { seq: number }).seq)).toBe(true);
+    }
+    again.proc.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  });
+});
