@@ -25,6 +25,19 @@ export default tseslint.config(
     },
   },
   {
+    // The till core runs in plain Node (tests, the browser-test bridge): nothing from Electron in it.
+    files: ['electron/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'electron/core must run in plain Node: keep Electron APIs in electron/main.' }],
+          patterns: [{ group: ['electron/*', '@electron/*'], message: 'electron/core must run in plain Node.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**', 'bench/**', '**/cli.ts', 'test/**'],
     rules: { 'no-console': 'off' },
   },

@@ -7,6 +7,7 @@
  * the browser-test bridge forwards the same calls to the same core. The list is written once, here.
  */
 import { z } from 'zod';
+import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES, type IpcChannelName, type IpcEventName } from './channels.js';
 
 export const environmentSchema = z.enum(['test', 'live']);
 export type TillEnvironment = z.infer<typeof environmentSchema>;
@@ -121,6 +122,10 @@ export const ipcContract = {
       ownerUnlocked: z.boolean(),
       liveReady: z.boolean(),
       version: z.string(),
+      /** True while the active environment runs on the simulator and relay the app started itself. */
+      embedded: z.boolean(),
+      /** When the owner session ends (ISO), null while locked. */
+      ownerUnlockedUntil: z.string().nullable(),
     }),
   },
   'owner:setPin': {
@@ -190,6 +195,11 @@ export const ipcContract = {
     request: z.object({ id: z.string().max(64) }).strict(),
     response: paymentViewSchema.nullable(),
   },
+  /** This till's payments in the active environment that have no final state yet (newest first). */
+  'payments:pending': {
+    request: z.object({}).strict(),
+    response: z.object({ items: z.array(paymentViewSchema) }),
+  },
   'history:search': {
     request: z
       .object({
@@ -215,18 +225,27 @@ export type IpcContract = typeof ipcContract;
 export type IpcChannel = keyof IpcContract;
 export type IpcRequest<C extends IpcChannel> = z.input<IpcContract[C]['request']>;
 export type IpcResponse<C extends IpcChannel> = z.infer<IpcContract[C]['response']>;
-export const IPC_CHANNELS = Object.keys(ipcContract) as IpcChannel[];
+export const IPC_CHANNELS: readonly IpcChannel[] = IPC_CHANNEL_NAMES;
 
 /** Events pushed from the core to the renderer. */
 export const ipcEvents = {
   'payment:updated': paymentViewSchema,
   'relay:state': z.object({ state: relayStateSchema, environment: environmentSchema }),
   'app:changed': z.object({ environment: environmentSchema }),
+  /** The owner session was unlocked or ended (also when it expires). */
+  'owner:changed': z.object({ unlocked: z.boolean(), until: z.string().nullable() }),
 } as const;
 export type IpcEvents = typeof ipcEvents;
 export type IpcEvent = keyof IpcEvents;
 export type IpcEventPayload<E extends IpcEvent> = z.infer<IpcEvents[E]>;
-export const IPC_EVENTS = Object.keys(ipcEvents) as IpcEvent[];
+export const IPC_EVENTS: readonly IpcEvent[] = IPC_EVENT_NAMES;
+
+// Compile-time proof that the zod-free name lists (used by the preload) and the contract agree.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const channelsAgree: Same<IpcChannel, IpcChannelName> = true;
+const eventsAgree: Same<IpcEvent, IpcEventName> = true;
+void channelsAgree;
+void eventsAgree;
 
 /** What the preload puts on `window.momo` (and the browser-test bridge imitates). */
 export type MomoApi = {

@@ -1,0 +1,29 @@
+/** What the channel handlers can reach inside a running core. */
+import type { RelayState, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { Logger } from './logger.js';
+import type { OwnerSession } from './owner.js';
+import type { PaymentEngine } from './payment-engine.js';
+import type { PaymentsRepo } from './payments-repo.js';
+import type { ServiceClient } from './service-client.js';
+import type { EnvironmentConfig, SettingsStore } from './settings-store.js';
+import type { CleanEnvironmentInput } from './settings-validation.js';
+import type { Takings } from './takings.js';
+import type { History } from './history.js';
+import type { TransactionsStore } from './transactions-store.js';
+
+export type CoreContext = {
+  settings: SettingsStore;
+  owner: OwnerSession;
+  engine: PaymentEngine;
+  repo: PaymentsRepo;
+  transactions: TransactionsStore;
+  takings: Takings;
+  history: History;
+  client: ServiceClient;
+  log: Logger;
+  version: string;
+  configFor(environment: TillEnvironment): Promise<EnvironmentConfig>;
+  saveEnvironment(environment: TillEnvironment, clean: CleanEnvironmentInput): Promise<void>;
+  setActive(environment: TillEnvironment): void;
+  relayState(environment: TillEnvironment): RelayState;
+};

@@ -1,0 +1,196 @@
+/** One handler per IPC channel. Requests arrive already validated by the contract's schemas. */
+import { NETWORKS, normaliseMsisdn, PhoneError } from '../../shared/phone.js';
+import { resolveResponseSchema } from '../../shared/wire/initialize.js';
+import type { IpcChannel, IpcContract, IpcResponse, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { z } from 'zod';
+import { CoreError } from './errors.js';
+import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from './error-messages.js';
+import { isValidTimeZone } from './local-date.js';
+import { hashPin } from './owner.js';
+import { toPaymentView } from './payments-repo.js';
+import { isComplete, toView } from './settings-store.js';
+import { validateEnvironmentInput } from './settings-validation.js';
+import type { CoreContext } from './core-context.js';
+
+type Handlers = { [C in IpcChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
+
+const MISSING_LABELS: Record<string, string> = {
+  baseUrl: 'Service URL',
+  merchantId: 'Merchant ID',
+  publicKeyId: 'Public key id',
+  secretKey: 'Secret key',
+  relayUrl: 'Relay URL',
+  relayToken: 'Relay token',
+};
+
+export function createHandlers(ctx: CoreContext): Handlers {
+  const active = (): TillEnvironment => ctx.settings.settings.active;
+  const requireOwner = () => ctx.owner.require(ctx.settings.settings.pinHash);
+
+  const checkPin = async (pin: string): Promise<{ ok: true } | { ok: false; message: string }> => {
+    try {
+      if (await ctx.owner.check(pin, ctx.settings.settings.pinHash)) return { ok: true };
+      return { ok: false, message: 'That PIN is not right.' };
+    } catch (error) {
+      if (error instanceof CoreError) return { ok: false, message: error.message };
+      throw error;
+    }
+  };
+
+  return {
+    'app:status': async () => {
+      const environment = active();
+      const live = await ctx.configFor('live');
+      const current = await ctx.configFor(environment);
+      const until = ctx.owner.until;
+      return {
+        environment,
+        tillId: ctx.settings.settings.tillId,
+        tillName: ctx.settings.settings.tillName,
+        timeZone: ctx.settings.settings.timeZone,
+        relayState: ctx.relayState(environment),
+        pinSet: ctx.settings.settings.pinHash !== null,
+        ownerUnlocked: until !== null,
+        liveReady: isComplete(live),
+        version: ctx.version,
+        embedded: current.embedded,
+        ownerUnlockedUntil: until === null ? null : new Date(until).toISOString(),
+      };
+    },
+
+    'owner:setPin': async ({ pin, currentPin }) => {
+      const stored = ctx.settings.settings.pinHash;
+      if (stored) {
+        if (!currentPin) throw new CoreError('WRONG_PIN', 'Enter the current PIN to change it.');
+        const checked = await checkPin(currentPin);
+        if (!checked.ok) throw new CoreError('WRONG_PIN', checked.message);
+      }
+      ctx.settings.update({ pinHash: await hashPin(pin) });
+      ctx.log.info('owner.pin_set', { first: stored === null });
+      ctx.owner.unlock();
+      return { ok: true };
+    },
+
+    'owner:unlock': async ({ pin }) => {
+      const checked = await checkPin(pin);
+      if (!checked.ok) {
+        ctx.log.warn('owner.unlock_refused', {});
+        return checked;
+      }
+      ctx.owner.unlock();
+      return { ok: true };
+    },
+
+    'owner:lock': async () => {
+      ctx.owner.lock();
+      return { ok: true };
+    },
+
+    'settings:get': async () => {
+      const [test, live] = await Promise.all([ctx.configFor('test'), ctx.configFor('live')]);
+      const s = ctx.settings.settings;
+      return { active: s.active, tillName: s.tillName, timeZone: s.timeZone, test: toView(test), live: toView(live) };
+    },
+
+    'settings:save': async ({ environment, values }) => {
+      requireOwner();
+      const clean = validateEnvironmentInput(environment, values);
+      await ctx.saveEnvironment(environment, clean);
+      return toView(await ctx.configFor(environment));
+    },
+
+    'settings:saveTill': async ({ tillName, timeZone }) => {
+      requireOwner();
+      const name = tillName.trim();
+      if (!name) throw new CoreError('SETTINGS_INVALID', 'Till name: enter a name such as "Front counter".', 'tillName');
+      if (!isValidTimeZone(timeZone)) throw new CoreError('SETTINGS_INVALID', `Time zone: "${timeZone}" is not a time zone (e.g. Africa/Accra).`, 'timeZone');
+      ctx.settings.update({ tillName: name, timeZone });
+      ctx.transactions.setTimeZone(timeZone);
+      return { ok: true };
+    },
+
+    'settings:testConnection': async ({ environment }) => {
+      requireOwner();
+      const config = await ctx.configFor(environment);
+      const missing = (['baseUrl', 'merchantId', 'secretKey'] as const).filter((k) => !config[k]);
+      if (missing.length > 0) {
+        return { result: 'error', message: `Fill in first: ${missing.map((k) => MISSING_LABELS[k]).join(', ')}.` };
+      }
+      const result = await ctx.client.resolve(
+        { baseUrl: config.baseUrl, merchantId: config.merchantId, secretKey: config.secretKey as string },
+        '233241234567',
+        'MTN',
+      );
+      ctx.log.info('settings.test_connection', { environment, kind: result.kind, ...(result.kind === 'no-answer' ? { reason: result.reason } : { status: result.status }) });
+      if (result.kind === 'answer' || (result.kind === 'error' && result.code === 'ACCOUNT_NOT_FOUND')) {
+        return { result: 'ok', message: `Connected: the payment service accepted the ${environment.toUpperCase()} key and Merchant ID.` };
+      }
+      if (result.kind === 'no-answer') {
+        return { result: 'unreachable', message: `The payment service at ${config.baseUrl} did not answer (${result.reason.replace('-', ' ')}). Check the Service URL and the internet connection.` };
+      }
+      if (result.status === 401) return { result: 'unauthorized', message: UNAUTHENTICATED_MESSAGE.replace(' No money was taken.', '') };
+      return { result: 'error', message: messageForServiceError(result.status, result.code, result.message) };
+    },
+
+    'settings:setEnvironment': async ({ environment, pin }) => {
+      const checked = await checkPin(pin);
+      if (!checked.ok) return checked;
+      if (environment === 'live') {
+        const live = await ctx.configFor('live');
+        if (!isComplete(live)) {
+          const missing = (['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'] as const).filter((k) => !live[k]);
+          return { ok: false, message: `LIVE cannot be switched on: its settings are incomplete (missing ${missing.map((k) => MISSING_LABELS[k]).join(', ')}).` };
+        }
+      }
+      ctx.setActive(environment);
+      return { ok: true };
+    },
+
+    'payments:resolveAccount': async ({ msisdn, network }) => {
+      let normalised: string;
+      try {
+        normalised = normaliseMsisdn(msisdn).msisdn;
+      } catch (error) {
+        if (error instanceof PhoneError) return { name: null, message: error.message };
+        throw error;
+      }
+      if (!(NETWORKS as readonly string[]).includes(network)) return { name: null, message: 'Choose the network: MTN, Telecel or AirtelTigo.' };
+      const config = await ctx.configFor(active());
+      if (!config.baseUrl || !config.merchantId || !config.secretKey) return { name: null, message: 'The till is not set up to look up names yet.' };
+      const result = await ctx.client.resolve({ baseUrl: config.baseUrl, merchantId: config.merchantId, secretKey: config.secretKey }, normalised, network);
+      if (result.kind === 'answer') {
+        const parsed = resolveResponseSchema.safeParse(result.json);
+        return parsed.success ? { name: parsed.data.data.name } : { name: null };
+      }
+      if (result.kind === 'error') return { name: null, message: messageForServiceError(result.status, result.code, result.message) };
+      return { name: null, message: 'The name could not be checked (the payment service did not answer). You can still charge.' };
+    },
+
+    'payments:charge': (request) => ctx.engine.charge(active(), request),
+
+    'payments:get': async ({ id }) => {
+      const row = ctx.repo.get(id);
+      return row && row.environment === active() ? toPaymentView(row) : null;
+    },
+
+    'payments:stopWaiting': async ({ id }) => {
+      const row = ctx.repo.get(id);
+      if (!row || row.environment !== active()) return null;
+      return ctx.engine.stopWaiting(id);
+    },
+
+    'payments:pending': async () => ({ items: ctx.repo.open(active()).map(toPaymentView) }),
+
+    'history:search': async (request) => ctx.history.search(active(), request, ctx.settings.settings.timeZone),
+
+    'takings:report': async ({ from, to }) => {
+      requireOwner();
+      return ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone);
+    },
+
+    'takings:exportCsv': async ({ from, to }) => {
+      requireOwner();
+      return ctx.takings.exportCsv(active(), from, to);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * History of this till's payments in one environment, newest first, paged. A query matches a
+ * reference or a merchantRef by prefix, or (3+ digits) the end of the customer's number, through
+ * indexes only: the phone number is also stored reversed so "ends with" is an index range.
+ */
+import type { IpcResponse, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { Db } from './database.js';
+import { toPaymentView, type PaymentRow } from './payments-repo.js';
+
+type SearchInput = { query?: string; date?: string; page: number; pageSize: number };
+
+/** [start, end) in Unix ms of a calendar date in a time zone. */
+export function dayBoundsMs(date: string, timeZone: string): [number, number] {
+  const startOf = (d: string) => {
+    const utcMidnight = Date.parse(`${d}T00:00:00Z`);
+    let guess = utcMidnight;
+    for (let i = 0; i < 3; i += 1) guess = utcMidnight - offsetMs(guess, timeZone);
+    return guess;
+  };
+  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return [startOf(date), startOf(next)];
+}
+
+function offsetMs(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(at / 1000) * 1000;
+}
+
+/** The smallest string greater than every string starting with `prefix`. */
+const after = (prefix: string) => `${prefix}\uffff`;
+
+export class History {
+  private readonly countAll;
+
+  constructor(private readonly db: Db) {
+    this.countAll = db.prepare('SELECT total FROM payment_counts WHERE environment = ?');
+  }
+
+  search(environment: TillEnvironment, input: SearchInput, timeZone: string): IpcResponse<'history:search'> {
+    const where: string[] = ['environment = @environment'];
+    const params: Record<string, string | number> = { environment };
+    const query = (input.query ?? '').trim();
+    if (query) {
+      // Each alternative is its own index range; their union is small, then sorted.
+      const terms = [
+        'SELECT id FROM payments WHERE environment = @environment AND reference >= @q AND reference < @qEnd',
+        'SELECT id FROM payments WHERE merchant_ref >= @q AND merchant_ref < @qEnd',
+      ];
+      params.q = query;
+      params.qEnd = after(query);
+      const digits = query.replace(/[\s-]/g, '');
+      if (/^[0-9]{3,12}$/.test(digits)) {
+        const rev = [...digits].reverse().join('');
+        terms.push('SELECT id FROM payments WHERE environment = @environment AND msisdn_rev >= @rev AND msisdn_rev < @revEnd');
+        params.rev = rev;
+        params.revEnd = after(rev);
+      }
+      where.push(`id IN (${terms.join(' UNION ')})`);
+    }
+    if (input.date) {
+      const [start, end] = dayBoundsMs(input.date, timeZone);
+      where.push('created_at >= @start AND created_at < @end');
+      params.start = start;
+      params.end = end;
+    }
+    const filter = where.join(' AND ');
+    const rows = this.db
+      .prepare(`SELECT * FROM payments WHERE ${filter} ORDER BY created_at DESC LIMIT @limit OFFSET @offset`)
+      .all({ ...params, limit: input.pageSize, offset: input.page * input.pageSize }) as PaymentRow[];
+    const total =
+      where.length === 1
+        ? ((this.countAll.get(environment) as { total: number } | undefined)?.total ?? 0)
+        : (this.db.prepare(`SELECT count(*) AS n FROM payments WHERE ${filter}`).get(params) as { n: number }).n;
+    return { items: rows.map(toPaymentView), total, page: input.page };
+  }
+}

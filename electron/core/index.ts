@@ -1,0 +1,256 @@
+/**
+ * The till core: everything the UI calls, in plain Node (no 'electron' import anywhere under
+ * electron/core). The Electron shell and the browser-test bridge both drive it through `invoke`
+ * and `on`, with the one contract in shared/ipc/contract.ts.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describeZodError } from '../../shared/wire/initialize.js';
+import { ipcContract, ipcEvents, type IpcChannel, type IpcEvent, type IpcEventPayload, type IpcResponse, type RelayState, type TillEnvironment } from '../../shared/ipc/contract.js';
+import type { CoreContext } from './core-context.js';
+import { openDatabase } from './database.js';
+import { startEmbedded, type EmbeddedServices } from './embedded.js';
+import { CoreError, toPlainError } from './errors.js';
+import { createHandlers } from './handlers.js';
+import { History } from './history.js';
+import { createLogger } from './logger.js';
+import { OwnerSession } from './owner.js';
+import { PaymentEngine } from './payment-engine.js';
+import { PaymentsRepo } from './payments-repo.js';
+import { RelayClient } from './relay-client.js';
+import { createKeychainStore, keychainServiceName, type SecretStore } from './secret-store.js';
+import { createServiceClient } from './service-client.js';
+import { SettingsStore, type EnvironmentConfig } from './settings-store.js';
+import { Takings } from './takings.js';
+import { TransactionsStore } from './transactions-store.js';
+
+export type { SecretStore } from './secret-store.js';
+export { createKeychainStore, createMemorySecretStore, keychainServiceName } from './secret-store.js';
+
+export type TillCoreOptions = {
+  /** SQLite, logs and non-secret settings (JSON) live here. */
+  dataDir: string;
+  /** Default: the OS keychain (Secret Service pinned on Linux), service name derived from dataDir. */
+  secretStore?: SecretStore;
+  /** Default true: TEST runs on a sandbox simulator and relay the core starts on loopback. */
+  embedded?: boolean;
+  tillName?: string;
+  timeZone?: string;
+  now?: () => number;
+  http?: { connectTimeoutMs?: number; responseTimeoutMs?: number };
+  log?: (line: Record<string, unknown>) => void;
+  /** Electron passes the path of better_sqlite3.node built for Electron. */
+  nativeBinding?: string;
+  /** Delay before each retry of an uncertain payment (the last repeats). Default 2 s, 5 s, 15 s, 30 s, 60 s. */
+  retryDelaysMs?: number[];
+  relay?: { initialBackoffMs?: number; maxBackoffMs?: number; heartbeatTimeoutMs?: number };
+  /** How long an owner session lasts without use. Default 10 minutes. */
+  ownerSessionMs?: number;
+  /** Time scale of the embedded simulator (tests). Default 1. */
+  embeddedTimeScale?: number;
+  version?: string;
+};
+
+export type TillCore = {
+  invoke<C extends IpcChannel>(channel: C, payload: unknown): Promise<IpcResponse<C>>;
+  on<E extends IpcEvent>(event: E, listener: (p: IpcEventPayload<E>) => void): () => void;
+  close(): Promise<void>;
+};
+
+export async function createTillCore(options: TillCoreOptions): Promise<TillCore> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const now = options.now ?? Date.now;
+  const log = createLogger({ dataDir, sink: options.log, now });
+  const listeners = new Map<IpcEvent, Set<(payload: never) => void>>();
+  const emit = <E extends IpcEvent>(event: E, payload: IpcEventPayload<E>) => {
+    for (const listener of listeners.get(event) ?? []) {
+      try {
+        (listener as (p: IpcEventPayload<E>) => void)(ipcEvents[event].parse(payload) as IpcEventPayload<E>);
+      } catch (error) {
+        log.error('event.listener_failed', { event, error });
+      }
+    }
+  };
+
+  const secrets = options.secretStore ?? createKeychainStore(keychainServiceName(dataDir));
+  await secrets.get('probe'); // a missing keychain is a clear error now, not at the first sale
+  const settings = new SettingsStore(dataDir, secrets, { tillName: options.tillName ?? 'Till 1', timeZone: options.timeZone ?? 'Africa/Accra' });
+  const db = openDatabase(join(dataDir, 'till.db'), { nativeBinding: options.nativeBinding });
+  const repo = new PaymentsRepo(db);
+  const transactions = new TransactionsStore(db, settings.settings.timeZone);
+  const client = createServiceClient({
+    connectTimeoutMs: options.http?.connectTimeoutMs ?? 5_000,
+    responseTimeoutMs: options.http?.responseTimeoutMs ?? 15_000,
+  });
+
+  let embedded: EmbeddedServices | null = null;
+  const useEmbedded = (environment: TillEnvironment) => options.embedded !== false && environment === 'test' && settings.settings.test.baseUrl === '';
+  const ensureEmbedded = async () => {
+    if (embedded || !useEmbedded('test')) return;
+    embedded = await startEmbedded({ dataDir, secrets, log, preferredPorts: settings.settings.embeddedPorts, timeScale: options.embeddedTimeScale });
+    settings.update({ embeddedPorts: embedded.ports });
+    log.info('embedded.started', { baseUrl: embedded.baseUrl, relayUrl: embedded.relayUrl });
+  };
+
+  const configs = new Map<TillEnvironment, EnvironmentConfig>();
+  const configFor = async (environment: TillEnvironment): Promise<EnvironmentConfig> => {
+    if (useEmbedded(environment) && embedded) {
+      const e = embedded;
+      return { environment, embedded: true, baseUrl: e.baseUrl, merchantId: e.merchantId, publicKeyId: e.publicKeyId, secretKey: e.secretKey, relayUrl: e.relayUrl, relayToken: e.relayToken, callbackUrl: `${e.relayUrl}/v1/webhooks` };
+    }
+    let config = configs.get(environment);
+    if (!config) {
+      config = await settings.storedConfig(environment);
+      log.registerSecret(config.secretKey);
+      log.registerSecret(config.relayToken);
+      configs.set(environment, config);
+    }
+    return config;
+  };
+
+  const engine = new PaymentEngine({
+    db,
+    repo,
+    transactions,
+    client,
+    log,
+    now,
+    tillId: () => settings.settings.tillId,
+    credentialsFor: async (environment) => {
+      const c = await configFor(environment);
+      if (!c.baseUrl || !c.merchantId || !c.secretKey || !c.relayUrl) return null;
+      return { baseUrl: c.baseUrl, merchantId: c.merchantId, secretKey: c.secretKey, callbackUrl: c.callbackUrl };
+    },
+    emit: (view) => emit('payment:updated', view),
+    retryDelaysMs: options.retryDelaysMs ?? [2_000, 5_000, 15_000, 30_000, 60_000],
+  });
+
+  const relays = new Map<TillEnvironment, RelayClient>();
+  const relayStates = new Map<TillEnvironment, RelayState>();
+  const startRelay = async (environment: TillEnvironment) => {
+    await relays.get(environment)?.stop();
+    relays.delete(environment);
+    const config = await configFor(environment);
+    if (!config.relayUrl || !config.relayToken || closed) {
+      relayStates.set(environment, 'offline');
+      return;
+    }
+    const client = new RelayClient({
+      environment,
+      relayUrl: config.relayUrl,
+      token: config.relayToken,
+      db,
+      log,
+      onEvent: (event) => engine.applyTransaction(environment, event.transaction, event.seq),
+      onState: (state) => {
+        relayStates.set(environment, state);
+        emit('relay:state', { state, environment });
+      },
+      ...options.relay,
+    });
+    relays.set(environment, client);
+    client.start();
+  };
+
+  let ownerTimer: NodeJS.Timeout | null = null;
+  const owner: OwnerSession = new OwnerSession(now, options.ownerSessionMs ?? 10 * 60_000, (unlocked, until) => {
+    emit('owner:changed', { unlocked, until: until === null ? null : new Date(until).toISOString() });
+    if (ownerTimer) clearTimeout(ownerTimer);
+    const watch = () => {
+      const left = (owner.until ?? 0) - now();
+      if (left <= 0) {
+        ownerTimer = null;
+        emit('owner:changed', { unlocked: false, until: null });
+        return;
+      }
+      ownerTimer = setTimeout(watch, Math.min(left + 50, 60_000));
+      ownerTimer.unref?.();
+    };
+    if (unlocked) watch();
+  });
+
+  let closed = false;
+  const context: CoreContext = {
+    settings,
+    owner,
+    engine,
+    repo,
+    transactions,
+    takings: new Takings(db),
+    history: new History(db),
+    client,
+    log,
+    version: options.version ?? '0.1.0',
+    configFor,
+    async saveEnvironment(environment, clean) {
+      await settings.saveEnvironment(environment, clean);
+      configs.delete(environment);
+      log.info('settings.saved', { environment });
+      if (environment === 'test') await ensureEmbedded();
+      await startRelay(environment);
+    },
+    setActive(environment) {
+      if (settings.settings.active === environment) return;
+      settings.update({ active: environment });
+      log.info('settings.environment', { environment });
+      emit('app:changed', { environment });
+    },
+    relayState: (environment) => relayStates.get(environment) ?? 'offline',
+  };
+  const handlers = createHandlers(context);
+
+  try {
+    await ensureEmbedded();
+    await Promise.all((['test', 'live'] as const).map((environment) => startRelay(environment)));
+  } catch (error) {
+    await Promise.allSettled([...relays.values()].map((r) => r.stop()));
+    await (embedded as EmbeddedServices | null)?.close();
+    await client.close();
+    db.close();
+    throw error;
+  }
+  engine.resume();
+  log.info('core.started', { tillId: settings.settings.tillId, active: settings.settings.active, embedded: embedded !== null });
+
+  return {
+    async invoke<C extends IpcChannel>(channel: C, payload: unknown): Promise<IpcResponse<C>> {
+      try {
+        if (closed) throw new CoreError('CLOSED', 'The till is shutting down.');
+        const definition = Object.hasOwn(ipcContract, channel) ? ipcContract[channel] : undefined;
+        if (!definition) throw new CoreError('UNKNOWN_CHANNEL', `Unknown call ${String(channel).slice(0, 64)}.`);
+        const request = definition.request.safeParse(payload ?? {});
+        if (!request.success) throw new CoreError('INVALID_REQUEST', describeZodError(request.error));
+        const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
+        const result = await handler(request.data);
+        const response = definition.response.safeParse(result);
+        if (!response.success) {
+          log.error('ipc.bad_response', { channel, issue: describeZodError(response.error) });
+          throw new CoreError('INTERNAL', 'The till produced an answer it could not check. Try again.');
+        }
+        return response.data as IpcResponse<C>;
+      } catch (error) {
+        if (!(error instanceof CoreError)) log.error('ipc.failed', { channel, error });
+        const plain = toPlainError(error);
+        throw error instanceof CoreError && error.field ? { ...plain, field: error.field } : plain;
+      }
+    },
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: never) => void);
+      return () => void set.delete(listener as (payload: never) => void);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (ownerTimer) clearTimeout(ownerTimer);
+      await engine.close();
+      await Promise.allSettled([...relays.values()].map((r) => r.stop()));
+      await (embedded as EmbeddedServices | null)?.close();
+      await client.close();
+      db.close();
+      log.info('core.stopped', {});
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The till database's schema, one migration per `PRAGMA user_version` step. Never edit a shipped
+ * migration: add the next one. Every table is STRICT; money is INTEGER pesewas; times are Unix ms.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: payments (this till's own state machine) and the relay cursor.
+  `
+  CREATE TABLE payments (
+    id TEXT PRIMARY KEY,
+    request_id TEXT NOT NULL UNIQUE,
+    merchant_ref TEXT NOT NULL UNIQUE,
+    environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+    state TEXT NOT NULL CHECK (state IN ('created','submitting','awaiting_customer','uncertain','rejected','success','failed')),
+    amount INTEGER NOT NULL CHECK (amount > 0),
+    fee INTEGER,
+    net INTEGER,
+    msisdn TEXT NOT NULL,
+    msisdn_rev TEXT NOT NULL,
+    network TEXT NOT NULL,
+    customer_name TEXT,
+    description TEXT NOT NULL,
+    request_body TEXT NOT NULL,
+    reference TEXT,
+    till_id TEXT NOT NULL,
+    error_code TEXT,
+    error_message TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    stopped_waiting INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    completed_at INTEGER
+  ) STRICT;
+  CREATE INDEX payments_env_created ON payments (environment, created_at DESC);
+  CREATE INDEX payments_env_state ON payments (environment, state);
+  CREATE INDEX payments_env_reference ON payments (environment, reference);
+  CREATE INDEX payments_env_msisdn_rev ON payments (environment, msisdn_rev);
+  CREATE TABLE relay_cursor (
+    environment TEXT PRIMARY KEY CHECK (environment IN ('test', 'live')),
+    relay_url TEXT NOT NULL,
+    last_seq INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  `,
+  // 2: the local copy of every final transaction of the merchant (all tills), with the local date in
+  // the till's time zone, and a daily rollup kept in the same SQL transaction for fast takings.
+  `
+  CREATE TABLE transactions (
+    environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+    reference TEXT NOT NULL,
+    client_reference TEXT,
+    status TEXT NOT NULL CHECK (status IN ('SUCCESS', 'FAILED')),
+    amount INTEGER NOT NULL,
+    fee INTEGER NOT NULL,
+    net INTEGER NOT NULL,
+    msisdn TEXT NOT NULL,
+    network TEXT NOT NULL,
+    description TEXT NOT NULL,
+    till_id TEXT NOT NULL,
+    completed_at INTEGER NOT NULL,
+    local_date TEXT NOT NULL,
+    relay_seq INTEGER,
+    received_at INTEGER NOT NULL,
+    PRIMARY KEY (environment, reference)
+  ) STRICT;
+  CREATE INDEX transactions_env_client_ref ON transactions (environment, client_reference);
+  CREATE INDEX transactions_env_date ON transactions (environment, local_date, completed_at);
+  CREATE TABLE daily_takings (
+    environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+    local_date TEXT NOT NULL,
+    till_id TEXT NOT NULL,
+    network TEXT NOT NULL,
+    succeeded INTEGER NOT NULL,
+    failed INTEGER NOT NULL,
+    gross INTEGER NOT NULL,
+    fees INTEGER NOT NULL,
+    net INTEGER NOT NULL,
+    PRIMARY KEY (environment, local_date, till_id, network)
+  ) STRICT, WITHOUT ROWID;
+  `,
+  // 3: a per-environment count of this till's payments, kept by triggers, so a history page never
+  // counts a million rows.
+  `
+  CREATE TABLE payment_counts (
+    environment TEXT PRIMARY KEY CHECK (environment IN ('test', 'live')),
+    total INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO payment_counts (environment, total)
+    SELECT e.environment, (SELECT count(*) FROM payments p WHERE p.environment = e.environment)
+    FROM (SELECT 'test' AS environment UNION ALL SELECT 'live') e;
+  CREATE TRIGGER payments_count_insert AFTER INSERT ON payments BEGIN
+    UPDATE payment_counts SET total = total + 1 WHERE environment = NEW.environment;
+  END;
+  CREATE TRIGGER payments_count_delete AFTER DELETE ON payments BEGIN
+    UPDATE payment_counts SET total = total - 1 WHERE environment = OLD.environment;
+  END;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

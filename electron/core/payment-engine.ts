@@ -1,0 +1,292 @@
+/**
+ * The payment state machine, persisted in SQLite:
+ *
+ *   created -> submitting -> awaiting_customer -> success | failed
+ *                 |  \-> rejected   (the service answered 4xx to the first attempt: nothing was created)
+ *                 \-> uncertain     (time-out, broken connection, 5xx: it may or may not have reached the service)
+ *   uncertain -> submitting again with the SAME merchantRef and the SAME body bytes (the service treats the
+ *   ref as an idempotency key), until the service answers, or the relay brings the final result.
+ *
+ * A final result from the relay moves any open payment to success/failed, whenever it arrives.
+ */
+import { ulid } from 'ulid';
+import { parseAmount, MoneyError } from '../../shared/money.js';
+import { NETWORKS, normaliseMsisdn, PhoneError } from '../../shared/phone.js';
+import { initializeResponseSchema } from '../../shared/wire/initialize.js';
+import type { WireTransaction } from '../../shared/wire/transaction.js';
+import type { IpcResponse, PaymentView, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { Db } from './database.js';
+import { isDefiniteRejection, messageForServiceError, SERVICE_TROUBLE_MESSAGE, UNREACHABLE_MESSAGE } from './error-messages.js';
+import type { Logger } from './logger.js';
+import { PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js';
+import type { ServiceClient, ServiceCredentials } from './service-client.js';
+import type { TransactionsStore } from './transactions-store.js';
+
+export type ChargeInput = {
+  requestId: string;
+  amount: string;
+  msisdn: string;
+  network: string;
+  description?: string;
+  customerName?: string | null;
+};
+type ChargeResult = IpcResponse<'payments:charge'>;
+
+export type EngineDeps = {
+  db: Db;
+  repo: PaymentsRepo;
+  transactions: TransactionsStore;
+  client: ServiceClient;
+  log: Logger;
+  now: () => number;
+  tillId: () => string;
+  /** Credentials and callback URL of an environment, or null when it is not usable now. */
+  credentialsFor: (environment: TillEnvironment) => Promise<(ServiceCredentials & { callbackUrl: string }) | null>;
+  emit: (view: PaymentView) => void;
+  retryDelaysMs: readonly number[];
+};
+
+export class PaymentEngine {
+  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  async charge(environment: TillEnvironment, input: ChargeInput): Promise<ChargeResult> {
+    const { repo, db, now } = this.deps;
+    const existing = repo.byRequestId(input.requestId);
+    if (existing) return this.sameAgain(existing);
+
+    let pesewas: number;
+    let msisdn: string;
+    try {
+      pesewas = parseAmount(input.amount);
+    } catch (error) {
+      if (error instanceof MoneyError) return { ok: false, field: 'amount', message: error.message };
+      throw error;
+    }
+    try {
+      msisdn = normaliseMsisdn(input.msisdn).msisdn;
+    } catch (error) {
+      if (error instanceof PhoneError) return { ok: false, field: 'msisdn', message: error.message };
+      throw error;
+    }
+    if (!(NETWORKS as readonly string[]).includes(input.network)) {
+      return { ok: false, field: 'network', message: 'Choose the network: MTN, Telecel or AirtelTigo.' };
+    }
+    const credentials = await this.deps.credentialsFor(environment);
+    if (!credentials) {
+      return { ok: false, message: `${environment.toUpperCase()} settings are incomplete: the owner must finish them in Settings before the till can charge.` };
+    }
+
+    const tillId = this.deps.tillId();
+    const id = ulid(now());
+    const merchantRef = `${tillId}.${id}`;
+    const description = (input.description ?? '').trim();
+    // Exact bytes sent on every attempt: a retry is byte-for-byte the same request.
+    const body = JSON.stringify({
+      amount: input.amount,
+      callbackUrl: credentials.callbackUrl,
+      customer: { msisdn, network: input.network },
+      merchantRef,
+      ...(description ? { description } : {}),
+      metadata: { till: tillId },
+    });
+
+    const outcome = db.transaction((): PaymentRow | { busy: PaymentRow } => {
+      const again = repo.byRequestId(input.requestId);
+      if (again) return again;
+      const busy = repo.busy(tillId);
+      if (busy) return { busy };
+      const at = now();
+      repo.insert({
+        id,
+        request_id: input.requestId,
+        merchant_ref: merchantRef,
+        environment,
+        state: 'created',
+        amount: pesewas,
+        msisdn,
+        msisdn_rev: [...msisdn].reverse().join(''),
+        network: input.network,
+        customer_name: input.customerName ?? null,
+        description,
+        request_body: body,
+        till_id: tillId,
+        created_at: at,
+        updated_at: at,
+      });
+      return repo.get(id) as PaymentRow;
+    }).immediate();
+
+    if ('busy' in outcome) {
+      return { ok: false, message: 'Another payment is still being sent from this till. Wait for it to finish, then charge again.' };
+    }
+    if (outcome.id !== id) return this.sameAgain(outcome);
+    this.deps.log.info('payment.created', { id, merchantRef, environment, amount: input.amount });
+    this.emit(outcome);
+    await this.submit(id);
+    return { ok: true, payment: toPaymentView(repo.get(id) as PaymentRow) };
+  }
+
+  private async sameAgain(row: PaymentRow): Promise<ChargeResult> {
+    await this.inflight.get(row.id);
+    return { ok: true, payment: toPaymentView(this.deps.repo.get(row.id) as PaymentRow) };
+  }
+
+  /** Send (or re-send) initialize for a payment. Never runs twice at once for one payment. */
+  submit(id: string): Promise<void> {
+    const running = this.inflight.get(id);
+    if (running) return running;
+    const task = this.doSubmit(id).finally(() => this.inflight.delete(id));
+    this.inflight.set(id, task);
+    return task;
+  }
+
+  private async doSubmit(id: string): Promise<void> {
+    const { repo, now, log } = this.deps;
+    const row = repo.get(id);
+    if (!row || !['created', 'submitting', 'uncertain'].includes(row.state) || this.closed) return;
+    const credentials = await this.deps.credentialsFor(row.environment);
+    if (!credentials) {
+      this.scheduleRetry(row, row.error_message ?? 'Waiting for complete settings to send this payment.');
+      return;
+    }
+    const sending = repo.update(id, { state: 'submitting', attempts: row.attempts + 1 }, now(), ['created', 'submitting', 'uncertain']);
+    if (!sending) return;
+    this.emit(sending);
+    const result = await this.deps.client.initialize(credentials, row.request_body);
+    if (this.closed) return;
+    const firstAttempt = sending.attempts === 1;
+
+    if (result.kind === 'answer') {
+      const parsed = initializeResponseSchema.safeParse(result.json);
+      const reference = parsed.success ? parsed.data.data.reference : null;
+      log.info('payment.accepted', { id, status: result.status, reference, attempt: sending.attempts });
+      const updated = repo.update(id, { state: 'awaiting_customer', reference, error_code: null, error_message: null }, now(), ['submitting']);
+      if (updated) this.emit(updated);
+      this.applyKnownResult(id);
+      return;
+    }
+    if (result.kind === 'error' && isDefiniteRejection(result.status)) {
+      const message = messageForServiceError(result.status, result.code, result.message);
+      log.warn('payment.refused', { id, status: result.status, code: result.code, attempt: sending.attempts });
+      if (firstAttempt) {
+        const updated = repo.update(id, { state: 'rejected', error_code: result.code ?? `HTTP_${result.status}`, error_message: message }, now(), ['submitting']);
+        if (updated) this.emit(updated);
+        return;
+      }
+      // An earlier attempt may have reached the service: this payment is not known to be dead. Keep it
+      // uncertain (its result can still arrive through the relay) and keep retrying slowly.
+      const updated = repo.update(id, { state: 'uncertain', error_code: result.code, error_message: message }, now(), ['submitting']);
+      if (updated) this.scheduleRetry(updated, message, result.retryAfterMs);
+      return;
+    }
+    const message = result.kind === 'error' ? SERVICE_TROUBLE_MESSAGE : UNREACHABLE_MESSAGE;
+    log.warn('payment.uncertain', {
+      id,
+      attempt: sending.attempts,
+      ...(result.kind === 'error' ? { status: result.status, code: result.code } : { reason: result.reason }),
+    });
+    const updated = repo.update(id, { state: 'uncertain', error_code: result.kind === 'error' ? result.code : result.reason, error_message: message }, now(), ['submitting']);
+    if (updated) this.scheduleRetry(updated, message, result.kind === 'error' ? result.retryAfterMs : null);
+  }
+
+  private scheduleRetry(row: PaymentRow, _message: string, retryAfterMs: number | null = null): void {
+    this.emit(row);
+    if (this.closed || this.timers.has(row.id)) return;
+    const delays = this.deps.retryDelaysMs;
+    const base = delays[Math.min(Math.max(row.attempts - 1, 0), delays.length - 1)] ?? 1000;
+    const delay = Math.max(base, retryAfterMs ?? 0);
+    const timer = setTimeout(() => {
+      this.timers.delete(row.id);
+      void this.submit(row.id).catch((error) => this.deps.log.error('payment.retry_failed', { id: row.id, error }));
+    }, delay);
+    timer.unref?.();
+    this.timers.set(row.id, timer);
+  }
+
+  /** On start: payments a crash left created, submitting or uncertain are sent again (same ref, same body). */
+  resume(): void {
+    for (const row of this.deps.repo.toResume()) {
+      this.deps.log.info('payment.resume', { id: row.id, state: row.state });
+      void this.submit(row.id).catch((error) => this.deps.log.error('payment.resume_failed', { id: row.id, error }));
+    }
+  }
+
+  /** A final transaction from the relay (or catch-up): store it and land it on its payment. */
+  applyTransaction(environment: TillEnvironment, tx: WireTransaction, relaySeq: number | null): void {
+    const { db, transactions, log, now } = this.deps;
+    if ((environment === 'test') !== (tx.sandbox === true)) {
+      log.warn('relay.environment_mismatch', { environment, reference: tx.reference });
+      return;
+    }
+    const updated = db.transaction(() => {
+      transactions.insert(environment, tx, relaySeq, now());
+      return this.landResult(environment, tx.reference, tx.clientReference);
+    })();
+    if (updated) {
+      const timer = this.timers.get(updated.id);
+      if (timer) clearTimeout(timer);
+      this.timers.delete(updated.id);
+      log.info('payment.final', { id: updated.id, state: updated.state, reference: updated.reference });
+      this.emit(updated);
+    }
+  }
+
+  private landResult(environment: TillEnvironment, reference: string, clientReference: string | null): PaymentRow | null {
+    const { repo, transactions, now } = this.deps;
+    const payment = (clientReference ? repo.byMerchantRef(environment, clientReference) : null) ?? repo.byReference(environment, reference);
+    if (!payment || payment.state === 'success' || payment.state === 'failed') return null;
+    const tx = transactions.find(environment, reference, clientReference);
+    if (!tx) return null;
+    return repo.update(
+      payment.id,
+      {
+        state: tx.status === 'SUCCESS' ? 'success' : 'failed',
+        reference: tx.reference,
+        fee: tx.fee,
+        net: tx.net,
+        completed_at: tx.completed_at,
+        error_code: null,
+        error_message: null,
+      },
+      now(),
+      ['created', 'submitting', 'awaiting_customer', 'uncertain', 'rejected'],
+    );
+  }
+
+  /** The result may have arrived before the service's answer to initialize did. */
+  private applyKnownResult(id: string): void {
+    const row = this.deps.repo.get(id);
+    if (!row) return;
+    const updated = this.deps.db.transaction(() => this.landResult(row.environment, row.reference ?? '', row.merchant_ref))();
+    if (updated) this.emit(updated);
+  }
+
+  stopWaiting(id: string): PaymentView | null {
+    const row = this.deps.repo.get(id);
+    if (!row) return null;
+    if (['created', 'submitting', 'awaiting_customer', 'uncertain'].includes(row.state) && row.stopped_waiting === 0) {
+      const updated = this.deps.repo.update(id, { stopped_waiting: 1 }, this.deps.now());
+      if (updated) {
+        this.emit(updated);
+        return toPaymentView(updated);
+      }
+    }
+    return toPaymentView(row);
+  }
+
+  private emit(row: PaymentRow): void {
+    this.deps.emit(toPaymentView(row));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.inflight.values()]);
+  }
+}
+

@@ -1,0 +1,139 @@
+/** SQL for this till's payments, and the mapping from a row to what the UI sees. */
+import { formatAmount } from '../../shared/money.js';
+import type { PaymentState, PaymentView, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { Db } from './database.js';
+
+export type PaymentRow = {
+  id: string;
+  request_id: string;
+  merchant_ref: string;
+  environment: TillEnvironment;
+  state: PaymentState;
+  amount: number;
+  fee: number | null;
+  net: number | null;
+  msisdn: string;
+  msisdn_rev: string;
+  network: string;
+  customer_name: string | null;
+  description: string;
+  request_body: string;
+  reference: string | null;
+  till_id: string;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  stopped_waiting: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+};
+
+export const FINAL_STATES: readonly PaymentState[] = ['success', 'failed', 'rejected'];
+export const OPEN_STATES: readonly PaymentState[] = ['created', 'submitting', 'awaiting_customer', 'uncertain'];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toPaymentView(row: PaymentRow): PaymentView {
+  return {
+    id: row.id,
+    merchantRef: row.merchant_ref,
+    environment: row.environment,
+    state: row.state,
+    amount: formatAmount(row.amount),
+    fee: row.fee === null ? null : formatAmount(row.fee),
+    net: row.net === null ? null : formatAmount(row.net),
+    currency: 'GHS',
+    msisdn: row.msisdn,
+    network: row.network,
+    customerName: row.customer_name,
+    description: row.description,
+    reference: row.reference,
+    tillId: row.till_id,
+    errorMessage: row.error_message,
+    stoppedWaiting: row.stopped_waiting === 1,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    completedAt: row.completed_at === null ? null : iso(row.completed_at),
+  };
+}
+
+export type PaymentPatch = Partial<Pick<PaymentRow, 'state' | 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'>>;
+
+export class PaymentsRepo {
+  private readonly stmts;
+  private readonly updates = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network,
+           customer_name, description, request_body, till_id, created_at, updated_at)
+         VALUES (@id, @request_id, @merchant_ref, @environment, @state, @amount, @msisdn, @msisdn_rev, @network,
+           @customer_name, @description, @request_body, @till_id, @created_at, @updated_at)`,
+      ),
+      byId: db.prepare('SELECT * FROM payments WHERE id = ?'),
+      byRequestId: db.prepare('SELECT * FROM payments WHERE request_id = ?'),
+      byMerchantRef: db.prepare('SELECT * FROM payments WHERE environment = ? AND merchant_ref = ?'),
+      byReference: db.prepare('SELECT * FROM payments WHERE environment = ? AND reference = ?'),
+      busy: db.prepare("SELECT * FROM payments WHERE till_id = ? AND state IN ('created', 'submitting') LIMIT 1"),
+      open: db.prepare(
+        "SELECT * FROM payments WHERE environment = ? AND state IN ('created','submitting','awaiting_customer','uncertain') ORDER BY created_at DESC LIMIT 200",
+      ),
+      toResume: db.prepare("SELECT * FROM payments WHERE state IN ('created', 'submitting', 'uncertain') ORDER BY created_at"),
+      awaiting: db.prepare("SELECT * FROM payments WHERE state IN ('awaiting_customer', 'uncertain', 'submitting')"),
+    };
+  }
+
+  insert(row: Omit<PaymentRow, 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'>): void {
+    this.stmts.insert.run(row);
+  }
+
+  get(id: string): PaymentRow | null {
+    return (this.stmts.byId.get(id) as PaymentRow | undefined) ?? null;
+  }
+
+  byRequestId(requestId: string): PaymentRow | null {
+    return (this.stmts.byRequestId.get(requestId) as PaymentRow | undefined) ?? null;
+  }
+
+  byMerchantRef(environment: TillEnvironment, ref: string): PaymentRow | null {
+    return (this.stmts.byMerchantRef.get(environment, ref) as PaymentRow | undefined) ?? null;
+  }
+
+  byReference(environment: TillEnvironment, reference: string): PaymentRow | null {
+    return (this.stmts.byReference.get(environment, reference) as PaymentRow | undefined) ?? null;
+  }
+
+  /** A payment of this till still being sent (created or submitting), in any environment. */
+  busy(tillId: string): PaymentRow | null {
+    return (this.stmts.busy.get(tillId) as PaymentRow | undefined) ?? null;
+  }
+
+  open(environment: TillEnvironment): PaymentRow[] {
+    return this.stmts.open.all(environment) as PaymentRow[];
+  }
+
+  toResume(): PaymentRow[] {
+    return this.stmts.toResume.all() as PaymentRow[];
+  }
+
+  unresolved(): PaymentRow[] {
+    return this.stmts.awaiting.all() as PaymentRow[];
+  }
+
+  /** Apply a patch; `from` guards the transition (no-op and null when the state moved meanwhile). */
+  update(id: string, patch: PaymentPatch, now: number, from?: readonly PaymentState[]): PaymentRow | null {
+    const keys = Object.keys(patch) as Array<keyof PaymentPatch>;
+    const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @updated_at'].join(', ');
+    const guard = from ? ` AND state IN (${from.map((s) => `'${s}'`).join(',')})` : '';
+    const sql = `UPDATE payments SET ${sets} WHERE id = @id${guard}`;
+    let stmt = this.updates.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.updates.set(sql, stmt);
+    }
+    const result = stmt.run({ ...patch, id, updated_at: now });
+    return result.changes === 1 ? this.get(id) : null;
+  }
+}

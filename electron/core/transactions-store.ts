@@ -1,0 +1,129 @@
+/**
+ * The till's local copy of every final transaction of its merchant in an environment (all tills),
+ * as the relay delivered them. Insert is idempotent on (environment, reference); the daily rollup
+ * used by takings is updated in the same SQL transaction so it can never disagree with the rows.
+ */
+import { parseAmount } from '../../shared/money.js';
+import type { WireTransaction } from '../../shared/wire/transaction.js';
+import type { TillEnvironment } from '../../shared/ipc/contract.js';
+import type { Db } from './database.js';
+import { localDate } from './local-date.js';
+
+/** merchantRef is `<tillId>.<ULID>`: the till that took a payment is readable from its reference. */
+export function tillIdOfMerchantRef(ref: string | null): string {
+  const m = /^([A-Za-z0-9]{4,20})\.[0-9A-HJKMNP-TV-Z]{26}$/.exec(ref ?? '');
+  return m ? (m[1] as string) : 'other';
+}
+
+export type TransactionRow = {
+  environment: TillEnvironment;
+  reference: string;
+  client_reference: string | null;
+  status: 'SUCCESS' | 'FAILED';
+  amount: number;
+  fee: number;
+  net: number;
+  msisdn: string;
+  network: string;
+  description: string;
+  till_id: string;
+  completed_at: number;
+  local_date: string;
+};
+
+export class TransactionsStore {
+  private readonly insertRow;
+  private readonly bumpRollup;
+  private readonly byReference;
+  private readonly byClientReference;
+
+  constructor(
+    private readonly db: Db,
+    private timeZone: string,
+  ) {
+    this.insertRow = db.prepare(
+      `INSERT INTO transactions (environment, reference, client_reference, status, amount, fee, net, msisdn, network,
+         description, till_id, completed_at, local_date, relay_seq, received_at)
+       VALUES (@environment, @reference, @client_reference, @status, @amount, @fee, @net, @msisdn, @network,
+         @description, @till_id, @completed_at, @local_date, @relay_seq, @received_at)
+       ON CONFLICT (environment, reference) DO NOTHING`,
+    );
+    this.bumpRollup = db.prepare(
+      `INSERT INTO daily_takings (environment, local_date, till_id, network, succeeded, failed, gross, fees, net)
+       VALUES (@environment, @local_date, @till_id, @network, @succeeded, @failed, @gross, @fees, @net)
+       ON CONFLICT (environment, local_date, till_id, network) DO UPDATE SET
+         succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed,
+         gross = gross + excluded.gross, fees = fees + excluded.fees, net = net + excluded.net`,
+    );
+    this.byReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND reference = ?');
+    this.byClientReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND client_reference = ? LIMIT 1');
+  }
+
+  /** Returns true when the transaction was new (false: already known, nothing changed). */
+  insert(environment: TillEnvironment, tx: WireTransaction, relaySeq: number | null, receivedAt: number): boolean {
+    const completedAt = Date.parse(tx.completedAt);
+    const row = {
+      environment,
+      reference: tx.reference,
+      client_reference: tx.clientReference,
+      status: tx.status,
+      amount: parseAmount(tx.amount),
+      fee: parseAmount(tx.fee, { allowZero: true }),
+      net: parseAmount(tx.net, { allowZero: true }),
+      msisdn: tx.customer.msisdn,
+      network: tx.customer.network,
+      description: tx.description,
+      till_id: tillIdOfMerchantRef(tx.clientReference),
+      completed_at: completedAt,
+      local_date: localDate(completedAt, this.timeZone),
+      relay_seq: relaySeq,
+      received_at: receivedAt,
+    };
+    const inserted = this.insertRow.run(row).changes === 1;
+    if (inserted) this.addToRollup(row);
+    return inserted;
+  }
+
+  private addToRollup(row: Omit<TransactionRow, 'reference' | 'client_reference' | 'msisdn' | 'description' | 'completed_at'> & { status: string }): void {
+    const success = row.status === 'SUCCESS';
+    this.bumpRollup.run({
+      environment: row.environment,
+      local_date: row.local_date,
+      till_id: row.till_id,
+      network: row.network,
+      succeeded: success ? 1 : 0,
+      failed: success ? 0 : 1,
+      gross: success ? row.amount : 0,
+      fees: success ? row.fee : 0,
+      net: success ? row.net : 0,
+    });
+  }
+
+  find(environment: TillEnvironment, reference: string | null, clientReference: string | null): TransactionRow | null {
+    if (reference) {
+      const row = this.byReference.get(environment, reference) as TransactionRow | undefined;
+      if (row) return row;
+    }
+    if (clientReference) return (this.byClientReference.get(environment, clientReference) as TransactionRow | undefined) ?? null;
+    return null;
+  }
+
+  /** The till's time zone changed: recompute every local date and the rollup, in one transaction. */
+  setTimeZone(timeZone: string): void {
+    if (timeZone === this.timeZone) return;
+    this.timeZone = timeZone;
+    const rows = this.db.prepare('SELECT rowid AS id, completed_at FROM transactions').all() as Array<{ id: number; completed_at: number }>;
+    const update = this.db.prepare('UPDATE transactions SET local_date = ? WHERE rowid = ?');
+    this.db.transaction(() => {
+      for (const row of rows) update.run(localDate(row.completed_at, timeZone), row.id);
+      this.db.exec('DELETE FROM daily_takings');
+      this.db.exec(`INSERT INTO daily_takings (environment, local_date, till_id, network, succeeded, failed, gross, fees, net)
+        SELECT environment, local_date, till_id, network,
+          sum(status = 'SUCCESS'), sum(status = 'FAILED'),
+          sum(CASE WHEN status = 'SUCCESS' THEN amount ELSE 0 END),
+          sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END),
+          sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END)
+        FROM transactions GROUP BY environment, local_date, till_id, network`);
+    })();
+  }
+}

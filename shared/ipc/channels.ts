@@ -1,0 +1,35 @@
+/**
+ * The NAMES of the IPC channels and events, and nothing else: no zod, no schemas.
+ * The preload imports only this module so its sandboxed bundle stays tiny; shared/ipc/contract.ts
+ * checks at compile time that these lists and the contract's keys are the same.
+ */
+export const IPC_CHANNEL_NAMES = [
+  'app:status',
+  'owner:setPin',
+  'owner:unlock',
+  'owner:lock',
+  'settings:get',
+  'settings:save',
+  'settings:saveTill',
+  'settings:testConnection',
+  'settings:setEnvironment',
+  'payments:resolveAccount',
+  'payments:charge',
+  'payments:get',
+  'payments:stopWaiting',
+  'payments:pending',
+  'history:search',
+  'takings:report',
+  'takings:exportCsv',
+] as const;
+
+export const IPC_EVENT_NAMES = ['payment:updated', 'relay:state', 'app:changed', 'owner:changed'] as const;
+
+export type IpcChannelName = (typeof IPC_CHANNEL_NAMES)[number];
+export type IpcEventName = (typeof IPC_EVENT_NAMES)[number];
+
+/**
+ * What crosses the IPC boundary from a handler: the main process never throws across IPC (Electron
+ * would flatten the error into a string with a stack); it returns this envelope and the preload unwraps it.
+ */
+export type IpcEnvelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
