@@ -174,14 +174,23 @@ export class Payments {
     if (outcome === 'AUTHORISE_REPORTED_THRICE') {
       // The same success, reported three times a little apart (the first may already be on the wire).
       for (let i = 0; i < REPEATED_REPORTS; i++) {
-        this.timers.at(clockDelayMs + i * this.timers.scaled(REPEAT_GAP_MS), () => this.networkReport(reference, resultOf(outcome)));
+        this.timers.at(clockDelayMs + i * this.timers.scaled(REPEAT_GAP_MS), () => this.safeReport(reference, resultOf(outcome)));
       }
       return;
     }
     this.timers.at(clockDelayMs, () => {
-      if (outcome === 'MANUAL') this.networkReport(reference, { status: 'FAILED', reason: 'TIMEOUT' });
-      else this.networkReport(reference, resultOf(outcome));
+      if (outcome === 'MANUAL') this.safeReport(reference, { status: 'FAILED', reason: 'TIMEOUT' });
+      else this.safeReport(reference, resultOf(outcome));
     });
+  }
+
+  /** From a timer: an error is logged, never thrown into the event loop. */
+  private safeReport(reference: string, result: { status: 'SUCCESS' } | { status: 'FAILED'; reason: FailureReason }): void {
+    try {
+      this.networkReport(reference, result);
+    } catch (error) {
+      this.o.log({ level: 'error', msg: 'network_report_failed', reference, error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   /**
