@@ -31,10 +31,14 @@ export function createServiceClient(options: { connectTimeoutMs: number; respons
 
   const send = async (credentials: ServiceCredentials, method: 'GET' | 'POST', path: string, body?: string): Promise<ServiceResult> => {
     const url = new URL(path, `${credentials.baseUrl.replace(/\/+$/, '')}/`);
+    // The response time-out is a hard deadline for the whole exchange (undici's own headers/body timers,
+    // also set, are coarse); the connect time-out bounds the TCP/TLS connect inside it.
+    const deadline = AbortSignal.timeout(options.responseTimeoutMs);
     try {
       const response = await request(url, {
         method,
         dispatcher: agent,
+        signal: deadline,
         headers: {
           authorization: `Bearer ${credentials.secretKey}`,
           'x-service-merchant-id': credentials.merchantId,
@@ -43,7 +47,7 @@ export function createServiceClient(options: { connectTimeoutMs: number; respons
         },
         body,
       });
-      const text = await readCapped(response.body);
+      const text = await readCapped(response.body, deadline);
       let json: unknown = null;
       try {
         json = text ? JSON.parse(text) : null;
@@ -77,10 +81,11 @@ export function createServiceClient(options: { connectTimeoutMs: number; respons
   };
 }
 
-async function readCapped(body: AsyncIterable<Buffer | Uint8Array>): Promise<string> {
+async function readCapped(body: AsyncIterable<Buffer | Uint8Array>, deadline: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
+    deadline.throwIfAborted();
     size += chunk.length;
     if (size > MAX_BODY_BYTES) throw Object.assign(new Error('response too large'), { code: 'MOMO_TOO_LARGE' });
     chunks.push(Buffer.from(chunk));
@@ -90,6 +95,8 @@ async function readCapped(body: AsyncIterable<Buffer | Uint8Array>): Promise<str
 
 function classify(error: unknown): 'connect-timeout' | 'response-timeout' | 'refused' | 'broken' {
   const code = (error as { code?: string }).code ?? '';
+  const name = (error as { name?: string }).name ?? '';
+  if (name === 'TimeoutError' || name === 'AbortError') return 'response-timeout';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect-timeout';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'response-timeout';
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'refused';

@@ -1,0 +1,202 @@
+/**
+ * Payments through the real sandbox simulator and the real relay on loopback, with a real SQLite
+ * file and the real keychain: every sandbox outcome reaches its final state through the relay,
+ * a double Charge is one payment, a timed-out initialize is retried with the same merchantRef and
+ * body (one charge), a result that arrives while the till is closed lands at the next start, and
+ * a relay restart in the middle of a payment loses nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import {
+  configureTest,
+  msisdnEnding,
+  openCore,
+  removeDir,
+  requestId,
+  sandboxTransactions,
+  startProxy,
+  startServices,
+  tempDir,
+  waitForEvent,
+  waitForState,
+  type LoggedCore,
+  type Services,
+} from './helpers.js';
+
+let root: string;
+let services: Services;
+let core: LoggedCore;
+
+beforeAll(async () => {
+  root = tempDir('till-pay');
+  services = await startServices(root);
+  core = await openCore(join(root, 'till'));
+  await configureTest(core, services);
+  await waitForEvent(core, 'relay:state', (p) => p.state === 'connected' && p.environment === 'test').catch(() => undefined);
+});
+
+afterAll(async () => {
+  await core?.close();
+  await services?.close();
+  removeDir(root);
+});
+
+async function charge(c: LoggedCore, msisdn: string, amount = '10.00') {
+  const result = await c.invoke('payments:charge', { requestId: requestId(), amount, msisdn, network: 'MTN', description: 'Integration test' });
+  if (!result.ok) throw new Error(`charge refused: ${result.message}`);
+  return result.payment;
+}
+
+describe('each sandbox outcome reaches its final state through the relay', () => {
+  const outcomes: Array<[string, string, 'success' | 'failed']> = [
+    ['00', 'authorised', 'success'],
+    ['01', 'declined', 'failed'],
+    ['02', 'prompt timed out', 'failed'],
+    ['03', 'insufficient funds', 'failed'],
+    ['04', 'network rejected', 'failed'],
+    ['05', 'network reported success three times', 'success'],
+    ['06', 'slow approval', 'success'],
+  ];
+  for (const [suffix, label, expected] of outcomes) {
+    it(`${suffix}: ${label} -> ${expected}`, async () => {
+      const started = await charge(core, msisdnEnding(suffix, Number(suffix)), '25.00');
+      expect(started.state).toBe('awaiting_customer');
+      expect(started.merchantRef).toMatch(/^T[A-Z0-9]+\.[0-9A-Z]{26}$/);
+      const final = await waitForState(core, started.id, ['success', 'failed']);
+      expect(final.state).toBe(expected);
+      expect(final.reference).toBe(started.reference);
+      if (expected === 'success') {
+        expect(final.fee).toBe('0.49'); // 1.95% of 25.00, half-up
+        expect(final.net).toBe('24.51');
+      } else {
+        expect(final.fee).toBe('0.00');
+      }
+      expect(final.completedAt).not.toBeNull();
+    });
+  }
+
+  it('the network repeating its result (05) still gives one transaction in the till copy', async () => {
+    const page = await core.invoke('history:search', { query: msisdnEnding('05', 5).slice(-5), page: 0, pageSize: 50 });
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]?.state).toBe('success');
+  });
+});
+
+describe('no double charge', () => {
+  it('the same requestId twice (double click, second window) is one payment', async () => {
+    const id = requestId();
+    const input = { requestId: id, amount: '7.00', msisdn: msisdnEnding('11', 11), network: 'MTN' };
+    const [a, b] = await Promise.all([core.invoke('payments:charge', input), core.invoke('payments:charge', input)]);
+    expect(a.ok && b.ok).toBe(true);
+    if (!a.ok || !b.ok) return;
+    expect(b.payment.id).toBe(a.payment.id);
+    const again = await core.invoke('payments:charge', input);
+    expect(again.ok && again.payment.id).toBe(a.payment.id);
+    await waitForState(core, a.payment.id, ['success']);
+    const atService = (await sandboxTransactions(services)).filter((t) => t.clientReference === a.payment.merchantRef);
+    expect(atService).toHaveLength(1);
+  });
+
+  it('a second sale cannot start while one is still being sent from this till', async () => {
+    const proxy = await startProxy(services.sandbox.baseUrl);
+    const dir = join(root, 'till-busy');
+    const slow = await openCore(dir);
+    try {
+      await configureTest(slow, services);
+      await slow.invoke('settings:save', {
+        environment: 'test',
+        values: { baseUrl: proxy.url, merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
+      });
+      proxy.hold(1, 200); // '06': approved ~0.3 s after initialize, so the answer comes first
+      const first = slow.invoke('payments:charge', { requestId: requestId(), amount: '3.00', msisdn: msisdnEnding('06', 12), network: 'MTN' });
+      await waitForEvent(slow, 'payment:updated', (p) => p.state === 'submitting');
+      const second = await slow.invoke('payments:charge', { requestId: requestId(), amount: '3.00', msisdn: msisdnEnding('12', 12), network: 'MTN' });
+      expect(second).toEqual({ ok: false, message: expect.stringContaining('still being sent') });
+      const done = await first;
+      expect(done.ok && done.payment.state).toBe('awaiting_customer');
+      expect(proxy.bodies).toHaveLength(1);
+    } finally {
+      await slow.close();
+      await proxy.close();
+    }
+  });
+
+  it('an initialize that times out is retried with the same merchantRef and body: one charge only', async () => {
+    const proxy = await startProxy(services.sandbox.baseUrl);
+    const dir = join(root, 'till-timeout');
+    const till = await openCore(dir, { http: { connectTimeoutMs: 1_000, responseTimeoutMs: 120 }, retryDelaysMs: [30] });
+    try {
+      await configureTest(till, services);
+      await till.invoke('settings:save', {
+        environment: 'test',
+        values: { baseUrl: proxy.url, merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
+      });
+      // The sandbox takes the payment ('06': approved ~0.3 s later), but its answer reaches the till
+      // after the till's 120 ms response time-out.
+      proxy.hold(1, 220);
+      const result = await till.invoke('payments:charge', { requestId: requestId(), amount: '42.00', msisdn: msisdnEnding('06', 21), network: 'MTN' });
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.payment.state).toBe('uncertain');
+      expect(result.payment.errorMessage).toMatch(/not be charged twice/);
+      const final = await waitForState(till, result.payment.id, ['success']);
+      expect(final.merchantRef).toBe(result.payment.merchantRef);
+      expect(proxy.bodies.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(proxy.bodies).size).toBe(1); // byte-for-byte the same request
+      const atService = (await sandboxTransactions(services)).filter((t) => t.clientReference === result.payment.merchantRef);
+      expect(atService).toHaveLength(1);
+      expect(atService[0]?.status).toBe('SUCCESS');
+    } finally {
+      await till.close();
+      await proxy.close();
+    }
+  });
+});
+
+describe('results that arrive late', () => {
+  it('a result delivered while the till was stopped is applied at the next start', async () => {
+    const dir = join(root, 'till-stopped');
+    let till = await openCore(dir);
+    await configureTest(till, services);
+    const started = await charge(till, msisdnEnding('06', 31), '15.00'); // approved ~0.3 s later
+    await till.close();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const res = await fetch(`${services.relay.url}/v1/transactions/${started.reference}`, { headers: { authorization: `Bearer ${services.token}` } });
+      await res.body?.cancel();
+      if (res.status === 200) break;
+      if (Date.now() > deadline) throw new Error('the relay never got the result');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    till = await openCore(dir);
+    try {
+      const final = await waitForState(till, started.id, ['success']);
+      expect(final.net).toBe('14.71');
+    } finally {
+      await till.close();
+    }
+  });
+
+  it('a relay restart in the middle of a payment: reconnect, and the result still lands', async () => {
+    const states: string[] = [];
+    const off = core.on('relay:state', (p) => states.push(p.state));
+    const started = await charge(core, msisdnEnding('06', 41), '9.00');
+    await services.restartRelay(400); // the sandbox's first deliveries fail; its retries reach the new relay
+    const final = await waitForState(core, started.id, ['success'], 15_000);
+    expect(final.state).toBe('success');
+    // The result may land through catch-up just before the stream reports itself connected again.
+    if (states.at(-1) !== 'connected') await waitForEvent(core, 'relay:state', (p) => p.state === 'connected');
+    off();
+    expect(states).toContain('reconnecting');
+    expect((await core.invoke('app:status', {})).relayState).toBe('connected');
+  });
+
+  it('stopping waiting keeps the payment, and its late result still lands', async () => {
+    const started = await charge(core, msisdnEnding('06', 51), '4.00');
+    const stopped = await core.invoke('payments:stopWaiting', { id: started.id });
+    expect(stopped?.stoppedWaiting).toBe(true);
+    expect((await core.invoke('payments:pending', {})).items.map((p) => p.id)).toContain(started.id);
+    const final = await waitForState(core, started.id, ['success']);
+    expect(final.stoppedWaiting).toBe(true);
+  });
+});
