@@ -17,6 +17,7 @@ export function phone(msisdn: string): string {
 }
 
 export function networkLabel(network: string): string {
+  if (network === 'SANDBOX') return 'Sandbox (test)';
   return NETWORK_LABELS[network as Network] ?? network;
 }
 

@@ -15,7 +15,7 @@ type Props = {
   errors: FieldErrors;
   setErrors: (update: (errors: FieldErrors) => FieldErrors) => void;
   charging: boolean;
-  charge: () => Promise<keyof FieldErrors | null>;
+  charge: (customerName?: string | null) => Promise<keyof FieldErrors | null>;
   focusCharge: boolean;
 };
 
@@ -24,12 +24,15 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
   const phoneRef = useRef<HTMLInputElement>(null);
   const chargeRef = useRef<HTMLButtonElement>(null);
   const [target, setTarget] = useState<'amount' | 'phone'>('amount');
-  const lookup = useAccountName(form.phone, form.network);
+  const { lookup, settled } = useAccountName(form.phone, form.network);
 
+  // On arrival: a fresh sale starts in the amount; "try again" or a refused payment lands on Charge.
+  const refused = Boolean(errors.form);
   useEffect(() => {
-    if (focusCharge) chargeRef.current?.focus();
+    if (focusCharge || refused) chargeRef.current?.focus();
     else amountRef.current?.focus();
-  }, [focusCharge]);
+    // Only on mount and when a refusal arrives, never while typing.
+  }, [focusCharge, refused]);
 
   useEffect(() => {
     const name = lookup.state === 'found' ? lookup.name : null;
@@ -60,7 +63,8 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const field = await charge();
+    const name = lookup.state === 'found' ? lookup.name : lookup.state === 'loading' ? await settled() : undefined;
+    const field = await charge(name);
     if (field === 'amount') amountRef.current?.focus();
     else if (field === 'phone') phoneRef.current?.focus();
     else if (field === 'network') document.getElementById('network')?.focus();

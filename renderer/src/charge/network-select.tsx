@@ -12,7 +12,7 @@ type Props = {
 export function NetworkSelect({ network, chosen, error, onChange }: Props) {
   return (
     <div className="field network-field">
-      <label htmlFor="network">Network {network && !chosen ? '(detected from the number)' : ''}</label>
+      <label htmlFor="network">Network {network && !chosen ? '(detected)' : ''}</label>
       <select
         id="network"
         value={network}

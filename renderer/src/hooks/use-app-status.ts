@@ -28,9 +28,13 @@ export function useAppStatus(): {
       setStatus((s) => (s && s.environment === p.environment ? { ...s, relayState: p.state } : s));
     });
     const offApp = onEvent('app:changed', () => void refresh());
+    const offOwner = onEvent('owner:changed', (p) => {
+      setStatus((s) => (s && s.ownerUnlocked !== p.unlocked ? { ...s, ownerUnlocked: p.unlocked } : s));
+    });
     return () => {
       offRelay();
       offApp();
+      offOwner();
     };
   }, [refresh]);
 

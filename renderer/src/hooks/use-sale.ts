@@ -62,9 +62,9 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
     };
   }, [watchedId, show]);
 
-  const charge = useCallback(async (): Promise<keyof FieldErrors | null> => {
+  const charge = useCallback(async (customerName?: string | null): Promise<keyof FieldErrors | null> => {
     if (inFlight.current) return null;
-    const checked = checkForm(form);
+    const checked = checkForm(customerName === undefined ? form : { ...form, customerName });
     if (!checked.ok) {
       setErrors(checked.errors);
       return (Object.keys(checked.errors)[0] as keyof FieldErrors | undefined) ?? null;

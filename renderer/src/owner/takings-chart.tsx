@@ -28,7 +28,7 @@ export function TakingsChart({ report }: { report: TakingsReport }) {
     <figure className="chart" aria-label={`Net takings per day from ${report.from} to ${report.to}`}>
       <div className="chart-box" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+          <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 8 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="#c9ced6" vertical={false} />
             <XAxis dataKey="label" tick={{ fill: '#1f2937', fontSize: 11 }} interval="preserveStartEnd" />
             <YAxis tickFormatter={(v: number) => formatGhs(Math.round(v))} tick={{ fill: '#1f2937', fontSize: 11 }} width={84} />
@@ -40,6 +40,19 @@ export function TakingsChart({ report }: { report: TakingsReport }) {
       <figcaption className="muted">
         Net per day, {report.from} to {report.to}: {summary} day{summary === 1 ? '' : 's'} with takings.
       </figcaption>
+      <table className="visually-hidden">
+        <caption>Net takings per day</caption>
+        <tbody>
+          {points
+            .filter((p) => p.gross > 0)
+            .map((p) => (
+              <tr key={p.date}>
+                <th scope="row">{p.date}</th>
+                <td>{formatGhs(p.net)}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
     </figure>
   );
 }

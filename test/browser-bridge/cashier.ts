@@ -1,0 +1,74 @@
+/** What a cashier does at the keyboard, and the checks every screen gets (axe, screenshots). */
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { SCREENSHOTS } from './harness.js';
+
+/** Type an amount on a fresh Charge screen, Enter, the number, Enter: the common sale. */
+export async function sell(page: Page, amountDigits: string, phone: string, description?: string): Promise<void> {
+  await page.locator('#amount').waitFor();
+  await focused(page, 'amount');
+  await page.keyboard.type(amountDigits);
+  await page.keyboard.press('Enter');
+  await focused(page, 'phone');
+  await page.keyboard.type(phone);
+  if (description !== undefined) {
+    await page.keyboard.press('Tab'); // network
+    await page.keyboard.press('Tab'); // description
+    await focused(page, 'description');
+    await page.keyboard.type(description);
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Fails unless the element with this id has the keyboard focus (keyboard-only flows depend on it). */
+export async function focused(page: Page, id: string): Promise<void> {
+  await page.waitForFunction((want) => document.activeElement?.id === want, id, { timeout: 5000 });
+}
+
+export async function resultTitle(page: Page, timeout = 30_000): Promise<string> {
+  const title = page.getByTestId('result-title');
+  await title.waitFor({ timeout });
+  return (await title.textContent()) ?? '';
+}
+
+/** Press Enter on whatever is focused (the result screen focuses "New sale" / "Try again"). */
+export async function enter(page: Page): Promise<void> {
+  await page.keyboard.press('Enter');
+}
+
+/** Tab until the focused element's accessible text matches, then return (keyboard-only navigation). */
+export async function tabTo(page: Page, text: RegExp, max = 60): Promise<void> {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    const label = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el) return '';
+      const id = el.id;
+      const forLabel = id ? document.querySelector(`label[for="${id}"]`)?.textContent : '';
+      return `${el.textContent ?? ''} ${forLabel ?? ''} ${el.getAttribute('aria-label') ?? ''}`.trim();
+    });
+    if (text.test(label)) return;
+  }
+  throw new Error(`Tab never reached an element matching ${text}`);
+}
+
+/** Go to a section with the keyboard: Tab through the top navigation and press Enter. */
+export async function goTo(page: Page, section: 'Charge' | 'History' | 'Takings' | 'Settings'): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await tabTo(page, new RegExp(`^${section}`));
+  await page.keyboard.press('Enter');
+}
+
+export async function axe(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+export async function text(page: Page, testId: string): Promise<string> {
+  return ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+}

@@ -1,0 +1,113 @@
+/**
+ * The browser-test harness: a real till core in this process (fresh data folder, the real keychain,
+ * its embedded sandbox and relay on loopback), the built renderer served on 127.0.0.1, and Debian's
+ * Chromium driven by playwright-core. `window.momo` in the page forwards every call to the core
+ * through `exposeBinding`, and every core event is pushed into the page, so the screens run exactly
+ * as they do over Electron IPC.
+ */
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { IPC_EVENTS, type IpcChannel } from '../../shared/ipc/contract.js';
+import { createTillCore } from '../../electron/core/index.js';
+import { installMomoBridge } from './init-script.js';
+import { serveRenderer, type StaticServer } from './static-server.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const SCREENSHOTS = join(ROOT, 'docs/screenshots');
+
+export type TillCore = Awaited<ReturnType<typeof createTillCore>>;
+export type CoreOptions = Parameters<typeof createTillCore>[0];
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export type Till = {
+  core: TillCore;
+  page: Page;
+  context: BrowserContext;
+  dataDir: string;
+  /** Console errors and page errors seen so far (a CSP violation shows up here). */
+  problems: string[];
+  /** Calls the core directly, as the test's own back door (never used to drive the UI). */
+  invoke<C extends IpcChannel>(channel: C, payload: unknown): ReturnType<TillCore['invoke']>;
+  reload(): Promise<void>;
+  close(): Promise<void>;
+};
+
+function toShape(error: unknown): { code: string; message: string } {
+  const e = error as { code?: unknown; message?: unknown };
+  return {
+    code: typeof e?.code === 'string' ? e.code : 'ERROR',
+    message: typeof e?.message === 'string' ? e.message : 'Unknown error',
+  };
+}
+
+export async function openTill(
+  browser: Browser,
+  rendererDir: string,
+  coreOptions: Partial<CoreOptions> = {},
+): Promise<Till & { server: StaticServer }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'momo-till-browser-'));
+  const core = await createTillCore({ dataDir, log: () => undefined, ...coreOptions });
+  const server = await serveRenderer(rendererDir);
+  const origin = new URL(server.url).origin;
+  const context = await browser.newContext({ viewport: { width: 1024, height: 600 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+
+  // Like the main process's sender check: only our own page may call the core.
+  await page.exposeBinding('__momoInvoke', async (source, channel: string, payload: unknown) => {
+    if (new URL(source.frame.url()).origin !== origin) return { error: { code: 'FORBIDDEN', message: 'Unknown sender' } };
+    try {
+      return { ok: await core.invoke(channel as IpcChannel, payload) };
+    } catch (error) {
+      return { error: toShape(error) };
+    }
+  });
+  await page.addInitScript(installMomoBridge);
+  const unsubscribe = IPC_EVENTS.map((event) =>
+    core.on(event, (payload) => {
+      page
+        .evaluate(([e, p]) => (window as unknown as { __momoEmit?: (e: string, p: unknown) => void }).__momoEmit?.(e, p), [event, payload] as const)
+        .catch(() => undefined);
+    }),
+  );
+  await page.goto(server.url);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+
+  return {
+    core,
+    page,
+    context,
+    dataDir,
+    problems,
+    server,
+    invoke: (channel, payload) => core.invoke(channel, payload),
+    reload: async () => {
+      await page.reload();
+    },
+    close: async () => {
+      for (const off of unsubscribe) off();
+      await context.close().catch(() => undefined);
+      await core.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/** One till per test file: browser + built renderer + a real core, opened in beforeAll and closed in afterAll. */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { buildRenderer } from './build-renderer.js';
+import { launchBrowser, openTill, type CoreOptions, type Till } from './harness.js';
+
+/** The simulator runs at a tenth of real time: a 30 s slow approval takes 3 s, a 60 s prompt time-out 6 s. */
+export const TIME_SCALE = 0.1;
+
+export function useTill(coreOptions: () => Partial<CoreOptions> | Promise<Partial<CoreOptions>> = () => ({})): {
+  get(): Till;
+  browser(): Browser;
+  rendererDir(): string;
+} {
+  let browser: Browser | undefined;
+  let rendererDir: string | undefined;
+  let till: Till | undefined;
+  beforeAll(async () => {
+    [browser, rendererDir] = await Promise.all([launchBrowser(), buildRenderer()]);
+    till = await openTill(browser, rendererDir, await coreOptions());
+  });
+  afterAll(async () => {
+    await till?.close();
+    await browser?.close();
+    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
+  });
+  return {
+    get: () => {
+      if (!till) throw new Error('till not open');
+      return till;
+    },
+    browser: () => {
+      if (!browser) throw new Error('browser not open');
+      return browser;
+    },
+    rendererDir: () => {
+      if (!rendererDir) throw new Error('renderer not built');
+      return rendererDir;
+    },
+  };
+}

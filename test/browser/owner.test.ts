@@ -1,0 +1,171 @@
+/**
+ * The owner at the keyboard: sets the PIN on first visit, unlocks with it, reads the takings after a
+ * mix of payments (checked against the sandbox's own records), exports the CSV, sees the settings with
+ * masked secrets, is refused LIVE while its settings are incomplete, and the cashier sees a revoked
+ * key's message.
+ */
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { addPesewas, formatGhs, parseAmount } from '../../shared/money.js';
+import { axe, enter, focused, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { revokeKey, sandboxTransactions } from '../browser-bridge/sandbox-api.js';
+import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+
+const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter' }));
+const PIN = '2468';
+
+async function testSettings(): Promise<{ baseUrl: string; publicKeyId: string }> {
+  const settings = (await till.get().invoke('settings:get', {})) as { test: { baseUrl: string; publicKeyId: string } };
+  return settings.test;
+}
+
+describe('the owner', () => {
+  it('takes a mix of payments as a cashier first', async () => {
+    const { page } = till.get();
+    for (const [digits, phone, title] of [
+      ['1250', '0241234567', 'PAID'],
+      ['700', '0201234568', 'PAID'],
+      ['300', '0241234501', 'NOT PAID'],
+      ['4000', '0271234503', 'NOT PAID'],
+      ['19999', '0551234505', 'PAID'],
+    ] as const) {
+      await sell(page, digits, phone);
+      expect(await resultTitle(page)).toBe(title);
+      if (title === 'NOT PAID') await page.keyboard.press('Tab');
+      await enter(page); // New sale
+      await focused(page, 'amount');
+    }
+  });
+
+  it('sets the PIN on the first visit to the owner screens, then needs it after locking', async () => {
+    const { page } = till.get();
+    await goTo(page, 'Takings');
+    await page.getByRole('heading', { name: 'Choose the owner PIN' }).waitFor();
+    await focused(page, 'first-new');
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'pin-first-run');
+    await page.keyboard.type('12');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('12');
+    await enter(page);
+    expect(await text(page, 'first-pin-error')).toBe('A PIN is 4 to 8 digits.');
+    await page.locator('#first-new').fill('');
+    await page.locator('#first-new').focus();
+    await page.keyboard.type(PIN);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(PIN);
+    await enter(page);
+    await page.getByRole('heading', { name: 'Takings' }).waitFor();
+
+    await tabTo(page, /^Lock$/);
+    await enter(page);
+    await page.getByRole('heading', { name: 'Owner PIN' }).waitFor();
+    await focused(page, 'owner-pin');
+    await page.keyboard.type('9999');
+    await enter(page);
+    expect(await text(page, 'owner-pin-error')).toBe('That PIN is not right.');
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'pin-entry');
+    await page.keyboard.type(PIN);
+    await enter(page);
+    await page.getByRole('heading', { name: 'Takings' }).waitFor();
+  });
+
+  it("shows today's takings that match the sandbox's own records, a 30-day chart, by network and by till", async () => {
+    const { page } = till.get();
+    const txs = (await sandboxTransactions((await testSettings()).baseUrl)).filter((t) => t.environment === 'test');
+    expect(txs).toHaveLength(5);
+    const paid = txs.filter((t) => t.status === 'SUCCESS');
+    const gross = addPesewas(...paid.map((t) => parseAmount(t.amount)));
+    const fees = addPesewas(...paid.map((t) => parseAmount(t.fee, { allowZero: true })));
+    await expect.poll(() => text(page, 'today-gross')).toBe(formatGhs(gross));
+    expect(gross).toBe(1250 + 700 + 19999);
+    expect(await text(page, 'today-fees')).toBe(formatGhs(fees));
+    expect(await text(page, 'today-net')).toBe(formatGhs(gross - fees));
+    expect(await text(page, 'today-count')).toBe('3 / 5');
+    expect(await text(page, 'today-rate')).toBe('60.0%');
+    expect(await text(page, 'range-gross')).toBe(formatGhs(gross));
+    expect(await page.locator('.recharts-bar-rectangle').count()).toBeGreaterThanOrEqual(1);
+    const byNetwork = await text(page, 'by-network');
+    // Test-mode results carry the network "SANDBOX" on the wire (shared/wire/transaction.ts), so a
+    // TEST till's takings have one sandbox row: 5 payments, 3 paid, the same money as the cards.
+    expect(byNetwork).toContain(`Sandbox (test)53${formatGhs(gross)}${formatGhs(fees)}${formatGhs(gross - fees)}`);
+    const status = (await till.get().invoke('app:status', {})) as { tillId: string };
+    expect(await text(page, 'by-till')).toContain(status.tillId);
+    expect(await axe(page)).toEqual([]);
+    await page.setViewportSize({ width: 1024, height: 600 });
+    await screenshot(page, 'takings');
+    await page.getByTestId('by-network').scrollIntoViewIfNeeded();
+    await screenshot(page, 'takings-breakdown');
+  });
+
+  it('exports the range as CSV with every sandbox transaction in it', async () => {
+    const { page } = till.get();
+    await page.locator('#range-from').focus();
+    await tabTo(page, /^Export CSV$/);
+    const [download] = await Promise.all([page.waitForEvent('download'), enter(page)]);
+    expect(download.suggestedFilename()).toMatch(/^momo-takings-test-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path()) as string, 'utf8');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description');
+    expect(lines).toHaveLength(6);
+    const txs = (await sandboxTransactions((await testSettings()).baseUrl)).filter((t) => t.environment === 'test');
+    for (const t of txs) {
+      const line = lines.find((l) => l.includes(t.reference));
+      expect(line, t.reference).toBeDefined();
+      expect(line).toContain(`${t.status},${t.amount},${t.fee}`);
+      expect(line).toContain(t.clientReference ?? 'missing');
+    }
+  });
+
+  it('shows both environments with masked secrets and tests the TEST connection', async () => {
+    const { page } = till.get();
+    await goTo(page, 'Settings');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    expect(await text(page, 'test-secret-masked')).toMatch(/^Saved: sk_test_•+[A-Za-z0-9]{4}$/);
+    expect(await text(page, 'live-secret-masked')).toBe('Saved: none');
+    const html = await page.content();
+    expect(html).not.toMatch(/sk_test_[A-Za-z0-9]{8,}/);
+    await tabTo(page, /^Test TEST connection$/);
+    await enter(page);
+    await expect.poll(() => text(page, 'test-test-result')).toMatch(/^Connected/);
+    expect(await axe(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'settings');
+  });
+
+  it('refuses to switch to LIVE while the LIVE settings are incomplete, after saying real money moves', async () => {
+    const { page } = till.get();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await tabTo(page, /^Switch to LIVE/);
+    await enter(page);
+    expect(await page.textContent('#env-confirm-text')).toMatch(/real money moves/);
+    await focused(page, 'switch-pin');
+    await page.keyboard.type(PIN);
+    await enter(page);
+    expect(await text(page, 'switch-error')).toMatch(/^LIVE cannot be switched on: its settings are incomplete/);
+    expect(await text(page, 'env-badge')).toBe('TEST');
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'settings-live-refused');
+    const status = (await till.get().invoke('app:status', {})) as { environment: string };
+    expect(status.environment).toBe('test');
+  });
+
+  it("gives the cashier the revoked key's message, keeping what was typed", async () => {
+    const { page } = till.get();
+    const settings = await testSettings();
+    await revokeKey(settings.baseUrl, settings.publicKeyId);
+    await goTo(page, 'Charge');
+    await focused(page, 'amount');
+    await sell(page, '500', '0241234580');
+    await expect.poll(() => text(page, 'charge-error'), { timeout: 15_000 }).toMatch(/revoked or is wrong.*The owner must update the keys in Settings/);
+    await page.waitForFunction(() => (document.activeElement as HTMLButtonElement | null)?.type === 'submit');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Charge');
+    expect(await page.inputValue('#amount')).toBe('GH₵5.00');
+    expect(await page.inputValue('#phone')).toBe('024 123 4580');
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'charge-revoked-key');
+  });
+});
