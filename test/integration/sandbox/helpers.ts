@@ -54,6 +54,8 @@ export async function api(
   baseUrl: string,
   path: string,
   options: { creds?: Creds; headers?: Record<string, string>; body?: unknown; rawBody?: string; method?: string } = {},
+  // Tests read arbitrary answer shapes and assert them field by field.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<{ status: number; json: any; headers: Headers }> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.creds) {
@@ -98,13 +100,13 @@ export function signatureValid(secret: string, received: Received, signedPayload
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition', everyMs = 20): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

@@ -9,7 +9,7 @@ let creds: Creds;
 const INIT = '/v1/payments/initialize';
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: 0.01, log: quietLog });
+  sandbox = await startSandbox({ timeScale: 0.02, log: quietLog });
   receiver = await startReceiver();
   creds = { merchantId: sandbox.merchantId, secret: sandbox.keys.test.secret };
 });
