@@ -1,0 +1,91 @@
+/**
+ * The till on its own sandbox and relay (not the embedded ones), set up by the owner through the
+ * Settings screen at the keyboard; then the relay is stopped and started again while a payment waits,
+ * and the result still reaches the cashier.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
+import { startRelay, type RunningRelay } from '../../relay/server.js';
+import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/config.js';
+import { axe, enter, focused, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
+import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+
+const dirs = { sandbox: mkdtempSync(join(tmpdir(), 'momo-bt-sandbox-')), relay: mkdtempSync(join(tmpdir(), 'momo-bt-relay-')) };
+const quiet = () => undefined;
+let sandbox: SandboxHandle;
+let relay: RunningRelay | null = null;
+let relayPort = 0;
+let config: RelayConfig;
+const token = createRelayToken();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, dataDir: dirs.sandbox, timeScale: TIME_SCALE, signedPayload: 'body', log: quiet });
+  config = parseRelayConfig({ keys: [sandbox.keys.test], tills: [{ label: 'browser-test', tokenHash: token.tokenHash }], signedPayload: 'body' });
+  relay = await startRelay({ port: 0, host: '127.0.0.1', dataDir: dirs.relay, config, log: quiet });
+  relayPort = Number(new URL(relay.url).port);
+});
+
+const till = useTill(() => ({ embedded: false, relay: { initialBackoffMs: 100, maxBackoffMs: 500 } }));
+
+afterAll(async () => {
+  await relay?.close();
+  await sandbox?.close();
+  rmSync(dirs.sandbox, { recursive: true, force: true });
+  rmSync(dirs.relay, { recursive: true, force: true });
+});
+
+describe('own sandbox and relay', () => {
+  it('the owner enters the TEST details in Settings; the secret comes back masked', async () => {
+    const { page } = till.get();
+    expect(await text(page, 'relay-state')).toMatch(/offline/);
+    await goTo(page, 'Settings');
+    await focused(page, 'first-new');
+    await page.keyboard.type('1357');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('1357');
+    await enter(page);
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await tabTo(page, /Service address/);
+    await focused(page, 'test-baseUrl');
+    for (const value of [sandbox.baseUrl, sandbox.merchantId, sandbox.keys.test.publicId, sandbox.keys.test.secret, relay?.url ?? '', token.token]) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Save TEST settings');
+    await enter(page);
+    await expect.poll(() => text(page, 'test-save-message')).toBe('TEST settings saved.');
+    expect(await text(page, 'test-secret-masked')).toBe(`Saved: sk_test_••••${sandbox.keys.test.secret.slice(-4)}`);
+    expect(await page.inputValue('#test-secretKey')).toBe('');
+    expect(await page.content()).not.toContain(sandbox.keys.test.secret);
+    expect(await page.content()).not.toContain(token.token);
+    await expect.poll(() => text(page, 'relay-state')).toMatch(/connected/);
+    expect(await axe(page)).toEqual([]);
+  });
+
+  it('a payment survives the relay being restarted while the cashier waits', async () => {
+    const { page } = till.get();
+    await goTo(page, 'Charge');
+    await focused(page, 'amount');
+    await sell(page, '1500', '0241237706');
+    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await relay?.close();
+    relay = null;
+    await expect.poll(() => text(page, 'waiting-relay'), { timeout: 10_000 }).toMatch(/reconnecting|offline/);
+    expect(await text(page, 'relay-state')).toMatch(/reconnecting|offline/);
+    await screenshot(page, 'waiting-relay-down');
+    expect(await axe(page)).toEqual([]);
+    // The customer approves (after 3 s at this time scale) while the relay is down: the webhook is retried.
+    await expect
+      .poll(async () => (await sandboxTransactions(sandbox.baseUrl)).find((t) => t.msisdn === '233241237706')?.status, { timeout: 10_000 })
+      .toBe('SUCCESS');
+    expect(await page.getByTestId('result-title').count()).toBe(0);
+    relay = await startRelay({ port: relayPort, host: '127.0.0.1', dataDir: dirs.relay, config, log: quiet });
+    expect(await resultTitle(page, 30_000)).toBe('PAID');
+    expect(await text(page, 'result-amount')).toBe('GH₵15.00');
+    await expect.poll(() => text(page, 'relay-state')).toMatch(/connected/);
+  });
+});
