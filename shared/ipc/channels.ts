@@ -32,4 +32,4 @@ export type IpcEventName = (typeof IPC_EVENT_NAMES)[number];
  * What crosses the IPC boundary from a handler: the main process never throws across IPC (Electron
  * would flatten the error into a string with a stack); it returns this envelope and the preload unwraps it.
  */
-export type IpcEnvelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
+export type IpcEnvelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; field?: string } };
