@@ -1,5 +1,6 @@
 /** Spec 5 and 3.2 over real HTTP: every 401 case, revocation on the next request, key creation by status. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { api, dashboard, paymentBody, quietLog, startReceiver, type Creds } from './helpers.js';
 
@@ -145,5 +146,22 @@ describe('revocation, status and key creation', () => {
     expect(foreign.status).toBe(403);
     // the demo key is still alive
     expect((await api(sandbox.baseUrl, resolvePath, { creds: testCreds })).status).toBe(200);
+  });
+
+  it('the dashboard refuses a foreign Host header (DNS rebinding) but serves its loopback names', async () => {
+    const port = new URL(sandbox.baseUrl).port;
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/dashboard/api/merchants', headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await statusFor(`evil.example:${port}`)).toBe(403);
+    expect(await statusFor('127.0.0.1:1')).toBe(403);
+    expect(await statusFor(`127.0.0.1:${port}`)).toBe(200);
+    expect(await statusFor(`localhost:${port}`)).toBe(200);
   });
 });
