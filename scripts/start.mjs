@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: build the app with electron-vite, make sure better-sqlite3 exists as a COPY built for
+ * the installed Electron (never rebuilt in place: plain Node, the tests and the servers keep using
+ * node_modules/better-sqlite3 as npm installed it), then launch Electron with MOMO_SQLITE_BINDING
+ * pointing at that copy. The till starts on its embedded TEST sandbox: nothing to configure.
+ *
+ *   npm start                 build + launch
+ *   MOMO_SKIP_BUILD=1 npm start   launch the last build
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const electronDir = join(root, 'node_modules', 'electron');
+
+function fail(message) {
+  console.error(`\nmomo-till: ${message}\n`);
+  process.exit(1);
+}
+
+/** The Electron executable, found WITHOUT require('electron') (which would try to download it). */
+function electronBinary() {
+  const pathFile = join(electronDir, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const binary = join(electronDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : null;
+}
+
+const binary = electronBinary();
+if (!binary) {
+  fail(
+    'the Electron binary is not installed (node_modules/electron/dist is missing).\n' +
+      'With internet access run:  npx install-electron --no   (or: node node_modules/electron/install.js)\n' +
+      'then npm start again. Everything else (tests, sandbox, relay) works without it.',
+  );
+}
+const electronVersion = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')).version;
+
+// 1. better-sqlite3 for Electron, as a cached copy.
+const cacheApp = join(root, 'node_modules', '.cache', 'momo-till', `electron-${electronVersion}-${process.platform}-${process.arch}`);
+const copy = join(cacheApp, 'node_modules', 'better-sqlite3');
+const binding = join(copy, 'build', 'Release', 'better_sqlite3.node');
+if (!existsSync(binding)) {
+  console.log(`momo-till: building better-sqlite3 for Electron ${electronVersion} in ${cacheApp} (once)…`);
+  rmSync(cacheApp, { recursive: true, force: true });
+  mkdirSync(join(cacheApp, 'node_modules'), { recursive: true });
+  const source = join(root, 'node_modules', 'better-sqlite3');
+  const version = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')).version;
+  cpSync(source, copy, { recursive: true, filter: (src) => !src.startsWith(join(source, 'build')) });
+  writeFileSync(join(cacheApp, 'package.json'), JSON.stringify({ name: 'momo-native-cache', private: true, dependencies: { 'better-sqlite3': version } }));
+  const { rebuild } = await import('@electron/rebuild');
+  try {
+    await rebuild({ buildPath: cacheApp, electronVersion, arch: process.arch, force: true, onlyModules: ['better-sqlite3'], mode: 'sequential' });
+  } catch (error) {
+    rmSync(cacheApp, { recursive: true, force: true });
+    fail(`could not build better-sqlite3 for Electron ${electronVersion}: ${error.message}\n(needs the Electron headers or a prebuilt binary: internet access once, and a C++ toolchain if no prebuilt exists)`);
+  }
+  if (!existsSync(binding)) fail(`the rebuild finished but ${binding} is missing`);
+}
+
+// 2. Build main, preload and renderer.
+if (!process.env.MOMO_SKIP_BUILD) {
+  const built = spawnSync(join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite'), ['build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (built.status !== 0) fail('electron-vite build failed (see above)');
+}
+
+// 3. Launch.
+const child = spawn(binary, ['.'], { cwd: root, stdio: 'inherit', env: { ...process.env, MOMO_SQLITE_BINDING: binding } });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
