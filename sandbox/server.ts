@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { realClock, type SandboxClock } from './clock.js';
 import { openDb } from './db.js';
+import { lockDataDir } from './data-lock.js';
 import { SecretBox } from './secrets.js';
 import { MerchantStore } from './merchants.js';
 import { DeliveryEngine, type Sender } from './deliveries.js';
@@ -72,9 +73,20 @@ export async function startSandbox(options: SandboxOptions = {}, internals: Sand
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'momo-sandbox-'));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 
-  const db = openDb(dataDir);
-  const merchants = new MerchantStore(db, SecretBox.open(dataDir), () => clock.now());
-  const demo = merchants.ensureDemo();
+  const unlock = lockDataDir(dataDir);
+  let opened: ReturnType<typeof openDb> | undefined;
+  let merchants: MerchantStore;
+  let demo: ReturnType<MerchantStore['ensureDemo']>;
+  try {
+    opened = openDb(dataDir);
+    merchants = new MerchantStore(opened, SecretBox.open(dataDir), () => clock.now());
+    demo = merchants.ensureDemo();
+  } catch (error) {
+    opened?.close();
+    unlock();
+    throw error;
+  }
+  const db = opened;
   const sender = internals.send ? null : createHttpSender();
   const deliveries = new DeliveryEngine({
     db,
@@ -150,6 +162,7 @@ export async function startSandbox(options: SandboxOptions = {}, internals: Sand
     });
   } catch (error) {
     db.close();
+    unlock();
     await sender?.close();
     throw error;
   }
@@ -176,6 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}, internals: Sand
         await deliveries.close();
         await sender?.close();
         db.close();
+        unlock();
         log({ msg: 'sandbox_stopped' });
       })();
       return closed;

@@ -96,3 +96,19 @@ describe('restart on the same data dir', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('one simulator per data dir', () => {
+  it('a second sandbox on an open data dir is refused; after close it opens', async () => {
+    const dir = tempDataDir();
+    try {
+      const first = await startSandbox({ dataDir: dir, log: quietLog });
+      await expect(startSandbox({ dataDir: dir, log: quietLog })).rejects.toThrow(/already open|in use/);
+      await first.close();
+      const second = await startSandbox({ dataDir: dir, log: quietLog });
+      expect(second.merchantId).toBe(first.merchantId);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * One simulator per data dir: two would both resume the same pending deliveries. `<data>/sandbox.lock` holds
+ * the owner's pid; a lock left by a process that no longer exists (killed hard) is taken over.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function lockDataDir(dataDir: string): () => void {
+  const path = join(dataDir, 'sandbox.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(path, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && alive(owner)) {
+        throw new Error(
+          owner === process.pid
+            ? `The data dir ${dataDir} is already open in this process; close the other sandbox first`
+            : `The data dir ${dataDir} is in use by another sandbox (pid ${owner})`,
+        );
+      }
+      rmSync(path, { force: true }); // stale: its owner is gone
+    }
+  }
+  throw new Error(`Could not lock the data dir ${dataDir}`);
+}
