@@ -1,0 +1,160 @@
+/**
+ * The payment state machine against a scripted stand-in for the service client (the real HTTP path
+ * is covered by the integration tests): uncertain -> retried with the same bytes, 4xx -> rejected
+ * only on a first attempt, results landing at any point, and crash recovery.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../../electron/core/database.js';
+import { PaymentEngine } from '../../../electron/core/payment-engine.js';
+import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
+import { TransactionsStore } from '../../../electron/core/transactions-store.js';
+import { createLogger } from '../../../electron/core/logger.js';
+import type { ServiceClient, ServiceResult } from '../../../electron/core/service-client.js';
+import type { PaymentView } from '../../../shared/ipc/contract.js';
+import type { WireTransaction } from '../../../shared/wire/transaction.js';
+
+let dir: string;
+let db: Db;
+let engine: PaymentEngine;
+let script: ServiceResult[];
+let bodies: string[];
+let events: PaymentView[];
+
+const accepted = (ref: string): ServiceResult => ({
+  kind: 'answer',
+  status: 202,
+  retryAfterMs: null,
+  json: { data: { reference: ref, clientReference: 'x', status: 'PENDING', amount: '10.00', currency: 'GHS', customer: { msisdn: '233241234567', network: 'MTN' }, createdAt: '2026-11-21T10:00:00Z' } },
+});
+
+function makeEngine(): PaymentEngine {
+  const client: ServiceClient = {
+    initialize: async (_c, body) => {
+      bodies.push(body);
+      return script.shift() ?? { kind: 'no-answer', reason: 'refused' };
+    },
+    resolve: async () => ({ kind: 'no-answer', reason: 'refused' }),
+    close: async () => {},
+  };
+  return new PaymentEngine({
+    db,
+    repo: new PaymentsRepo(db),
+    transactions: new TransactionsStore(db, 'Africa/Accra'),
+    client,
+    log: createLogger({ dataDir: dir, now: Date.now }),
+    now: Date.now,
+    tillId: () => 'TUNIT01',
+    credentialsFor: async () => ({ baseUrl: 'http://127.0.0.1:9', merchantId: 'MCH_ABCDEF123456', secretKey: 'sk_test_abcdefghijklmnop', callbackUrl: 'http://127.0.0.1:9/v1/webhooks' }),
+    emit: (v) => events.push(v),
+    retryDelaysMs: [20],
+  });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'momo-engine-'));
+  db = openDatabase(join(dir, 'till.db'));
+  script = [];
+  bodies = [];
+  events = [];
+  engine = makeEngine();
+});
+afterEach(async () => {
+  await engine.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sale = (requestId: string, extra: Record<string, string> = {}) => ({ requestId, amount: '10.00', msisdn: '024 123 4567', network: 'MTN', ...extra });
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+};
+function finalTx(ref: string, clientReference: string, sandbox = true): WireTransaction {
+  return { reference: ref, clientReference, status: 'SUCCESS', amount: '10.00', fee: '0.20', net: '9.80', currency: 'GHS', customer: { msisdn: '233241234567', network: 'SANDBOX' }, description: '', metadata: null, completedAt: '2026-11-21T10:00:05Z', ...(sandbox ? { sandbox: true } : {}) } as WireTransaction;
+}
+
+describe('payment engine', () => {
+  it('validates before anything is stored, naming the field', async () => {
+    expect(await engine.charge('test', sale('r-1', { amount: '10' }))).toMatchObject({ ok: false, field: 'amount' });
+    expect(await engine.charge('test', sale('r-2', { msisdn: '0201' }))).toMatchObject({ ok: false, field: 'msisdn' });
+    expect(await engine.charge('test', sale('r-3', { network: 'VODAFONE' }))).toMatchObject({ ok: false, field: 'network' });
+    expect(bodies).toHaveLength(0);
+  });
+
+  it('5xx leaves it uncertain; the retry sends the same bytes; then it awaits the customer', async () => {
+    script = [{ kind: 'error', status: 500, code: 'INTERNAL', message: 'boom', retryAfterMs: null }, accepted('TX_1')];
+    const r = await engine.charge('test', sale('r-10'));
+    expect(r.ok && r.payment.state).toBe('uncertain');
+    const id = r.ok ? r.payment.id : '';
+    await until(() => events.some((e) => e.id === id && e.state === 'awaiting_customer'));
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(JSON.parse(bodies[0] as string)).toMatchObject({ amount: '10.00', customer: { msisdn: '233241234567', network: 'MTN' }, merchantRef: expect.stringMatching(/^TUNIT01\.[0-9A-Z]{26}$/) });
+  });
+
+  it('a 4xx answer to the first attempt rejects; to a retry it stays uncertain (the first may have arrived)', async () => {
+    script = [{ kind: 'error', status: 401, code: 'UNAUTHENTICATED', message: 'revoked', retryAfterMs: null }];
+    const first = await engine.charge('test', sale('r-20'));
+    expect(first.ok && first.payment.state).toBe('rejected');
+    expect(first.ok && first.payment.errorMessage).toMatch(/revoked or is wrong/);
+
+    script = [{ kind: 'no-answer', reason: 'response-timeout' }, { kind: 'error', status: 401, code: 'UNAUTHENTICATED', message: 'revoked', retryAfterMs: null }];
+    const second = await engine.charge('test', sale('r-21'));
+    const id = second.ok ? second.payment.id : '';
+    await until(() => bodies.length >= 3);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(new PaymentsRepo(db).get(id)?.state).toBe('uncertain');
+    // ...and when its result does arrive, it lands.
+    const ref = second.ok ? second.payment.merchantRef : '';
+    engine.applyTransaction('test', finalTx('TX_LATE', ref), 5);
+    expect(new PaymentsRepo(db).get(id)).toMatchObject({ state: 'success', reference: 'TX_LATE', fee: 20, net: 980 });
+  });
+
+  it('keeps a sandbox result out of LIVE and a live result out of TEST', async () => {
+    script = [accepted('TX_9')];
+    const r = await engine.charge('test', sale('r-30'));
+    const ref = r.ok ? r.payment.merchantRef : '';
+    engine.applyTransaction('test', finalTx('TX_9', ref, false), 1); // no sandbox flag: refused in TEST
+    expect(new PaymentsRepo(db).get(r.ok ? r.payment.id : '')?.state).toBe('awaiting_customer');
+    engine.applyTransaction('live', finalTx('TX_9', ref, true), 2); // sandbox in LIVE: refused
+    expect(db.prepare('SELECT count(*) AS n FROM transactions').get()).toEqual({ n: 0 });
+    engine.applyTransaction('test', finalTx('TX_9', ref, true), 3);
+    expect(new PaymentsRepo(db).get(r.ok ? r.payment.id : '')?.state).toBe('success');
+  });
+
+  it('a result that arrived before the answer to initialize is applied when the answer comes', async () => {
+    let release: (v: ServiceResult) => void = () => {};
+    const slow: ServiceClient = {
+      initialize: (_c, body) => {
+        bodies.push(body);
+        return new Promise((r) => (release = r));
+      },
+      resolve: async () => ({ kind: 'no-answer', reason: 'refused' }),
+      close: async () => {},
+    };
+    await engine.close();
+    engine = new PaymentEngine({ ...(engine as unknown as { deps: ConstructorParameters<typeof PaymentEngine>[0] }).deps, client: slow });
+    const pending = engine.charge('test', sale('r-40'));
+    await until(() => bodies.length === 1);
+    const ref = (JSON.parse(bodies[0] as string) as { merchantRef: string }).merchantRef;
+    engine.applyTransaction('test', finalTx('TX_EARLY', ref), 1);
+    release(accepted('TX_EARLY'));
+    const r = await pending;
+    expect(r.ok && r.payment.state).toBe('success');
+  });
+
+  it('resumes payments a crash left created, submitting or uncertain', async () => {
+    script = [{ kind: 'no-answer', reason: 'broken' }];
+    const r = await engine.charge('test', sale('r-50'));
+    await engine.close(); // the app dies: the payment is uncertain on disk
+    expect(r.ok && r.payment.state).toBe('uncertain');
+    script = [accepted('TX_R')];
+    engine = makeEngine();
+    engine.resume();
+    await until(() => new PaymentsRepo(db).get(r.ok ? r.payment.id : '')?.state === 'awaiting_customer');
+    expect(new Set(bodies).size).toBe(1);
+  });
+});

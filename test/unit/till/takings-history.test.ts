@@ -1,0 +1,134 @@
+/** Takings from the rollup, CSV, history search and time zones, on a real SQLite file. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../../electron/core/database.js';
+import { TransactionsStore, tillIdOfMerchantRef } from '../../../electron/core/transactions-store.js';
+import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
+import { Takings, csvCell } from '../../../electron/core/takings.js';
+import { History, dayBoundsMs } from '../../../electron/core/history.js';
+import { localDate } from '../../../electron/core/local-date.js';
+import type { WireTransaction } from '../../../shared/wire/transaction.js';
+
+let dir: string;
+let db: Db;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'momo-takings-'));
+  db = openDatabase(join(dir, 'till.db'));
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ULID = '01JD0000000000000000000000';
+function tx(ref: string, status: 'SUCCESS' | 'FAILED', amount: string, fee: string, net: string, completedAt: string, till = 'TFRONT1', network = 'MTN', sandbox = false): WireTransaction {
+  return {
+    reference: ref,
+    clientReference: `${till}.${ULID.slice(0, 20)}${ref.slice(-6).padStart(6, '0')}`,
+    status,
+    amount,
+    fee,
+    net,
+    currency: 'GHS',
+    customer: { msisdn: '233241234567', network },
+    description: ref === 'TX_EVIL1' ? '=HYPERLINK("x")' : 'Sale, "big"',
+    metadata: null,
+    completedAt,
+    ...(sandbox ? { sandbox: true as const } : {}),
+  } as WireTransaction;
+}
+
+describe('takings', () => {
+  it('sums a day and a range per network, per till and per day, in the till time zone, never mixing environments', () => {
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    expect(store.insert('live', tx('TX_A00001', 'SUCCESS', '100.00', '1.95', '98.05', '2026-11-20T10:00:00Z'), 1, 0)).toBe(true);
+    expect(store.insert('live', tx('TX_A00001', 'SUCCESS', '100.00', '1.95', '98.05', '2026-11-20T10:00:00Z'), 1, 0)).toBe(false); // repeat: no double count
+    store.insert('live', tx('TX_A00002', 'FAILED', '50.00', '0.00', '0.00', '2026-11-20T11:00:00Z', 'TBACK02', 'TELECEL'), 2, 0);
+    store.insert('live', tx('TX_A00003', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-21T23:30:00Z', 'TBACK02'), 3, 0);
+    store.insert('test', tx('TX_T00001', 'SUCCESS', '999.00', '19.48', '979.52', '2026-11-20T10:00:00Z', 'TFRONT1', 'SANDBOX', true), 4, 0);
+    const takings = new Takings(db);
+    const day = takings.report('live', '2026-11-20', '2026-11-20', 'Africa/Accra');
+    expect(day.totals).toEqual({ count: 2, succeeded: 1, failed: 1, gross: '100.00', fees: '1.95', net: '98.05' });
+    expect(day.byNetwork).toEqual([
+      { network: 'MTN', count: 1, succeeded: 1, failed: 0, gross: '100.00', fees: '1.95', net: '98.05' },
+      { network: 'TELECEL', count: 1, succeeded: 0, failed: 1, gross: '0.00', fees: '0.00', net: '0.00' },
+    ]);
+    expect(day.byTill.map((t) => t.tillId)).toEqual(['TBACK02', 'TFRONT1']);
+    const range = takings.report('live', '2026-11-19', '2026-11-22', 'Africa/Accra');
+    expect(range.totals.gross).toBe('110.00');
+    expect(range.byDay.map((d) => [d.date, d.count])).toEqual([['2026-11-19', 0], ['2026-11-20', 2], ['2026-11-21', 1], ['2026-11-22', 0]]);
+    expect(takings.report('test', '2026-11-20', '2026-11-20', 'Africa/Accra').totals.gross).toBe('999.00');
+    expect(() => takings.report('live', '2026-11-22', '2026-11-20', 'Africa/Accra')).toThrow(/start date/);
+    expect(() => takings.report('live', '2024-01-01', '2026-11-20', 'Africa/Accra')).toThrow(/at most 366 days/);
+  });
+
+  it('recomputes local dates and the rollup when the time zone changes', () => {
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    store.insert('live', tx('TX_B00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-21T23:30:00Z'), 1, 0); // 21st in Accra, 22nd in Nairobi
+    const takings = new Takings(db);
+    expect(takings.report('live', '2026-11-21', '2026-11-21', 'Africa/Accra').totals.count).toBe(1);
+    store.setTimeZone('Africa/Nairobi');
+    expect(takings.report('live', '2026-11-21', '2026-11-21', 'Africa/Nairobi').totals.count).toBe(0);
+    expect(takings.report('live', '2026-11-22', '2026-11-22', 'Africa/Nairobi').totals.count).toBe(1);
+  });
+
+  it('exports CSV with quoting and formula-injection protection, for one environment only', () => {
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    store.insert('live', tx('TX_EVIL1', 'SUCCESS', '5.00', '0.10', '4.90', '2026-11-20T09:00:00Z'), 1, 0);
+    store.insert('live', tx('TX_C00002', 'FAILED', '7.00', '0.00', '0.00', '2026-11-20T10:00:00Z'), 2, 0);
+    store.insert('test', tx('TX_T00009', 'SUCCESS', '1.00', '0.02', '0.98', '2026-11-20T10:00:00Z', 'TFRONT1', 'SANDBOX', true), 3, 0);
+    const { filename, csv } = new Takings(db).exportCsv('live', '2026-11-20', '2026-11-20');
+    expect(filename).toBe('momo-takings-live-2026-11-20_2026-11-20.csv');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`'=HYPERLINK(""x"")`);
+    expect(lines[2]).toContain('FAILED,7.00,0.00,0.00,"Sale, ""big"""');
+    expect(csv).not.toContain('TX_T00009');
+    expect(csvCell('-1')).toBe("'-1");
+    expect(csvCell(null)).toBe('');
+  });
+});
+
+describe('history', () => {
+  function pay(repo: PaymentsRepo, i: number, env: 'test' | 'live', msisdn: string, at: number, reference: string | null = null) {
+    const id = `01JD${String(i).padStart(22, '0')}`;
+    repo.insert({ id, request_id: `r${i}`, merchant_ref: `TFRONT1.${id}`, environment: env, state: 'created', amount: 100 + i, msisdn, msisdn_rev: [...msisdn].reverse().join(''), network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: at, updated_at: at });
+    if (reference) repo.update(id, { reference, state: 'awaiting_customer' }, at);
+    return id;
+  }
+
+  it('pages newest first, searches reference, merchantRef and the last digits of the phone, by date, per environment', () => {
+    const repo = new PaymentsRepo(db);
+    const base = Date.parse('2026-11-20T08:00:00Z');
+    for (let i = 0; i < 30; i += 1) pay(repo, i, 'live', `2332412300${String(i).padStart(2, '0')}`, base + i * 3_600_000, `TX_REF${i}`);
+    pay(repo, 99, 'test', '233241230005', base);
+    const history = new History(db);
+    const first = history.search('live', { page: 0, pageSize: 10 }, 'Africa/Accra');
+    expect(first.total).toBe(30);
+    expect(first.items.map((p) => p.amount)).toEqual(['1.29', '1.28', '1.27', '1.26', '1.25', '1.24', '1.23', '1.22', '1.21', '1.20']);
+    expect(history.search('live', { page: 2, pageSize: 10 }, 'Africa/Accra').items.at(-1)?.amount).toBe('1.00');
+    expect(history.search('live', { query: '0005', page: 0, pageSize: 10 }, 'Africa/Accra').items.map((p) => p.msisdn)).toEqual(['233241230005']);
+    expect(history.search('live', { query: 'TX_REF1', page: 0, pageSize: 50 }, 'Africa/Accra').total).toBe(11); // TX_REF1, TX_REF10..19
+    const byRef = history.search('live', { query: first.items[0]!.merchantRef, page: 0, pageSize: 5 }, 'Africa/Accra');
+    expect(byRef.items.map((p) => p.id)).toEqual([first.items[0]!.id]);
+    expect(history.search('live', { date: '2026-11-21', page: 0, pageSize: 50 }, 'Africa/Accra').total).toBe(14); // 00:00..13:00 UTC on the 21st
+    expect(history.search('test', { page: 0, pageSize: 50 }, 'Africa/Accra').items.map((p) => p.environment)).toEqual(['test']);
+  });
+
+  it('local dates and day bounds follow the time zone', () => {
+    expect(localDate(Date.parse('2026-11-21T23:30:00Z'), 'Africa/Accra')).toBe('2026-11-21');
+    expect(localDate(Date.parse('2026-11-21T23:30:00Z'), 'Africa/Nairobi')).toBe('2026-11-22');
+    expect(dayBoundsMs('2026-11-21', 'Africa/Accra')).toEqual([Date.parse('2026-11-21T00:00:00Z'), Date.parse('2026-11-22T00:00:00Z')]);
+    expect(dayBoundsMs('2026-11-21', 'Africa/Nairobi')).toEqual([Date.parse('2026-11-20T21:00:00Z'), Date.parse('2026-11-21T21:00:00Z')]);
+    expect(dayBoundsMs('2026-03-29', 'Europe/London')).toEqual([Date.parse('2026-03-29T00:00:00Z'), Date.parse('2026-03-29T23:00:00Z')]);
+  });
+
+  it('reads the till of a payment from its merchantRef', () => {
+    expect(tillIdOfMerchantRef('TFRONT1.01JD0000000000000000000000')).toBe('TFRONT1');
+    expect(tillIdOfMerchantRef('order-17')).toBe('other');
+    expect(tillIdOfMerchantRef(null)).toBe('other');
+  });
+});
