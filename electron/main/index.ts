@@ -18,6 +18,8 @@ const devServerUrl = !app.isPackaged && process.env.ELECTRON_RENDERER_URL ? proc
 
 app.enableSandbox();
 registerAppScheme();
+// Tests and development may point the till at a throw-away data folder; a packaged app never does.
+if (!app.isPackaged && process.env.MOMO_DATA_DIR) app.setPath('userData', process.env.MOMO_DATA_DIR);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
