@@ -11,7 +11,8 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: 0.02, log: quietLog });
+  // a long prompt time-out (12 s scaled) so the live prompt is still pending when the page shows its button
+  sandbox = await startSandbox({ timeScale: 0.02, promptTimeoutMs: 600_000, log: quietLog });
   receiver = await startReceiver();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
