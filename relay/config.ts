@@ -62,6 +62,8 @@ export const relayConfigSchema = z
     groupCommitMaxBatch: z.number().int().min(1).max(10_000).default(512),
     /** Extra wait before a group commit to gather more deliveries (0: gather what arrived in the same tick). */
     groupCommitWindowMs: z.number().min(0).max(50).default(0),
+    /** How long a commit waits for a lock on the database before failing (answered 503). */
+    busyTimeoutMs: z.number().int().min(10).max(60_000).default(5_000),
     /** Largest page of GET /v1/transactions. */
     maxPageSize: z.number().int().min(1).max(5_000).default(500),
     /** Largest number of simultaneous SSE clients. */
@@ -119,6 +121,7 @@ export const CONFIG_ENV_VARS = {
   RELAY_HEARTBEAT_SECONDS: 'heartbeatSeconds',
   RELAY_GROUP_COMMIT_MAX_BATCH: 'groupCommitMaxBatch',
   RELAY_GROUP_COMMIT_WINDOW_MS: 'groupCommitWindowMs',
+  RELAY_BUSY_TIMEOUT_MS: 'busyTimeoutMs',
   RELAY_MAX_PAGE_SIZE: 'maxPageSize',
   RELAY_MAX_SSE_CLIENTS: 'maxSseClients',
 } as const satisfies Record<string, keyof RelayConfig>;

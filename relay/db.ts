@@ -21,7 +21,6 @@ const MIGRATIONS: readonly string[] = [
     received_at TEXT NOT NULL,
     webhook_created_at TEXT NOT NULL,
     transaction_json TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
     first_timestamp INTEGER NOT NULL,
     latest_timestamp INTEGER NOT NULL,
     deliveries INTEGER NOT NULL DEFAULT 1
@@ -37,14 +36,14 @@ export class RelayDatabaseError extends Error {
   override name = 'RelayDatabaseError';
 }
 
-export function openRelayDatabase(dataDir: string): Database.Database {
+export function openRelayDatabase(dataDir: string, options: { busyTimeoutMs?: number } = {}): Database.Database {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, DB_FILE_NAME));
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     const sync = db.pragma('synchronous', { simple: true });
     if (sync !== 2) throw new RelayDatabaseError(`PRAGMA synchronous is ${String(sync)}, expected 2 (FULL)`);
     migrate(db);

@@ -16,8 +16,6 @@ export type Delivery = {
   webhookCreatedAt: string;
   /** The validated `data` object as JSON. */
   transactionJson: string;
-  /** Canonical form of the final state, compared on repeats. */
-  fingerprint: string;
   /** X-Service-Timestamp, Unix seconds. */
   timestamp: number;
   /** performance.now() when the request arrived (not stored; for the push-latency histogram). */
@@ -42,7 +40,6 @@ type EventRow = {
 type ExistingRow = {
   seq: number;
   environment: Environment;
-  fingerprint: string;
   transaction_json: string;
   latest_timestamp: number;
 };
@@ -57,10 +54,6 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-export function fingerprintOf(environment: Environment, transaction: Record<string, unknown>): string {
-  return canonicalJson({ environment, transaction });
 }
 
 /** Top-level transaction field names whose values differ (names only: values may be personal data). */
@@ -96,13 +89,13 @@ export class EventLog {
 
   constructor(readonly db: Database.Database) {
     this.findByReference = db.prepare<[string], ExistingRow>(
-      'SELECT seq, environment, fingerprint, transaction_json, latest_timestamp FROM events WHERE reference = ?',
+      'SELECT seq, environment, transaction_json, latest_timestamp FROM events WHERE reference = ?',
     );
     this.insert = db.prepare(
       `INSERT INTO events (reference, client_reference, environment, key_id, received_at, webhook_created_at,
-         transaction_json, fingerprint, first_timestamp, latest_timestamp)
+         transaction_json, first_timestamp, latest_timestamp)
        VALUES (@reference, @clientReference, @environment, @keyId, @receivedAt, @webhookCreatedAt,
-         @transactionJson, @fingerprint, @timestamp, @timestamp)`,
+         @transactionJson, @timestamp, @timestamp)`,
     );
     this.touch = db.prepare(
       'UPDATE events SET deliveries = deliveries + 1, latest_timestamp = MAX(latest_timestamp, ?) WHERE seq = ?',
@@ -135,7 +128,6 @@ export class EventLog {
         receivedAt: d.receivedAt,
         webhookCreatedAt: d.webhookCreatedAt,
         transactionJson: d.transactionJson,
-        fingerprint: d.fingerprint,
         timestamp: d.timestamp,
       });
       const seq = Number(info.lastInsertRowid);
@@ -151,14 +143,11 @@ export class EventLog {
       const json = eventJson(row);
       return { kind: 'accepted', event: JSON.parse(json) as RelayEvent, json };
     }
-    if (existing.fingerprint !== d.fingerprint) {
-      const fields =
-        existing.environment !== d.environment
-          ? ['environment']
-          : differingFields(
-              JSON.parse(existing.transaction_json) as Record<string, unknown>,
-              JSON.parse(d.transactionJson) as Record<string, unknown>,
-            );
+    // Compared only on a repeat: the canonical form of the stored and the incoming final state.
+    const stored = JSON.parse(existing.transaction_json) as Record<string, unknown>;
+    const incoming = JSON.parse(d.transactionJson) as Record<string, unknown>;
+    if (existing.environment !== d.environment || canonicalJson(stored) !== canonicalJson(incoming)) {
+      const fields = existing.environment !== d.environment ? ['environment'] : differingFields(stored, incoming);
       return { kind: 'conflict', seq: existing.seq, storedEnvironment: existing.environment, fields };
     }
     this.touch.run(d.timestamp, existing.seq);

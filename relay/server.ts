@@ -53,28 +53,45 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     maxClients: config.maxSseClients,
     logLine: log,
   });
-  const committer = new GroupCommitter(db, eventLog, {
+  const committer = new GroupCommitter({
+    dataDir: options.dataDir,
+    busyTimeoutMs: config.busyTimeoutMs,
     maxBatch: config.groupCommitMaxBatch,
     windowMs: config.groupCommitWindowMs,
+    log,
     onCommit(outcomes, batchSize) {
       metrics.commitBatchSize.observe(batchSize);
       const published: PublishedEvent[] = [];
+      const accepted: string[] = [];
+      const duplicates: string[] = [];
       for (const { delivery, outcome } of outcomes) {
         if (outcome.kind === 'accepted') {
           metrics.accepted.inc({ environment: delivery.environment });
           published.push({ seq: outcome.event.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
-          log({ level: 'info', msg: 'webhook_accepted', seq: outcome.event.seq, reference: delivery.reference, environment: delivery.environment, keyId: delivery.keyId });
+          accepted.push(delivery.reference);
         } else if (outcome.kind === 'duplicate') {
           metrics.duplicates.inc({ environment: delivery.environment });
-          log({ level: 'info', msg: 'webhook_duplicate', seq: outcome.seq, reference: delivery.reference });
+          duplicates.push(delivery.reference);
         }
       }
       published.sort((a, b) => a.seq - b.seq);
+      const first = published[0];
       const last = published[published.length - 1];
       if (last) metrics.lastSeq.set(last.seq);
       hub.publish(published);
+      // One line per commit: references only (never customer data).
+      if (accepted.length || duplicates.length) {
+        log({ level: 'info', msg: 'webhooks_committed', seqFrom: first?.seq, seqTo: last?.seq, accepted, duplicates });
+      }
     },
   });
+  try {
+    await committer.whenReady();
+  } catch (err) {
+    await committer.close().catch(() => undefined);
+    db.close();
+    throw err;
+  }
   const handleWebhook = createWebhookReceiver({ getConfig, committer, metrics, now, log });
   const handleTill = createTillApi({ getConfig, eventLog, hub, metrics, log });
 
@@ -147,7 +164,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
           new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref()),
         ]);
       }
-      await committer.drain();
+      await committer.close();
       server.closeAllConnections();
       await stopped;
       db.close();

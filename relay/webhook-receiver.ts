@@ -11,7 +11,7 @@ import { verifyWebhook, WebhookVerificationError } from '../shared/webhook-signa
 import { describeZodError, KEY_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema } from '../shared/wire/index.js';
 import { environmentOfKey, type Environment } from '../shared/wire/keys.js';
 import type { RelayConfig } from './config.js';
-import { fingerprintOf, type Delivery } from './event-log.js';
+import type { Delivery } from './event-log.js';
 import type { GroupCommitter } from './group-commit.js';
 import { BodyTooLargeError, readRawBody, sendError, sendJson, type LogFn } from './http-util.js';
 import type { RelayMetrics } from './metrics.js';
@@ -116,7 +116,6 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
       receivedAt: new Date(deps.now()).toISOString(),
       webhookCreatedAt: body.createdAt,
       transactionJson: JSON.stringify(transaction),
-      fingerprint: fingerprintOf(environment, transaction),
       timestamp,
       arrivedAt,
     };

@@ -172,10 +172,18 @@ export class SseClient {
       const data: string[] = [];
       let any = false;
       for (const line of block.split('\n')) {
-        if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
-        else if (line.startsWith('event: ')) (event = line.slice(7)), (any = true);
-        else if (line.startsWith('id: ')) (id = line.slice(4)), (any = true);
-        else if (line.startsWith('data: ')) data.push(line.slice(6)), (any = true);
+        if (line.startsWith(':')) {
+          this.comments.push(line.slice(1).trim());
+        } else if (line.startsWith('event: ')) {
+          event = line.slice(7);
+          any = true;
+        } else if (line.startsWith('id: ')) {
+          id = line.slice(4);
+          any = true;
+        } else if (line.startsWith('data: ')) {
+          data.push(line.slice(6));
+          any = true;
+        }
       }
       if (any && data.length > 0) this.messages.push({ event, id, data: data.join('\n') });
     }

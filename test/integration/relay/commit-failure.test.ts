@@ -1,0 +1,56 @@
+/**
+ * No acknowledgement without a commit: when the commit cannot happen (here: another process
+ * holds the database's write lock), the relay answers 503 so the service retries, and stores and
+ * pushes nothing. Once the database is writable again the retry is accepted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { relayPageSchema } from '../../../shared/relay-wire.js';
+import { startRelay, type RunningRelay } from '../../../relay/server.js';
+import { deliver, get, LIVE_KEY, makeConfig, sleep, SseClient, tempDir, transaction } from './helpers.js';
+
+describe('relay: a failed commit is answered 503', () => {
+  const tmp = tempDir();
+  let relay: RunningRelay;
+  let token: string;
+  const logs: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    const made = makeConfig({ busyTimeoutMs: 50 });
+    token = made.token;
+    relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: (l) => logs.push(l) });
+  });
+  afterAll(async () => {
+    await relay.close();
+    tmp.cleanup();
+  });
+
+  it('answers 503 while the database cannot commit, then accepts the retry', async () => {
+    const sse = await SseClient.connect(`${relay.url}/v1/events`, token);
+    const blocker = new Database(join(tmp.dir, 'relay.sqlite'));
+    blocker.prepare('BEGIN IMMEDIATE').run();
+    const tx = transaction('live');
+    try {
+      const [a, b] = await Promise.all([deliver(relay.url, tx, LIVE_KEY), deliver(relay.url, transaction('live'), LIVE_KEY)]);
+      expect(a.status).toBe(503);
+      expect(b.status).toBe(503);
+      expect(relay.metrics.commitFailures.get()).toBeGreaterThanOrEqual(1);
+      expect(logs.some((l) => l.msg === 'commit_failed' && l.reference === tx.reference)).toBe(true);
+    } finally {
+      blocker.prepare('ROLLBACK').run();
+      blocker.close();
+    }
+    const page = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0`, token)).json);
+    expect(page.items).toHaveLength(0);
+    await sleep(30);
+    expect(sse.events).toHaveLength(0);
+
+    const retry = await deliver(relay.url, tx, LIVE_KEY);
+    expect(retry.status).toBe(200);
+    expect(retry.json).toMatchObject({ seq: 1, duplicate: false });
+    await sse.waitFor((c) => c.events.length === 1);
+    expect(sse.events[0]!.transaction.reference).toBe(tx.reference);
+    sse.close();
+  });
+});

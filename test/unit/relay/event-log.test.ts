@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openRelayDatabase, SCHEMA_VERSION } from '../../../relay/db.js';
+import { canonicalJson, EventLog, type Delivery } from '../../../relay/event-log.js';
+import { RelayMetrics } from '../../../relay/metrics.js';
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'relay-log-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function delivery(reference: string, tx: Record<string, unknown> = {}, extra: Partial<Delivery> = {}): Delivery {
+  const transaction = { reference, clientReference: `c-${reference}`, status: 'SUCCESS', amount: '5.00', ...tx };
+  return {
+    reference,
+    clientReference: `c-${reference}`,
+    environment: 'live',
+    keyId: 'pk_live_Unit00002',
+    receivedAt: '2026-11-21T10:00:00.000Z',
+    webhookCreatedAt: '2026-11-21T09:59:59.000Z',
+    transactionJson: JSON.stringify(transaction),
+    timestamp: 1000,
+    arrivedAt: 0,
+    ...extra,
+  };
+}
+
+describe('relay database', () => {
+  it('opens with WAL, synchronous=FULL and the current schema version, every time', () => {
+    const dir = freshDir();
+    for (let i = 0; i < 2; i++) {
+      const db = openRelayDatabase(dir);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'events'").get() as { sql: string }).sql;
+      expect(sql).toMatch(/STRICT/);
+      db.close();
+    }
+  });
+
+  it('refuses a database from a newer relay', () => {
+    const dir = freshDir();
+    openRelayDatabase(dir).close();
+    const raw = new Database(join(dir, 'relay.sqlite'));
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openRelayDatabase(dir)).toThrow(/newer than this relay understands/);
+  });
+});
+
+describe('event log', () => {
+  it('accepts once, acknowledges identical repeats, tracks the latest timestamp, refuses conflicts', () => {
+    const db = openRelayDatabase(freshDir());
+    const log = new EventLog(db);
+    const first = log.apply(delivery('A', {}, { timestamp: 1000 }));
+    expect(first.kind).toBe('accepted');
+    if (first.kind !== 'accepted') return;
+    expect(first.event.seq).toBe(1);
+    expect(JSON.parse(first.json)).toEqual(first.event);
+
+    // Same final state with keys in another order and a later timestamp: a duplicate.
+    const reordered = delivery('A', {}, { timestamp: 1010 });
+    reordered.transactionJson = JSON.stringify({ amount: '5.00', status: 'SUCCESS', clientReference: 'c-A', reference: 'A' });
+    expect(log.apply(reordered)).toMatchObject({ kind: 'duplicate', seq: 1, outOfOrder: false });
+    // An older timestamp than the latest seen: out of order.
+    expect(log.apply(delivery('A', {}, { timestamp: 1005 }))).toMatchObject({ kind: 'duplicate', outOfOrder: true, previousTimestamp: 1010 });
+
+    expect(log.apply(delivery('A', { status: 'FAILED' }))).toEqual({ kind: 'conflict', seq: 1, storedEnvironment: 'live', fields: ['status'] });
+    expect(log.apply(delivery('A', {}, { environment: 'test' }))).toMatchObject({ kind: 'conflict', fields: ['environment'] });
+
+    expect(log.apply(delivery('B')).kind).toBe('accepted');
+    expect(log.lastSeq()).toBe(2);
+    const row = db.prepare("SELECT deliveries, latest_timestamp FROM events WHERE reference = 'A'").get();
+    expect(row).toEqual({ deliveries: 3, latest_timestamp: 1010 });
+    db.close();
+  });
+
+  it('pages in sequence order, filters by environment, looks up by reference and clientReference', () => {
+    const db = openRelayDatabase(freshDir());
+    const log = new EventLog(db);
+    for (let i = 1; i <= 7; i++) log.apply(delivery(`R${i}`, {}, { environment: i % 3 === 0 ? 'test' : 'live' }));
+    const p1 = log.page(0, 3);
+    expect(p1.items.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(p1).toMatchObject({ nextAfter: 3, hasMore: true });
+    const p3 = log.page(6, 3);
+    expect(p3).toMatchObject({ nextAfter: 7, hasMore: false });
+    expect(log.page(0, 10, 'test').items.map((e) => e.seq)).toEqual([3, 6]);
+    expect(log.page(7, 10)).toEqual({ items: [], nextAfter: 7, hasMore: false });
+    expect(log.getByReference('R4')?.seq).toBe(4);
+    expect(log.getByReference('nope')).toBeUndefined();
+    expect(log.getByClientReference('c-R6', 'test')?.seq).toBe(6);
+    expect(log.getByClientReference('c-R6', 'live')).toBeUndefined();
+    db.close();
+  });
+
+  it('canonicalJson is independent of key order but not of values', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
+    expect(canonicalJson({ a: '1' })).not.toBe(canonicalJson({ a: 1 }));
+  });
+});
+
+describe('relay metrics', () => {
+  it('renders Prometheus text with labels, gauges and a cumulative histogram', () => {
+    const m = new RelayMetrics();
+    m.accepted.inc({ environment: 'live' });
+    m.accepted.inc({ environment: 'live' });
+    m.rejected.inc({ reason: 'signature_mismatch' });
+    m.sseClients.set(3);
+    m.pushLatency.observe(0.003);
+    m.pushLatency.observe(0.2);
+    const text = m.render();
+    expect(text).toContain('# TYPE relay_deliveries_accepted_total counter');
+    expect(text).toContain('relay_deliveries_accepted_total{environment="live"} 2');
+    expect(text).toContain('relay_deliveries_rejected_total{reason="signature_mismatch"} 1');
+    expect(text).toContain('relay_sse_clients 3');
+    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.0025"} 0');
+    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.005"} 1');
+    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.25"} 2');
+    expect(text).toContain('relay_push_latency_seconds_bucket{le="+Inf"} 2');
+    expect(text).toContain('relay_push_latency_seconds_count 2');
+    expect(text.endsWith('\n')).toBe(true);
+  });
+});
