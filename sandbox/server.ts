@@ -13,7 +13,7 @@ import { openDb } from './db.js';
 import { lockDataDir } from './data-lock.js';
 import { SecretBox } from './secrets.js';
 import { MerchantStore } from './merchants.js';
-import { DeliveryEngine, type Sender } from './deliveries.js';
+import { DeliveryEngine } from './deliveries.js';
 import { createHttpSender } from './http-sender.js';
 import { Payments } from './payments.js';
 import { handleApi } from './api-routes.js';
@@ -41,9 +41,6 @@ export type SandboxHandle = {
   close(): Promise<void>;
 };
 
-/** Internal seam for unit tests: replace the HTTP sender of webhooks. Not part of the public options. */
-export type SandboxInternals = { send?: Sender };
-
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function defaultLog(line: Record<string, unknown>): void {
@@ -63,7 +60,7 @@ function validate(options: SandboxOptions): void {
   if (payload !== 'body' && payload !== 'timestamp.body') throw new Error('signedPayload must be "body" or "timestamp.body"');
 }
 
-export async function startSandbox(options: SandboxOptions = {}, internals: SandboxInternals = {}): Promise<SandboxHandle> {
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   validate(options);
   const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? realClock;
@@ -87,14 +84,14 @@ export async function startSandbox(options: SandboxOptions = {}, internals: Sand
     throw error;
   }
   const db = opened;
-  const sender = internals.send ? null : createHttpSender();
+  const sender = createHttpSender();
   const deliveries = new DeliveryEngine({
     db,
     clock,
     timeScale,
     signedPayload: options.signedPayload ?? 'body',
     secretOf: (publicId) => merchants.secretOf(publicId),
-    send: internals.send ?? (sender as { send: Sender }).send,
+    send: sender.send,
     log,
   });
   const payments = new Payments({
@@ -163,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}, internals: Sand
   } catch (error) {
     db.close();
     unlock();
-    await sender?.close();
+    await sender.close();
     throw error;
   }
   port = (server.address() as AddressInfo).port;
@@ -187,7 +184,7 @@ export async function startSandbox(options: SandboxOptions = {}, internals: Sand
           server.closeAllConnections();
         });
         await deliveries.close();
-        await sender?.close();
+        await sender.close();
         db.close();
         unlock();
         log({ msg: 'sandbox_stopped' });
