@@ -23,7 +23,28 @@ export async function sell(page: Page, amountDigits: string, phone: string, desc
 
 /** Fails unless the element with this id has the keyboard focus (keyboard-only flows depend on it). */
 export async function focused(page: Page, id: string): Promise<void> {
-  await page.waitForFunction((want) => document.activeElement?.id === want, id, { timeout: 5000 });
+  try {
+    await page.waitForFunction((want) => document.activeElement?.id === want, id, { timeout: 10_000 });
+  } catch {
+    throw new Error(`Expected the focus on #${id}, found it on ${await describeFocus(page)}`);
+  }
+}
+
+/** Fails unless the focused element's text matches (buttons have no id). */
+export async function focusedText(page: Page, pattern: RegExp): Promise<void> {
+  try {
+    await page.waitForFunction((source) => new RegExp(source).test(document.activeElement?.textContent ?? ''), pattern.source, { timeout: 10_000 });
+  } catch {
+    throw new Error(`Expected the focus on an element matching ${pattern}, found it on ${await describeFocus(page)}`);
+  }
+}
+
+async function describeFocus(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el) return 'nothing';
+    return `<${el.tagName.toLowerCase()}${el.id ? ` id="${el.id}"` : ''}> "${(el.textContent ?? '').slice(0, 60)}" on a page showing "${document.querySelector('h1')?.textContent ?? ''}"`;
+  });
 }
 
 export async function resultTitle(page: Page, timeout = 30_000): Promise<string> {

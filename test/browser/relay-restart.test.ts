@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import { startRelay, type RunningRelay } from '../../relay/server.js';
 import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/config.js';
-import { axe, enter, focused, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { axe, enter, focused, focusedText, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
@@ -55,7 +55,7 @@ describe('own sandbox and relay', () => {
       await page.keyboard.type(value);
       await page.keyboard.press('Tab');
     }
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Save TEST settings');
+    await focusedText(page, /^Save TEST settings$/);
     await enter(page);
     await expect.poll(() => text(page, 'test-save-message')).toBe('TEST settings saved.');
     expect(await text(page, 'test-secret-masked')).toBe(`Saved: sk_test_••••${sandbox.keys.test.secret.slice(-4)}`);

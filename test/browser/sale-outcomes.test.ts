@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_NAMES } from '../../sandbox/names.js';
-import { axe, enter, focused, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { axe, enter, focused, focusedText, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
@@ -125,7 +125,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     expect(await page.inputValue('#amount')).toBe('GH₵3.00');
     expect(await page.inputValue('#phone')).toBe('024 123 4501');
     expect(await page.inputValue('#description')).toBe('Bread');
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Charge');
+    await focusedText(page, /^Charge$/);
     await enter(page);
     expect(await resultTitle(page)).toBe('NOT PAID');
     const txs = await transactionsFor('233241234501');
@@ -182,7 +182,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     const { page } = till.get();
     await sell(page, '2000', '0241239906');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
-    await page.waitForFunction(() => /Stop waiting/.test(document.activeElement?.textContent ?? ''));
+    await focusedText(page, /Stop waiting/);
     await enter(page);
     await focused(page, 'amount');
     expect(await page.inputValue('#amount')).toBe('');
@@ -230,7 +230,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.locator('#amount').focus();
     await page.keyboard.press('Escape');
     await sell(page, '880', '0241238806');
-    await page.waitForFunction(() => /Stop waiting/.test(document.activeElement?.textContent ?? ''));
+    await focusedText(page, /Stop waiting/);
     await enter(page);
     await focused(page, 'amount');
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -255,5 +255,25 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     expect(await text(page, 'payment-detail')).toContain('024 123 4501');
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'history-detail');
+  });
+
+  it('the touch keypad types into the amount, then into the number once it was used', async () => {
+    const { page } = till.get();
+    await tabTo(page, /^Charge/);
+    await enter(page);
+    await focused(page, 'amount');
+    await page.keyboard.press('Escape');
+    for (const key of ['4', '5', '00']) await page.getByRole('button', { name: key, exact: true }).click();
+    expect(await page.inputValue('#amount')).toBe('GH₵45.00');
+    await page.getByRole('button', { name: 'Delete last digit' }).click();
+    expect(await page.inputValue('#amount')).toBe('GH₵4.50');
+    await focused(page, 'amount'); // the keypad never takes the focus away
+    await page.locator('#phone').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    for (const key of '0201234567') await page.getByRole('button', { name: key, exact: true }).click();
+    expect(await page.inputValue('#phone')).toBe('020 123 4567');
+    expect(await page.inputValue('#network')).toBe('TELECEL');
+    expect(await page.inputValue('#amount')).toBe('GH₵4.50');
   });
 });

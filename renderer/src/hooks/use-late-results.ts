@@ -1,7 +1,7 @@
 /** Payments the cashier stopped waiting for: when one reaches its result, raise a notice and announce it. */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
-import { onEvent } from '../api';
+import { call, onEvent } from '../api';
 import { ghs, phone } from '../format';
 import { isFinal } from './use-sale';
 
@@ -28,6 +28,13 @@ export function useLateResults(announce: (message: string, urgent?: boolean) => 
     },
     [],
   );
+
+  // Payments still open from before this window opened (a restart mid-sale) resolve with a notice too.
+  useEffect(() => {
+    call('payments:pending', {})
+      .then(({ items }) => items.forEach((p) => watching.current.add(p.id)))
+      .catch(() => undefined);
+  }, []);
 
   useEffect(
     () =>
