@@ -18,11 +18,23 @@ export function hardenContents(contents: WebContents, devServerUrl: string | nul
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
+function isOwnBlob(url: string, devServerUrl: string | null): boolean {
+  return url.startsWith('blob:') && isTrustedUrl(url.slice('blob:'.length), devServerUrl);
+}
+
 export function hardenSession(session: Session, devServerUrl: string | null): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
   session.setDevicePermissionHandler(() => false);
-  session.on('will-download', (event) => event.preventDefault());
+  // The only download is a file the page itself made (the takings CSV, a blob: URL of our origin),
+  // saved where the owner chooses in the save dialog. Anything else is cancelled.
+  session.on('will-download', (event, item) => {
+    if (!isOwnBlob(item.getURL(), devServerUrl)) {
+      event.preventDefault();
+      return;
+    }
+    item.setSaveDialogOptions({ title: 'Save takings', defaultPath: item.getFilename(), filters: [{ name: 'CSV', extensions: ['csv'] }] });
+  });
   // CSP on every response, including the dev server's pages.
   session.webRequest.onHeadersReceived((details, callback) => {
     const csp = devServerUrl && details.url.startsWith(devServerUrl) ? devContentSecurityPolicy(devServerUrl) : CONTENT_SECURITY_POLICY;
@@ -30,7 +42,7 @@ export function hardenSession(session: Session, devServerUrl: string | null): vo
   });
   // Only our own scheme and the local dev server are ever fetched by the renderer.
   session.webRequest.onBeforeRequest((details, callback) => {
-    const ok = details.url.startsWith('app://momo/') || details.url.startsWith('devtools://') || (devServerUrl !== null && (details.url.startsWith(devServerUrl) || details.url.startsWith(devServerUrl.replace(/^http/, 'ws'))));
+    const ok = details.url.startsWith('app://momo/') || isOwnBlob(details.url, devServerUrl) || details.url.startsWith('data:') || details.url.startsWith('devtools://') || (devServerUrl !== null && (details.url.startsWith(devServerUrl) || details.url.startsWith(devServerUrl.replace(/^http/, 'ws'))));
     callback({ cancel: !ok });
   });
 }
