@@ -16,7 +16,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   const { token, tokenHash } = createRelayToken();
   const configFile = join(dir, 'relay.json');
   writeFileSync(configFile, JSON.stringify({ keys: [KEY], tills: [{ label: 'bench', tokenHash }] }));
-  const pool = 3000 + ROUNDS * Math.round(SECONDS * 40_000);
+  const pool = 3000 + ROUNDS * Math.round(SECONDS * 20_000);
   console.error(`preparing ${pool} signed deliveries…`);
   const forBaseline = Array.from({ length: 5_000 }, () => signedDelivery('base'));
   const forRelay = Array.from({ length: pool }, () => signedDelivery('relay'));
@@ -214,7 +214,7 @@ async function main(): Promise<void> {
     const relayRounds: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       baseRounds.push(await throughput(bare.url, forBaseline, SECONDS, true));
-      const chunk = forRelay.slice(offset, offset + Math.round(SECONDS * 40_000));
+      const chunk = forRelay.slice(offset, offset + Math.round(SECONDS * 20_000));
       offset += chunk.length;
       relayRounds.push(await throughput(relay.url, chunk, SECONDS));
       console.error(`round ${r + 1}: bare node:http ${baseRounds[r]!.toFixed(0)}/s, relay (durable ack) ${relayRounds[r]!.toFixed(0)}/s`);
@@ -222,7 +222,10 @@ async function main(): Promise<void> {
     await stopChild(bare);
     const baselinePerSec = median(baseRounds);
     const acceptedPerSec = median(relayRounds);
-    console.error(`median: bare ${baselinePerSec.toFixed(0)}/s, relay ${acceptedPerSec.toFixed(0)}/s (concurrency ${CONCURRENCY})`);
+    console.error(
+      `median: bare ${baselinePerSec.toFixed(0)}/s, relay ${acceptedPerSec.toFixed(0)}/s (concurrency ${CONCURRENCY}; ` +
+        `${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`,
+    );
 
     const { latencies, lost } = await latency(relay.url, token);
     await stopChild(relay);

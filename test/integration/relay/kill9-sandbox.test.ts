@@ -12,9 +12,9 @@ import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { createRelayToken } from '../../../relay/config.js';
 import { get, post, sleep, spawnRelay, SseClient, tempDir, type RelayProcess } from './helpers.js';
 
-// 0.02: the whole retry schedule (635 s) takes 12.7 s, the 15 s time-out 300 ms, leaving room for
-// the relay's restart on a loaded two-core machine.
-const TIME_SCALE = 0.02;
+// 0.03: the whole retry schedule (635 s) takes 19 s and the 15 s time-out 450 ms, leaving room for
+// the relay's restart (a few seconds on a loaded two-core machine) before the 8th attempt.
+const TIME_SCALE = 0.03;
 const PAYMENTS = 80;
 // Last two digits pick the simulated outcome: default success, 01 decline, 03 insufficient funds,
 // 04 network rejection, 05 success reported three times by the network (one webhook).
