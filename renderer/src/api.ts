@@ -16,6 +16,8 @@ export class MomoCallError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The input the core blames (e.g. "secretKey"), when it says. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -27,15 +29,17 @@ const FALLBACK = 'The till could not do that just now. Try again; if it keeps ha
 export function toCallError(error: unknown): MomoCallError {
   if (error instanceof MomoCallError) return error;
   if (error && typeof error === 'object') {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && typeof message === 'string') return new MomoCallError(code, message);
+    const { code, message, field } = error as { code?: unknown; message?: unknown; field?: unknown };
+    if (typeof code === 'string' && typeof message === 'string') {
+      return new MomoCallError(code, message, typeof field === 'string' ? field : undefined);
+    }
     if (typeof message === 'string') {
       const json = /\{.*"code".*\}/s.exec(message);
       if (json) {
         try {
-          const parsed = JSON.parse(json[0]) as { code?: unknown; message?: unknown };
+          const parsed = JSON.parse(json[0]) as { code?: unknown; message?: unknown; field?: unknown };
           if (typeof parsed.code === 'string' && typeof parsed.message === 'string') {
-            return new MomoCallError(parsed.code, parsed.message);
+            return new MomoCallError(parsed.code, parsed.message, typeof parsed.field === 'string' ? parsed.field : undefined);
           }
         } catch {
           /* fall through */

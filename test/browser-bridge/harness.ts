@@ -46,11 +46,13 @@ export type Till = {
   close(): Promise<void>;
 };
 
-function toShape(error: unknown): { code: string; message: string } {
-  const e = error as { code?: unknown; message?: unknown };
+/** The plain error shape that crosses to the page: code, message and (when the core names one) field. */
+function toShape(error: unknown): { code: string; message: string; field?: string } {
+  const e = error as { code?: unknown; message?: unknown; field?: unknown };
   return {
     code: typeof e?.code === 'string' ? e.code : 'ERROR',
     message: typeof e?.message === 'string' ? e.message : 'Unknown error',
+    ...(typeof e?.field === 'string' ? { field: e.field } : {}),
   };
 }
 

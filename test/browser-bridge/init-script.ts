@@ -7,7 +7,7 @@
  */
 export function installMomoBridge(): void {
   type Listener = (payload: unknown) => void;
-  type Envelope = { ok: unknown } | { error: { code: string; message: string } };
+  type Envelope = { ok: unknown } | { error: { code: string; message: string; field?: string } };
   const w = window as unknown as {
     __momoInvoke(channel: string, payload: unknown): Promise<Envelope>;
     __momoEmit?: (event: string, payload: unknown) => void;

@@ -124,8 +124,8 @@ describe('the owner', () => {
     const { page } = till.get();
     await goTo(page, 'Settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
-    expect(await text(page, 'test-secret-masked')).toMatch(/^Saved: sk_test_•+[A-Za-z0-9]{4}$/);
-    expect(await text(page, 'live-secret-masked')).toBe('Saved: none');
+    expect(await text(page, 'test-secretKey-hint')).toMatch(/^Saved: sk_test_•+[A-Za-z0-9]{4}$/);
+    expect(await text(page, 'live-secretKey-hint')).toBe('Saved: none');
     const html = await page.content();
     expect(html).not.toMatch(/sk_test_[A-Za-z0-9]{8,}/);
     await tabTo(page, /^Test TEST connection$/);
@@ -152,6 +152,50 @@ describe('the owner', () => {
     await screenshot(page, 'settings-live-refused');
     const status = (await till.get().invoke('app:status', {})) as { environment: string };
     expect(status.environment).toBe('test');
+  });
+
+  it('names the field when LIVE details are wrong, keeping everything typed', async () => {
+    const { page } = till.get();
+    await page.locator('#live-baseUrl').focus();
+    await page.keyboard.type('https://pay.example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('MCH_ABCDEFGHJKLM');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('pk_live_abc12345');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('sk_test_0123456789abcdef0123');
+    await enter(page);
+    await focused(page, 'live-secretKey');
+    expect(await text(page, 'live-secretKey-error')).toMatch(/TEST secret key; LIVE needs one starting sk_live_/);
+    expect(await page.getAttribute('#live-secretKey', 'aria-invalid')).toBe('true');
+    expect(await page.inputValue('#live-baseUrl')).toBe('https://pay.example.com');
+    expect(await page.inputValue('#live-merchantId')).toBe('MCH_ABCDEFGHJKLM');
+    expect(await page.inputValue('#live-secretKey')).toBe('sk_test_0123456789abcdef0123');
+    expect(await text(page, 'live-secretKey-hint')).toBe('Saved: none');
+    expect(await axe(page)).toEqual([]);
+  });
+
+  it('changes the PIN; afterwards only the new one unlocks', async () => {
+    const { page } = till.get();
+    await page.locator('#change-current').focus();
+    await page.keyboard.type(PIN);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('8642');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('8642');
+    await enter(page);
+    await page.getByText('PIN changed.').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await tabTo(page, /^Lock$/);
+    await enter(page);
+    await focused(page, 'owner-pin');
+    await page.keyboard.type(PIN);
+    await enter(page);
+    expect(await text(page, 'owner-pin-error')).toBe('That PIN is not right.');
+    await page.keyboard.type('8642');
+    await enter(page);
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
   });
 
   it("gives the cashier the revoked key's message, keeping what was typed", async () => {

@@ -58,7 +58,7 @@ describe('own sandbox and relay', () => {
     await focusedText(page, /^Save TEST settings$/);
     await enter(page);
     await expect.poll(() => text(page, 'test-save-message')).toBe('TEST settings saved.');
-    expect(await text(page, 'test-secret-masked')).toBe(`Saved: sk_test_••••${sandbox.keys.test.secret.slice(-4)}`);
+    expect(await text(page, 'test-secretKey-hint')).toBe(`Saved: sk_test_••••${sandbox.keys.test.secret.slice(-4)}`);
     expect(await page.inputValue('#test-secretKey')).toBe('');
     expect(await page.content()).not.toContain(sandbox.keys.test.secret);
     expect(await page.content()).not.toContain(token.token);

@@ -1,13 +1,15 @@
 /** One environment's details (TEST or LIVE): secrets only ever shown masked, typed fresh to change. */
 import { useState, type FormEvent } from 'react';
 import type { EnvironmentSettingsView, TillEnvironment } from '../../../shared/ipc/contract';
-import { call, errorMessage } from '../api';
+import { call, toCallError } from '../api';
+import { FieldError } from '../components/field-error';
 
 type Props = { environment: TillEnvironment; view: EnvironmentSettingsView; onSaved: () => void };
-type TestResult = { result: string; message: string } | null;
+type Values = { baseUrl: string; merchantId: string; publicKeyId: string; secretKey: string; relayUrl: string; relayToken: string };
+type Message = { ok: boolean; text: string; field?: string } | null;
 
 export function EnvironmentForm({ environment, view, onSaved }: Props) {
-  const [values, setValues] = useState({
+  const [values, setValues] = useState<Values>({
     baseUrl: view.baseUrl,
     merchantId: view.merchantId,
     publicKeyId: view.publicKeyId,
@@ -15,13 +17,11 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
     relayUrl: view.relayUrl,
     relayToken: '',
   });
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [test, setTest] = useState<TestResult>(null);
+  const [message, setMessage] = useState<Message>(null);
+  const [test, setTest] = useState<{ result: string; message: string } | null>(null);
   const id = (field: string) => `${environment}-${field}`;
   const name = environment === 'live' ? 'LIVE' : 'TEST';
-
-  const set = (field: keyof typeof values) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [field]: e.target.value }));
+  const blamed = message && !message.ok && message.field && message.field in values ? message.field : null;
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -35,8 +35,10 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
       setMessage({ ok: true, text: `${name} settings saved.` });
       onSaved();
     } catch (err) {
-      // What was typed stays in the boxes so it can be corrected.
-      setMessage({ ok: false, text: errorMessage(err) });
+      // What was typed stays in the boxes so it can be corrected; the message sits by the field it names.
+      const error = toCallError(err);
+      setMessage({ ok: false, text: error.message, ...(error.field ? { field: error.field } : {}) });
+      if (error.field && error.field in values) document.getElementById(id(error.field))?.focus();
     }
   };
 
@@ -45,16 +47,37 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
     try {
       setTest(await call('settings:testConnection', { environment }));
     } catch (err) {
-      setTest({ result: 'error', message: errorMessage(err) });
+      setTest({ result: 'error', message: toCallError(err).message });
     }
   };
 
-  const text = (field: keyof typeof values, label: string, extra: Record<string, string> = {}) => (
-    <div className="field">
-      <label htmlFor={id(field)}>{label}</label>
-      <input id={id(field)} autoComplete="off" spellCheck={false} value={values[field]} onChange={set(field)} {...extra} />
-    </div>
-  );
+  const input = (field: keyof Values, label: string, options: { secret?: boolean; placeholder?: string; hint?: string } = {}) => {
+    const errorId = id(`${field}-error`);
+    const hintId = id(`${field}-hint`);
+    const describedBy = [options.hint ? hintId : '', blamed === field ? errorId : ''].filter(Boolean).join(' ');
+    return (
+      <div className="field">
+        <label htmlFor={id(field)}>{label}</label>
+        <input
+          id={id(field)}
+          type={options.secret ? 'password' : 'text'}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={options.placeholder}
+          value={values[field]}
+          aria-invalid={blamed === field ? true : undefined}
+          aria-describedby={describedBy || undefined}
+          onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
+        />
+        {options.hint ? (
+          <p className="hint" id={hintId} data-testid={hintId}>
+            {options.hint}
+          </p>
+        ) : null}
+        <FieldError id={errorId} message={blamed === field ? message?.text : null} />
+      </div>
+    );
+  };
 
   return (
     <form className="env-form" onSubmit={(e) => void save(e)} aria-labelledby={id('title')} data-testid={`env-form-${environment}`}>
@@ -62,43 +85,23 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
         {name} environment {view.embedded ? '(built-in sandbox)' : ''} {view.complete ? '' : '— incomplete'}
       </h2>
       <div className="env-grid">
-        {text('baseUrl', 'Service address (base URL)')}
-        {text('merchantId', 'Merchant ID (MCH_…)')}
-        {text('publicKeyId', `Public key id (pk_${environment}_…)`)}
-        <div className="field">
-          <label htmlFor={id('secretKey')}>Secret key</label>
-          <input
-            id={id('secretKey')}
-            type="password"
-            autoComplete="off"
-            placeholder={view.secretKeyMasked ? 'Leave empty to keep the saved key' : `sk_${environment}_…`}
-            aria-describedby={id('secret-state')}
-            value={values.secretKey}
-            onChange={set('secretKey')}
-          />
-          <p className="hint" id={id('secret-state')} data-testid={id('secret-masked')}>
-            Saved: {view.secretKeyMasked ?? 'none'}
-          </p>
-        </div>
-        {text('relayUrl', 'Relay address (results come from here)')}
-        <div className="field">
-          <label htmlFor={id('relayToken')}>Relay token</label>
-          <input
-            id={id('relayToken')}
-            type="password"
-            autoComplete="off"
-            placeholder={view.relayTokenSet ? 'Leave empty to keep the saved token' : 'Relay token'}
-            aria-describedby={id('token-state')}
-            value={values.relayToken}
-            onChange={set('relayToken')}
-          />
-          <p className="hint" id={id('token-state')}>
-            Saved: {view.relayTokenSet ? 'yes (hidden)' : 'none'}
-          </p>
-        </div>
+        {input('baseUrl', 'Service address (base URL)')}
+        {input('merchantId', 'Merchant ID (MCH_…)')}
+        {input('publicKeyId', `Public key id (pk_${environment}_…)`)}
+        {input('secretKey', 'Secret key', {
+          secret: true,
+          placeholder: view.secretKeyMasked ? 'Leave empty to keep the saved key' : `sk_${environment}_…`,
+          hint: `Saved: ${view.secretKeyMasked ?? 'none'}`,
+        })}
+        {input('relayUrl', 'Relay address (results come from here)')}
+        {input('relayToken', 'Relay token', {
+          secret: true,
+          placeholder: view.relayTokenSet ? 'Leave empty to keep the saved token' : 'rt_…',
+          hint: `Saved: ${view.relayTokenSet ? 'yes (hidden)' : 'none'}`,
+        })}
       </div>
       <p className="hint">Callback address sent to the service: {view.callbackUrl || '—'}</p>
-      {message ? (
+      {message && !blamed ? (
         <p className={message.ok ? 'ok-text' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid={id('save-message')}>
           {message.text}
         </p>
