@@ -1,5 +1,5 @@
 /** The till's shell: always-visible status, navigation, the sale flow and the owner screens. */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaymentView } from '../../shared/ipc/contract';
 import { call } from './api';
 import { useAnnounce } from './components/announcer';
@@ -23,6 +23,19 @@ export function App() {
   const late = useLateResults(announce);
   const sale = useSale(late.watch);
   const [shown, setShown] = useState<PaymentView | null>(null);
+
+  // A sale never crosses environments: a TEST result must not be on screen in LIVE (nor the reverse).
+  const environment = status?.environment;
+  const previous = useRef(environment);
+  const { payment: salePayment, newSale } = sale;
+  const watchLate = late.watch;
+  useEffect(() => {
+    if (previous.current && environment && previous.current !== environment) {
+      if (salePayment) watchLate(salePayment);
+      newSale();
+    }
+    previous.current = environment;
+  }, [environment, salePayment, newSale, watchLate]);
 
   const navigate = useCallback(
     (next: Page) => {

@@ -1,7 +1,7 @@
 /**
  * The till on its own sandbox and relay (not the embedded ones), set up by the owner through the
- * Settings screen at the keyboard; then the relay is stopped and started again while a payment waits,
- * and the result still reaches the cashier.
+ * Settings screen at the keyboard; the relay is stopped and started again while a payment waits and
+ * the result still reaches the cashier; then the owner completes LIVE and switches to it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ const token = createRelayToken();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, dataDir: dirs.sandbox, timeScale: TIME_SCALE, signedPayload: 'body', log: quiet });
-  config = parseRelayConfig({ keys: [sandbox.keys.test], tills: [{ label: 'browser-test', tokenHash: token.tokenHash }], signedPayload: 'body' });
+  config = parseRelayConfig({ keys: [sandbox.keys.test, sandbox.keys.live], tills: [{ label: 'browser-test', tokenHash: token.tokenHash }], signedPayload: 'body' });
   relay = await startRelay({ port: 0, host: '127.0.0.1', dataDir: dirs.relay, config, log: quiet });
   relayPort = Number(new URL(relay.url).port);
 });
@@ -87,5 +87,61 @@ describe('own sandbox and relay', () => {
     expect(await resultTitle(page, 30_000)).toBe('PAID');
     expect(await text(page, 'result-amount')).toBe('GH₵15.00');
     await expect.poll(() => text(page, 'relay-state')).toMatch(/connected/);
+  });
+
+  it('switches to LIVE once its settings are complete: no sandbox banner, and TEST payments stay out of LIVE', async () => {
+    const { page } = till.get();
+    await goTo(page, 'Settings');
+    await focused(page, 'owner-pin');
+    await page.keyboard.type('1357');
+    await enter(page);
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.locator('#live-baseUrl').focus();
+    for (const value of [sandbox.baseUrl, sandbox.merchantId, sandbox.keys.live.publicId, sandbox.keys.live.secret, relay?.url ?? '', token.token]) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    await focusedText(page, /^Save LIVE settings$/);
+    await enter(page);
+    await expect.poll(() => text(page, 'live-save-message')).toBe('LIVE settings saved.');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await tabTo(page, /^Switch to LIVE/);
+    await enter(page);
+    await focused(page, 'switch-pin');
+    await page.keyboard.type('1357');
+    await enter(page);
+    await expect.poll(() => text(page, 'env-badge')).toBe('LIVE');
+    expect(await page.getByTestId('sandbox-banner').count()).toBe(0);
+    await expect.poll(() => text(page, 'live-assertive')).toBe('The till is now in LIVE mode.');
+
+    await goTo(page, 'History');
+    await expect.poll(() => text(page, 'history-count')).toBe('0 payments');
+    await goTo(page, 'Charge');
+    await focused(page, 'amount');
+    expect(await page.getByTestId('result-title').count()).toBe(0); // the TEST sale's result is gone
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'charge-live');
+
+    // A LIVE prompt in the simulator waits for a tester to authorise it by hand (dashboard API).
+    await sell(page, '2500', '0241230042');
+    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    let reference: string | undefined;
+    await expect
+      .poll(async () => {
+        reference = (await sandboxTransactions(sandbox.baseUrl)).find((t) => t.msisdn === '233241230042')?.reference;
+        return reference;
+      })
+      .toBeDefined();
+    const res = await fetch(new URL(`/dashboard/api/transactions/${reference}/authorise`, sandbox.baseUrl), {
+      method: 'POST',
+      headers: { 'x-sandbox-dashboard': '1' },
+    });
+    expect(res.status).toBe(200);
+    expect(await resultTitle(page, 30_000)).toBe('PAID');
+    expect(await text(page, 'result-reference')).toBe(reference);
+    await page.emulateMedia({ media: 'print' });
+    expect(await text(page, 'receipt')).not.toMatch(/TEST/);
+    await page.emulateMedia({ media: 'screen' });
   });
 });
