@@ -28,11 +28,11 @@ if (reason) console.warn(`[skipped] electron-app.test.ts: ${reason}`);
 
 describe('the real Electron app', () => {
   it.skipIf(Boolean(reason))('a keyboard sale for success and for a decline, with axe passing, in the real app window', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'momo-electron-home-'));
+    const home = mkdtempSync(join(tmpdir(), 'momo-electron-app-'));
     const app = await _electron.launch({
       executablePath: binary as string,
       args: [join(ROOT, 'out/main/index.js'), '--no-sandbox'],
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') } as Record<string, string>,
+      env: { ...process.env, MOMO_DATA_DIR: join(home, 'data') } as Record<string, string>,
     });
     try {
       const page = await app.firstWindow();

@@ -101,6 +101,26 @@ describe('the owner', () => {
     await screenshot(page, 'takings-breakdown');
   });
 
+  it('narrows the takings to a date range', async () => {
+    const { page } = till.get();
+    const today = (await till.get().invoke('takings:report', { from: '2026-01-01', to: '2026-01-01' })) as { timeZone: string };
+    const yesterday = new Date(Date.now() - 86_400_000).toLocaleDateString('en-CA', { timeZone: today.timeZone });
+    await page.locator('#range-from').fill(yesterday);
+    await page.locator('#range-to').fill(yesterday);
+    await page.locator('#range-to').focus();
+    await tabTo(page, /^Show range$/); // Tab first walks the date box's own month/day/year parts
+    await enter(page);
+    await expect.poll(() => text(page, 'range-count')).toBe('0 / 0');
+    expect(await text(page, 'range-gross')).toBe('GH₵0.00');
+    expect(await text(page, 'today-count')).toBe('3 / 5'); // today's cards are unaffected
+    const todayDate = new Date().toLocaleDateString('en-CA', { timeZone: today.timeZone });
+    await page.locator('#range-to').fill(todayDate);
+    await page.locator('#range-to').focus();
+    await tabTo(page, /^Show range$/);
+    await enter(page);
+    await expect.poll(() => text(page, 'range-count')).toBe('3 / 5');
+  });
+
   it('exports the range as CSV with every sandbox transaction in it', async () => {
     const { page } = till.get();
     await page.locator('#range-from').focus();
