@@ -1,11 +1,15 @@
 /**
  * History of this till's payments in one environment, newest first, paged. A query matches a
  * reference or a merchantRef by prefix, or (3+ digits) the end of the customer's number, through
- * indexes only: the phone number is also stored reversed so "ends with" is an index range.
+ * indexes only: the phone number is also stored reversed so "ends with" is an index range. A search
+ * keeps at most MAX_MATCHES matches per field.
  */
 import type { IpcResponse, TillEnvironment } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { toPaymentView, type PaymentRow } from './payments-repo.js';
+
+/** A search returns at most this many matches per field (reference, merchantRef, phone digits). */
+export const MAX_MATCHES = 1000;
 
 type SearchInput = { query?: string; date?: string; page: number; pageSize: number };
 
@@ -48,40 +52,46 @@ export class History {
   }
 
   search(environment: TillEnvironment, input: SearchInput, timeZone: string): IpcResponse<'history:search'> {
-    const where: string[] = ['environment = @environment'];
+    const where: string[] = ['p.environment = @environment'];
+    let from = 'payments p';
     const params: Record<string, string | number> = { environment };
     const query = (input.query ?? '').trim();
     if (query) {
       // Each alternative is its own index range; their union is small, then sorted.
+      // Each arm keeps at most MAX_MATCHES ids (the last in index order: references and merchantRefs
+      // are time-sortable), so a very short prefix such as "TX_" cannot make a page sort the whole table.
+      const arm = (where: string, order: string) => `SELECT id FROM (SELECT id FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
       const terms = [
-        'SELECT id FROM payments WHERE environment = @environment AND reference >= @q AND reference < @qEnd',
-        'SELECT id FROM payments WHERE merchant_ref >= @q AND merchant_ref < @qEnd',
+        arm('environment = @environment AND reference >= @q AND reference < @qEnd', 'reference'),
+        arm('merchant_ref >= @q AND merchant_ref < @qEnd', 'merchant_ref'),
       ];
       params.q = query;
       params.qEnd = after(query);
       const digits = query.replace(/[\s-]/g, '');
       if (/^[0-9]{3,12}$/.test(digits)) {
         const rev = [...digits].reverse().join('');
-        terms.push('SELECT id FROM payments WHERE environment = @environment AND msisdn_rev >= @rev AND msisdn_rev < @revEnd');
+        terms.push(arm('environment = @environment AND msisdn_rev >= @rev AND msisdn_rev < @revEnd', 'msisdn_rev'));
         params.rev = rev;
         params.revEnd = after(rev);
       }
-      where.push(`id IN (${terms.join(' UNION ')})`);
+      // CROSS JOIN keeps the (small) union as the outer loop: without statistics SQLite would rather
+      // walk the whole created_at index and probe the union for each row.
+      from = `(${terms.join(' UNION ')}) AS m CROSS JOIN payments p ON p.id = m.id`;
     }
     if (input.date) {
       const [start, end] = dayBoundsMs(input.date, timeZone);
-      where.push('created_at >= @start AND created_at < @end');
+      where.push('p.created_at >= @start AND p.created_at < @end');
       params.start = start;
       params.end = end;
     }
     const filter = where.join(' AND ');
     const rows = this.db
-      .prepare(`SELECT * FROM payments WHERE ${filter} ORDER BY created_at DESC LIMIT @limit OFFSET @offset`)
+      .prepare(`SELECT p.* FROM ${from} WHERE ${filter} ORDER BY p.created_at DESC LIMIT @limit OFFSET @offset`)
       .all({ ...params, limit: input.pageSize, offset: input.page * input.pageSize }) as PaymentRow[];
     const total =
-      where.length === 1
+      where.length === 1 && from === 'payments p'
         ? ((this.countAll.get(environment) as { total: number } | undefined)?.total ?? 0)
-        : (this.db.prepare(`SELECT count(*) AS n FROM payments WHERE ${filter}`).get(params) as { n: number }).n;
+        : (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${filter}`).get(params) as { n: number }).n;
     return { items: rows.map(toPaymentView), total, page: input.page };
   }
 }

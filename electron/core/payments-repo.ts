@@ -68,9 +68,9 @@ export class PaymentsRepo {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network,
-           customer_name, description, request_body, till_id, created_at, updated_at)
+           customer_name, description, request_body, reference, till_id, created_at, updated_at)
          VALUES (@id, @request_id, @merchant_ref, @environment, @state, @amount, @msisdn, @msisdn_rev, @network,
-           @customer_name, @description, @request_body, @till_id, @created_at, @updated_at)`,
+           @customer_name, @description, @request_body, @reference, @till_id, @created_at, @updated_at)`,
       ),
       byId: db.prepare('SELECT * FROM payments WHERE id = ?'),
       byRequestId: db.prepare('SELECT * FROM payments WHERE request_id = ?'),
@@ -85,8 +85,8 @@ export class PaymentsRepo {
     };
   }
 
-  insert(row: Omit<PaymentRow, 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'>): void {
-    this.stmts.insert.run(row);
+  insert(row: Omit<PaymentRow, 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'> & { reference?: string | null }): void {
+    this.stmts.insert.run({ reference: null, ...row });
   }
 
   get(id: string): PaymentRow | null {
