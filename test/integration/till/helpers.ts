@@ -29,6 +29,11 @@ export async function startServices(root: string) {
   return {
     sandbox,
     token,
+    config,
+    /** Replace the running relay's config (e.g. to revoke the till's token). */
+    setRelayConfig(next: typeof config) {
+      relay.setConfig(next);
+    },
     get relay() {
       return relay;
     },

@@ -199,4 +199,25 @@ describe('results that arrive late', () => {
     const final = await waitForState(core, started.id, ['success']);
     expect(final.stoppedWaiting).toBe(true);
   });
+
+  it('a revoked relay token is reported offline, and the till catches up once it is valid again', async () => {
+    const till = await openCore(join(root, 'till-revoked'));
+    try {
+      await configureTest(till, services);
+      await waitForEvent(till, 'relay:state', (p) => p.state === 'connected').catch(() => undefined);
+      const offline = waitForEvent(till, 'relay:state', (p) => p.state === 'offline');
+      services.setRelayConfig({ ...services.config, tills: [] });
+      await offline;
+      expect((await till.invoke('app:status', {})).relayState).toBe('offline');
+      const started = await charge(till, msisdnEnding('00', 61), '6.00'); // its result reaches the relay meanwhile
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await till.invoke('payments:get', { id: started.id }))?.state).toBe('awaiting_customer');
+      services.setRelayConfig(services.config);
+      expect((await waitForState(till, started.id, ['success'], 15_000)).state).toBe('success');
+    } finally {
+      services.setRelayConfig(services.config);
+      await till.close();
+    }
+  });
 });
+
