@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createKeychainStore, keychainServiceName } from '../../../electron/core/index.js';
-import { msisdnEnding, openCore, removeDir, requestId, tempDir, waitForState, type LoggedCore } from './helpers.js';
+import { allFiles, msisdnEnding, openCore, removeDir, requestId, tempDir, waitForState, type LoggedCore } from './helpers.js';
 
 const root = tempDir('till-embedded');
 const dataDir = join(root, 'till');
@@ -34,6 +34,13 @@ describe('embedded TEST default', () => {
 
     const token = await createKeychainStore(keychainServiceName(dataDir)).get('test.embedded-relay-token');
     expect(token).toMatch(/^rt_[A-Za-z0-9_-]{43}$/);
+    // Neither the token nor any secret key is in a file of the data folder (the embedded simulator's
+    // and relay's own state included) or in a log line.
+    for (const file of allFiles(dataDir)) {
+      expect(file.bytes.includes(Buffer.from((token as string).slice(3))), file.path).toBe(false);
+      expect(/sk_(test|live)_[A-Za-z0-9]{16,}/.test(file.bytes.toString('latin1')), file.path).toBe(false);
+    }
+    expect(core.lines.some((l) => /sk_(test|live)_[A-Za-z0-9]{16,}|rt_[A-Za-z0-9_-]{43}/.test(JSON.stringify(l)))).toBe(false);
   });
 
   it('starts again on the same ports with the same relay token, keeping its history', async () => {
