@@ -1,0 +1,151 @@
+/**
+ * The relay client against a small local stand-in of the relay's till API (the real relay is used in
+ * the integration tests): catch-up pages through everything after the stored sequence, the SSE stream
+ * follows with Last-Event-ID, the cursor lives in SQLite and is reset when the relay URL changes.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../../electron/core/database.js';
+import { createLogger } from '../../../electron/core/logger.js';
+import { RelayClient } from '../../../electron/core/relay-client.js';
+import type { RelayEvent } from '../../../shared/relay-wire.js';
+
+const TOKEN = `rt_${'k'.repeat(43)}`;
+let dir: string;
+let db: Db;
+let server: Server;
+let url: string;
+let log: Array<{ path: string; lastEventId: string | undefined }>;
+const events: RelayEvent[] = [];
+
+function event(seq: number, environment: 'test' | 'live' = 'test'): RelayEvent {
+  return {
+    seq,
+    environment,
+    receivedAt: '2026-11-21T10:00:00Z',
+    webhookCreatedAt: '2026-11-21T10:00:00Z',
+    keyId: 'pk_test_abcdefgh',
+    transaction: {
+      reference: `TX_${seq}`,
+      clientReference: null,
+      status: 'SUCCESS',
+      amount: '1.00',
+      fee: '0.02',
+      net: '0.98',
+      currency: 'GHS',
+      customer: { msisdn: '233241234567', network: 'SANDBOX' },
+      description: '',
+      metadata: null,
+      completedAt: '2026-11-21T10:00:00Z',
+      ...(environment === 'test' ? { sandbox: true } : {}),
+    },
+  } as RelayEvent;
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'momo-relayc-'));
+  db = openDatabase(join(dir, 'till.db'));
+  log = [];
+  events.length = 0;
+  for (let s = 1; s <= 7; s += 1) events.push(event(s, s === 4 ? 'live' : 'test'));
+  server = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    log.push({ path: `${u.pathname}${u.search}`, lastEventId: req.headers['last-event-id'] as string | undefined });
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    const after = Number(u.searchParams.get('after') ?? 0);
+    if (u.pathname === '/v1/transactions') {
+      const items = events.filter((e) => e.seq > after).slice(0, 3);
+      const last = items.at(-1)?.seq ?? after;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items, nextAfter: last, hasMore: events.some((e) => e.seq > last) }));
+      return;
+    }
+    if (u.pathname === '/v1/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': hello\n\n');
+      res.write(`id: 8\nevent: transaction\ndata: ${JSON.stringify(event(8))}\n\n`);
+      return; // stays open
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function client(relayUrl: string, got: RelayEvent[], states: string[]) {
+  return new RelayClient({
+    environment: 'test',
+    relayUrl,
+    token: TOKEN,
+    db,
+    log: createLogger({ dataDir: dir, now: Date.now }),
+    onEvent: (e) => got.push(e),
+    onState: (s) => states.push(s),
+    initialBackoffMs: 20,
+    maxBackoffMs: 50,
+  });
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+};
+
+describe('relay client', () => {
+  it('catches up page by page, then follows the stream from the last sequence; only its environment', async () => {
+    const got: RelayEvent[] = [];
+    const states: string[] = [];
+    const c = client(url, got, states);
+    c.start();
+    await until(() => got.some((e) => e.seq === 8));
+    await c.stop();
+    expect(got.map((e) => e.seq)).toEqual([1, 2, 3, 5, 6, 7, 8]); // 4 is live
+    expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
+      '/v1/transactions?after=0&limit=500&environment=test',
+      '/v1/transactions?after=3&limit=500&environment=test',
+      '/v1/transactions?after=6&limit=500&environment=test',
+    ]);
+    const stream = log.find((l) => l.path.startsWith('/v1/events'));
+    expect(stream).toEqual({ path: '/v1/events?environment=test&after=7', lastEventId: '7' });
+    expect(states).toEqual(['reconnecting', 'connected', 'offline']);
+    expect(c.lastSeq).toBe(8);
+  });
+
+  it('keeps the cursor across restarts and resets it when the relay URL changes', async () => {
+    const first = client(url, [], []);
+    first.start();
+    await until(() => first.lastSeq === 8);
+    await first.stop();
+    log.length = 0;
+    const again = client(url, [], []);
+    again.start();
+    await until(() => log.some((l) => l.path.startsWith('/v1/events')));
+    await again.stop();
+    expect(log[0]?.path).toBe('/v1/transactions?after=8&limit=500&environment=test');
+    const moved = client(url.replace('127.0.0.1', 'localhost'), [], []);
+    expect(moved.lastSeq).toBe(0);
+  });
+
+  it('a refused token is reported offline straight away', async () => {
+    const states: string[] = [];
+    const c = new RelayClient({ ...{ environment: 'test' as const, relayUrl: url, token: `rt_${'x'.repeat(43)}`, db, log: createLogger({ dataDir: dir, now: Date.now }) }, onEvent: () => {}, onState: (s) => states.push(s), initialBackoffMs: 20, maxBackoffMs: 50 });
+    c.start();
+    await until(() => states.includes('offline'));
+    await c.stop();
+    expect(states[0]).toBe('reconnecting');
+    expect(states).not.toContain('connected');
+  });
+});
