@@ -2,7 +2,7 @@
  * The real Electron app through Playwright's Electron support: one hardened window on app://momo,
  * the preload's single API object, no Node in the renderer, new windows and navigation refused, a
  * single instance. Skipped by name (with the reason printed) where the Electron binary is absent.
- *   scripts/with-keyring.sh npx vitest run --config test/electron/vitest.config.ts
+ *   scripts/with-keyring.sh npx vitest run --project electron   (part of npm test)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
