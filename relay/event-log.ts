@@ -23,7 +23,7 @@ export type Delivery = {
 };
 
 export type ApplyOutcome =
-  | { kind: 'accepted'; event: RelayEvent; json: string }
+  | { kind: 'accepted'; seq: number; json: string }
   | { kind: 'duplicate'; seq: number; environment: Environment; outOfOrder: boolean; previousTimestamp: number }
   | { kind: 'conflict'; seq: number; storedEnvironment: Environment; fields: string[] };
 
@@ -94,8 +94,7 @@ export class EventLog {
     this.insert = db.prepare(
       `INSERT INTO events (reference, client_reference, environment, key_id, received_at, webhook_created_at,
          transaction_json, first_timestamp, latest_timestamp)
-       VALUES (@reference, @clientReference, @environment, @keyId, @receivedAt, @webhookCreatedAt,
-         @transactionJson, @timestamp, @timestamp)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.touch = db.prepare(
       'UPDATE events SET deliveries = deliveries + 1, latest_timestamp = MAX(latest_timestamp, ?) WHERE seq = ?',
@@ -118,31 +117,35 @@ export class EventLog {
 
   /** Applies one delivery inside the caller's transaction. */
   apply(d: Delivery): ApplyOutcome {
+    // Looked up first: an INSERT that hits the UNIQUE key would still use up a sequence number
+    // (AUTOINCREMENT), and the log must stay gap-free.
     const existing = this.findByReference.get(d.reference);
-    if (!existing) {
-      const info = this.insert.run({
-        reference: d.reference,
-        clientReference: d.clientReference,
-        environment: d.environment,
-        keyId: d.keyId,
-        receivedAt: d.receivedAt,
-        webhookCreatedAt: d.webhookCreatedAt,
-        transactionJson: d.transactionJson,
-        timestamp: d.timestamp,
-      });
-      const seq = Number(info.lastInsertRowid);
-      const row: EventRow = {
-        seq,
-        reference: d.reference,
-        environment: d.environment,
-        key_id: d.keyId,
-        received_at: d.receivedAt,
-        webhook_created_at: d.webhookCreatedAt,
-        transaction_json: d.transactionJson,
-      };
-      const json = eventJson(row);
-      return { kind: 'accepted', event: JSON.parse(json) as RelayEvent, json };
-    }
+    if (existing) return this.repeat(existing, d);
+    const info = this.insert.run(
+      d.reference,
+      d.clientReference,
+      d.environment,
+      d.keyId,
+      d.receivedAt,
+      d.webhookCreatedAt,
+      d.transactionJson,
+      d.timestamp,
+      d.timestamp,
+    );
+    const seq = Number(info.lastInsertRowid);
+    const json = eventJson({
+      seq,
+      reference: d.reference,
+      environment: d.environment,
+      key_id: d.keyId,
+      received_at: d.receivedAt,
+      webhook_created_at: d.webhookCreatedAt,
+      transaction_json: d.transactionJson,
+    });
+    return { kind: 'accepted', seq, json };
+  }
+
+  private repeat(existing: ExistingRow, d: Delivery): ApplyOutcome {
     // Compared only on a repeat: the canonical form of the stored and the incoming final state.
     const stored = JSON.parse(existing.transaction_json) as Record<string, unknown>;
     const incoming = JSON.parse(d.transactionJson) as Record<string, unknown>;

@@ -1,15 +1,16 @@
 /**
- * Group commit. Deliveries are queued; whenever the writer thread is free, everything queued
- * (up to maxBatch) goes to it as ONE transaction with one fsync. While that commit runs, the
- * main thread keeps reading and verifying requests, which form the next batch. Each delivery is
- * answered only once its batch has committed; a failed commit rejects the whole batch (503).
+ * Group commit, main-thread side. The deliveries verified in one event-loop turn are posted to
+ * the writer thread together; the writer commits every batch waiting for it in ONE transaction
+ * with one fsync (relay/commit-worker.ts). The main thread never waits on the disk, and each
+ * delivery is answered only once the transaction holding it has committed; a failed commit
+ * rejects it (answered 503).
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApplyOutcome, Delivery } from './event-log.js';
-import type { WorkerInit, WorkerRequest, WorkerResponse } from './commit-worker.js';
+import type { WorkerInit, WorkerItemResult, WorkerRequest, WorkerResponse } from './commit-worker.js';
 import type { LogFn } from './http-util.js';
 
 type Pending = {
@@ -27,23 +28,27 @@ export class CommitError extends Error {
 /** Starts relay/commit-worker in a thread; from TypeScript sources it is loaded through tsx's API. */
 function spawnWorker(init: WorkerInit): Worker {
   const here = import.meta.url;
-  if (here.endsWith('.js')) return new Worker(new URL('./commit-worker.js', here), { workerData: init });
+  const options = { workerData: init, transferList: [init.port] };
+  if (here.endsWith('.js')) return new Worker(new URL('./commit-worker.js', here), options);
   const tsxDir = dirname(createRequire(here).resolve('tsx/package.json'));
   const api = pathToFileURL(join(tsxDir, 'dist/esm/api/index.mjs')).href;
   const target = new URL('./commit-worker.ts', here).href;
   const code = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(target)}, ${JSON.stringify(target)}))`;
-  return new Worker(code, { eval: true, workerData: init });
+  return new Worker(code, { eval: true, ...options });
 }
 
 export class GroupCommitter {
-  private queue: Pending[] = [];
-  private inFlight: { id: number; batch: Pending[] } | null = null;
+  /** Submitted this event-loop turn, not yet posted. */
+  private pending: Pending[] = [];
+  /** Posted to the writer, awaiting its commit. */
+  private readonly inFlight = new Map<number, Pending[]>();
   private nextId = 1;
-  private worker: Worker;
-  private ready: Promise<void>;
+  private worker!: Worker;
+  private port!: MessagePort;
+  private ready!: Promise<void>;
   private isReady = false;
   private closed = false;
-  private timer: NodeJS.Timeout | null = null;
+  private scheduled = false;
   private idleWaiters: Array<() => void> = [];
 
   constructor(
@@ -56,19 +61,23 @@ export class GroupCommitter {
       log: LogFn;
     },
   ) {
-    ({ worker: this.worker, ready: this.ready } = this.start());
+    this.start();
   }
 
-  private start(): { worker: Worker; ready: Promise<void> } {
-    const worker = spawnWorker({ dataDir: this.options.dataDir, busyTimeoutMs: this.options.busyTimeoutMs });
+  private start(): void {
+    const channel = new MessageChannel();
+    const port = channel.port1;
+    const worker = spawnWorker({ dataDir: this.options.dataDir, busyTimeoutMs: this.options.busyTimeoutMs, port: channel.port2 });
+    this.worker = worker;
+    this.port = port;
     this.isReady = false;
-    const ready = new Promise<void>((resolve, reject) => {
-      worker.on('message', (msg: WorkerResponse) => {
+    this.ready = new Promise<void>((resolve, reject) => {
+      port.on('message', (msg: WorkerResponse) => {
         if (msg.type === 'ready') {
           this.isReady = true;
           resolve();
-          this.pump();
-        } else if (msg.type === 'result' || msg.type === 'failed') {
+          this.post();
+        } else if (msg.type === 'result') {
           this.settle(msg);
         }
       });
@@ -78,20 +87,20 @@ export class GroupCommitter {
       });
       worker.once('exit', (code) => {
         if (worker !== this.worker) return;
+        port.close();
         this.isReady = false;
-        if (this.inFlight) {
-          const { batch } = this.inFlight;
-          this.inFlight = null;
-          for (const p of batch) p.reject(new CommitError(`writer thread exited (${code}) during a commit`));
+        for (const [id, batch] of this.inFlight) {
+          this.inFlight.delete(id);
+          for (const p of batch) p.reject(new CommitError(`writer thread exited (${code}) before committing`));
         }
+        this.notifyIdle();
         if (!this.closed) {
           this.options.log({ level: 'error', msg: 'commit_worker_restart', exitCode: code });
-          ({ worker: this.worker, ready: this.ready } = this.start());
+          this.start();
           this.ready.catch(() => undefined);
         }
       });
     });
-    return { worker, ready };
   }
 
   /** Resolves when the writer thread has opened the database. */
@@ -103,81 +112,84 @@ export class GroupCommitter {
   submit(delivery: Delivery): Promise<ApplyOutcome> {
     if (this.closed) return Promise.reject(new CommitError('relay is shutting down'));
     return new Promise<ApplyOutcome>((resolve, reject) => {
-      this.queue.push({ delivery, resolve, reject });
-      this.schedule();
+      this.pending.push({ delivery, resolve, reject });
+      if (this.pending.length >= this.options.maxBatch) this.post();
+      else this.schedule();
     });
   }
 
   private schedule(): void {
-    if (this.inFlight || this.timer) return;
-    if (this.options.windowMs > 0) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.pump();
-      }, this.options.windowMs);
-    } else {
-      this.pump();
-    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const run = () => {
+      this.scheduled = false;
+      this.post();
+    };
+    if (this.options.windowMs > 0) setTimeout(run, this.options.windowMs);
+    else setImmediate(run);
   }
 
-  private pump(): void {
-    if (this.inFlight || !this.isReady || this.queue.length === 0) return;
-    const batch = this.queue.splice(0, this.options.maxBatch);
+  /** Posts what was submitted this turn; the writer groups it with whatever else is waiting. */
+  private post(): void {
+    if (!this.isReady || this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
     const id = this.nextId++;
-    this.inFlight = { id, batch };
-    const req: WorkerRequest = { type: 'batch', id, deliveries: batch.map((p) => stripLocal(p.delivery)) };
-    this.worker.postMessage(req);
+    this.inFlight.set(id, batch);
+    const deliveries = JSON.stringify(batch.map((p) => p.delivery));
+    this.port.postMessage({ type: 'batch', id, deliveries } satisfies WorkerRequest);
   }
 
-  private settle(msg: Extract<WorkerResponse, { type: 'result' | 'failed' }>): void {
-    const current = this.inFlight;
-    if (!current || current.id !== msg.id) return;
-    this.inFlight = null;
-    if (msg.type === 'failed') {
-      for (const p of current.batch) p.reject(new CommitError(msg.error));
-    } else {
-      const committed: Array<{ delivery: Delivery; outcome: ApplyOutcome }> = [];
-      msg.results.forEach((r, i) => {
-        if ('outcome' in r) committed.push({ delivery: (current.batch[i] as Pending).delivery, outcome: r.outcome });
+  private settle(msg: Extract<WorkerResponse, { type: 'result' }>): void {
+    const batch = this.inFlight.get(msg.id);
+    if (!batch) return;
+    this.inFlight.delete(msg.id);
+    const results = JSON.parse(msg.results) as WorkerItemResult[];
+    const committed: Array<{ delivery: Delivery; outcome: ApplyOutcome }> = [];
+    results.forEach((r, i) => {
+      if ('outcome' in r) committed.push({ delivery: (batch[i] as Pending).delivery, outcome: r.outcome });
+    });
+    try {
+      this.options.onCommit(committed, msg.groupSize);
+    } finally {
+      results.forEach((r, i) => {
+        const p = batch[i] as Pending;
+        if ('outcome' in r) p.resolve(r.outcome);
+        else p.reject(new CommitError(r.error));
       });
-      try {
-        this.options.onCommit(committed, current.batch.length);
-      } finally {
-        msg.results.forEach((r, i) => {
-          const p = current.batch[i] as Pending;
-          if ('outcome' in r) p.resolve(r.outcome);
-          else p.reject(new CommitError(r.error));
-        });
-      }
+      this.notifyIdle();
     }
-    if (this.queue.length > 0) this.schedule();
-    else if (!this.inFlight) for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  /** Stops taking deliveries, lets queued ones commit, then closes the writer's database. */
+  private notifyIdle(): void {
+    if (this.pending.length === 0 && this.inFlight.size === 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /** Stops taking deliveries, lets submitted ones commit, then closes the writer's database. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.queue.length > 0 || this.inFlight) {
+    this.post();
+    if (this.pending.length > 0 || this.inFlight.size > 0) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
-    if (this.timer) clearTimeout(this.timer);
     const worker = this.worker;
-    await new Promise<void>((resolve) => {
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        resolve();
-      };
-      worker.on('message', (msg: WorkerResponse) => msg.type === 'closed' && finish());
-      worker.once('exit', finish);
-      worker.postMessage({ type: 'close' } satisfies WorkerRequest);
-    });
+    if (this.isReady) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5_000);
+        this.port.on('message', (msg: WorkerResponse) => {
+          if (msg.type === 'closed') {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        worker.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        this.port.postMessage({ type: 'close' } satisfies WorkerRequest);
+      });
+    }
     await worker.terminate();
+    this.port.close();
   }
-}
-
-/** What crosses to the writer thread (arrivedAt stays here: clocks differ between threads). */
-function stripLocal(d: Delivery): Delivery {
-  return { ...d, arrivedAt: 0 };
 }

@@ -67,7 +67,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       for (const { delivery, outcome } of outcomes) {
         if (outcome.kind === 'accepted') {
           metrics.accepted.inc({ environment: delivery.environment });
-          published.push({ seq: outcome.event.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
+          published.push({ seq: outcome.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
           accepted.push(delivery.reference);
         } else if (outcome.kind === 'duplicate') {
           metrics.duplicates.inc({ environment: delivery.environment });
@@ -96,16 +96,26 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const handleTill = createTillApi({ getConfig, eventLog, hub, metrics, log });
 
   let closing = false;
-  let active = 0;
+  let webhooksInFlight = 0;
   let idle: (() => void) | null = null;
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://relay.invalid');
-    if (url.pathname === '/v1/webhooks') {
-      if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
-      if (closing) return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
-      return handleWebhook(req, res);
+  async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
+    if (closing) return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
+    webhooksInFlight++;
+    try {
+      await handleWebhook(req, res);
+    } finally {
+      webhooksInFlight--;
+      if (webhooksInFlight === 0 && idle) idle();
     }
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The hot path (the service's deliveries) skips URL parsing.
+    if (req.url === '/v1/webhooks') return webhook(req, res);
+    const url = new URL(req.url ?? '/', 'http://relay.invalid');
+    if (url.pathname === '/v1/webhooks') return webhook(req, res);
     if (url.pathname === '/healthz' && req.method === 'GET') {
       const lastSeq = eventLog.lastSeq();
       return sendJson(res, closing ? 503 : 200, { ok: !closing, lastSeq, sseClients: hub.size });
@@ -124,11 +134,6 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   }
 
   const server = createServer((req, res) => {
-    active++;
-    res.on('close', () => {
-      active--;
-      if (active === 0 && idle) idle();
-    });
     route(req, res).catch((err: unknown) => {
       log({ level: 'error', msg: 'request_failed', path: req.url?.split('?')[0], error: (err as Error).message });
       if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
@@ -157,14 +162,17 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       hub.closeAll();
       server.closeIdleConnections();
-      // Finish what is in flight: requests being read, verified or committed.
-      if (active > 0) {
+      // Finish the deliveries in flight: being read, verified or committed.
+      if (webhooksInFlight > 0) {
         await Promise.race([
           new Promise<void>((resolve) => (idle = resolve)),
           new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref()),
         ]);
       }
       await committer.close();
+      // Let the last answers flush (their connections then go idle and close); force after 1 s.
+      server.closeIdleConnections();
+      await Promise.race([stopped, new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
       server.closeAllConnections();
       await stopped;
       db.close();

@@ -153,7 +153,7 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps) {
 
     switch (outcome.kind) {
       case 'accepted':
-        sendJson(res, 200, { received: true, seq: outcome.event.seq, duplicate: false });
+        sendJson(res, 200, { received: true, seq: outcome.seq, duplicate: false });
         return;
       case 'duplicate':
         if (outcome.outOfOrder) {

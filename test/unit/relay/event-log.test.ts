@@ -64,8 +64,9 @@ describe('event log', () => {
     const first = log.apply(delivery('A', {}, { timestamp: 1000 }));
     expect(first.kind).toBe('accepted');
     if (first.kind !== 'accepted') return;
-    expect(first.event.seq).toBe(1);
-    expect(JSON.parse(first.json)).toEqual(first.event);
+    expect(first.seq).toBe(1);
+    expect(JSON.parse(first.json)).toMatchObject({ seq: 1, environment: 'live', keyId: 'pk_live_Unit00002' });
+    expect(JSON.parse(first.json)).toEqual(log.getByReference('A'));
 
     // Same final state with keys in another order and a later timestamp: a duplicate.
     const reordered = delivery('A', {}, { timestamp: 1010 });
