@@ -15,7 +15,7 @@ export type WorkerRequest = { type: 'batch'; id: number; deliveries: string } | 
 export type WorkerItemResult = { outcome: ApplyOutcome } | { error: string };
 export type WorkerResponse =
   | { type: 'ready' }
-  | { type: 'result'; id: number; /** WorkerItemResult[] as JSON */ results: string; groupSize: number }
+  | { type: 'result'; id: number; /** WorkerItemResult[] as JSON */ results: string; /** deliveries in the commit, on its first batch only; else 0 */ groupSize: number }
   | { type: 'closed' };
 
 export type WorkerInit = { dataDir: string; busyTimeoutMs: number; port: MessagePort };
@@ -66,11 +66,13 @@ function handle(first: WorkerRequest): void {
     const all = batches.flatMap((b) => b.deliveries);
     const results = commit(all);
     let offset = 0;
-    for (const b of batches) {
+    batches.forEach((b, i) => {
       const slice = results.slice(offset, offset + b.deliveries.length);
       offset += b.deliveries.length;
-      port.postMessage({ type: 'result', id: b.id, results: JSON.stringify(slice), groupSize: all.length } satisfies WorkerResponse);
-    }
+      // The commit's size is reported once, with its first batch.
+      const groupSize = i === 0 ? all.length : 0;
+      port.postMessage({ type: 'result', id: b.id, results: JSON.stringify(slice), groupSize } satisfies WorkerResponse);
+    });
   }
   if (closing) {
     db.close();

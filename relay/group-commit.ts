@@ -19,7 +19,8 @@ type Pending = {
   reject: (err: unknown) => void;
 };
 
-export type CommitListener = (outcomes: Array<{ delivery: Delivery; outcome: ApplyOutcome }>, batchSize: number) => void;
+/** Called once per posted batch after its commit; commitSize is the commit's size on the first batch of a commit, else 0. */
+export type CommitListener = (outcomes: Array<{ delivery: Delivery; outcome: ApplyOutcome }>, commitSize: number) => void;
 
 export class CommitError extends Error {
   override name = 'CommitError';

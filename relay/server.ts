@@ -59,8 +59,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     maxBatch: config.groupCommitMaxBatch,
     windowMs: config.groupCommitWindowMs,
     log,
-    onCommit(outcomes, batchSize) {
-      metrics.commitBatchSize.observe(batchSize);
+    onCommit(outcomes, commitSize) {
+      if (commitSize > 0) metrics.commitBatchSize.observe(commitSize);
       const published: PublishedEvent[] = [];
       const accepted: string[] = [];
       const duplicates: string[] = [];

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRelayDatabase } from '../../../relay/db.js';
+import { EventLog, type ApplyOutcome, type Delivery } from '../../../relay/event-log.js';
+import { GroupCommitter } from '../../../relay/group-commit.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function delivery(reference: string): Delivery {
+  return {
+    reference,
+    clientReference: null,
+    environment: 'test',
+    keyId: 'pk_test_Unit00001',
+    receivedAt: '2026-11-21T10:00:00.000Z',
+    webhookCreatedAt: '2026-11-21T10:00:00.000Z',
+    transactionJson: JSON.stringify({ reference, status: 'SUCCESS' }),
+    timestamp: 1,
+    arrivedAt: 0,
+  };
+}
+
+describe('group commit on the writer thread', () => {
+  it('commits concurrent deliveries together, answers each only after the commit, keeps the sequence gap-free', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-gc-'));
+    dirs.push(dir);
+    openRelayDatabase(dir).close();
+    const commits: number[] = [];
+    const seenAtCommit: string[] = [];
+    const committer = new GroupCommitter({
+      dataDir: dir,
+      busyTimeoutMs: 1000,
+      maxBatch: 512,
+      windowMs: 0,
+      log: () => {},
+      onCommit(outcomes, size) {
+        if (size > 0) commits.push(size);
+        for (const o of outcomes) seenAtCommit.push(o.delivery.reference);
+      },
+    });
+    await committer.whenReady();
+
+    const refs = Array.from({ length: 200 }, (_, i) => `G${i}`);
+    const resolvedBeforeCommit: string[] = [];
+    const outcomes = await Promise.all(
+      [...refs, 'G5', 'G6'].map((r) =>
+        committer.submit(delivery(r)).then((o: ApplyOutcome) => {
+          if (!seenAtCommit.includes(r)) resolvedBeforeCommit.push(r);
+          return o;
+        }),
+      ),
+    );
+    expect(resolvedBeforeCommit).toEqual([]);
+    expect(commits.reduce((a, b) => a + b, 0)).toBe(202);
+    expect(commits.length).toBeLessThan(10);
+    const accepted = outcomes.filter((o) => o.kind === 'accepted');
+    expect(accepted.map((o) => (o.kind === 'accepted' ? o.seq : 0)).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
+    expect(outcomes.slice(200).map((o) => o.kind)).toEqual(['duplicate', 'duplicate']);
+    await committer.close();
+
+    // What was acknowledged is on disk, read by a fresh connection.
+    const db = openRelayDatabase(dir);
+    expect(new EventLog(db).lastSeq()).toBe(200);
+    db.close();
+    await expect(committer.submit(delivery('late'))).rejects.toThrow(/shutting down/);
+  });
+});
