@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RelayConfig } from './config.js';
+import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config.js';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { GroupCommitter } from './group-commit.js';
@@ -21,8 +21,11 @@ export type RelayOptions = {
   host?: string;
   /** The SQLite file lives here. */
   dataDir: string;
-  /** The validated config object (same shape as the JSON config file). */
-  config: RelayConfig;
+  /**
+   * The config object (same shape as the JSON config file). It is validated again here, so a
+   * hand-built object gets the defaults and a bad one fails with the field named.
+   */
+  config: RelayConfig | RelayConfigInput;
   /** Injected clock (ms). */
   now?: () => number;
   /** Structured logs; default JSON lines to stderr. */
@@ -33,15 +36,15 @@ export type RunningRelay = {
   url: string;
   /** Stops accepting, finishes in-flight requests, ends SSE streams, closes the database. */
   close(): Promise<void>;
-  /** Swaps in a new validated config (keys, tokens, limits); streams of revoked tokens end. */
-  setConfig(config: RelayConfig): void;
+  /** Swaps in a new config (keys, tokens, limits; validated); streams of revoked tokens end. */
+  setConfig(config: RelayConfig | RelayConfigInput): void;
   metrics: RelayMetrics;
 };
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log: LogFn = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
-  let config = options.config;
+  let config: RelayConfig = parseRelayConfig(options.config, 'startRelay options.config');
   const getConfig = () => config;
 
   const db = openRelayDatabase(options.dataDir);
@@ -181,7 +184,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     return closed;
   }
 
-  function setConfig(next: RelayConfig): void {
+  function setConfig(input: RelayConfig | RelayConfigInput): void {
+    const next = parseRelayConfig(input, 'setConfig');
     config = next;
     hub.dropRevoked(new Set(next.tills.map((t) => t.tokenHash)));
     log({ level: 'info', msg: 'config_reloaded', keys: next.keys.map((k) => k.publicId), tills: next.tills.length });
