@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm start`: build the app with electron-vite, make sure better-sqlite3 exists as a COPY built for
+ * `npm start`: fetch the Electron binary if this is the first launch, build the app with electron-vite, make sure better-sqlite3 exists as a COPY built for
  * the installed Electron (never rebuilt in place: plain Node, the tests and the servers keep using
  * node_modules/better-sqlite3 as npm installed it), then launch Electron with MOMO_SQLITE_BINDING
  * pointing at that copy. The till starts on its embedded TEST sandbox: nothing to configure.
@@ -29,12 +29,20 @@ function electronBinary() {
   return existsSync(binary) ? binary : null;
 }
 
-const binary = electronBinary();
+let binary = electronBinary();
+if (!binary) {
+  // `npm install` skips the download (ELECTRON_SKIP_BINARY_DOWNLOAD=1 in CI); fetch it at first launch.
+  console.log('momo-till: fetching the Electron binary (first launch only)…');
+  const env = { ...process.env };
+  delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
+  spawnSync(process.execPath, [join(electronDir, 'install.js')], { cwd: electronDir, stdio: 'inherit', env });
+  binary = electronBinary();
+}
 if (!binary) {
   fail(
-    'the Electron binary is not installed (node_modules/electron/dist is missing).\n' +
-      'With internet access run:  npx install-electron --no   (or: node node_modules/electron/install.js)\n' +
-      'then npm start again. Everything else (tests, sandbox, relay) works without it.',
+    'the Electron binary could not be fetched (node_modules/electron/dist is missing; it needs internet access once).\n' +
+      'Try again with internet access, or run:  node node_modules/electron/install.js\n' +
+      'Everything else (tests, sandbox, relay) works without it.',
   );
 }
 const electronVersion = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')).version;
