@@ -20,7 +20,7 @@ export function App() {
   const { status, error, refresh } = useAppStatus();
   const [page, setPage] = useState<Page>('charge');
   const announce = useAnnounce();
-  const late = useLateResults(announce);
+  const late = useLateResults(announce, status?.environment);
   const sale = useSale(late.watch);
   const [shown, setShown] = useState<PaymentView | null>(null);
 

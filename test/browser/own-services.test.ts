@@ -91,6 +91,19 @@ describe('own sandbox and relay', () => {
 
   it('switches to LIVE once its settings are complete: no sandbox banner, and TEST payments stay out of LIVE', async () => {
     const { page } = till.get();
+    // A slow TEST approval the cashier stops waiting for: it resolves after the switch to LIVE, and its
+    // sandbox result must not appear there as a late notice.
+    let slowTestSale: { environment: string; state: string } | null = null;
+    const off = till.get().core.on('payment:updated', (p) => {
+      if (p.msisdn === '233241237806') slowTestSale = { environment: p.environment, state: p.state };
+    });
+    await focusedText(page, /New sale/);
+    await enter(page);
+    await sell(page, '1700', '0241237806');
+    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await focusedText(page, /Stop waiting/);
+    await enter(page);
+    await focused(page, 'amount');
     await goTo(page, 'Settings');
     await focused(page, 'owner-pin');
     await page.keyboard.type('1357');
@@ -114,6 +127,13 @@ describe('own sandbox and relay', () => {
     await expect.poll(() => text(page, 'env-badge')).toBe('LIVE');
     expect(await page.getByTestId('sandbox-banner').count()).toBe(0);
     await expect.poll(() => text(page, 'live-assertive')).toBe('The till is now in LIVE mode.');
+
+    // The stopped TEST sale gets its result (3 s at this time scale) while the till is in LIVE.
+    await expect.poll(() => slowTestSale, { timeout: 15_000 }).toEqual({ environment: 'test', state: 'success' });
+    off();
+    await page.waitForTimeout(500); // the event's way into the page
+    expect(await page.getByTestId('late-notice').count()).toBe(0);
+    expect(await text(page, 'live-assertive')).not.toMatch(/Late result/);
 
     await goTo(page, 'History');
     await expect.poll(() => text(page, 'history-count')).toBe('0 payments');

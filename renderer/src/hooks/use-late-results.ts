@@ -1,14 +1,19 @@
 /** Payments the cashier stopped waiting for: when one reaches its result, raise a notice and announce it. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PaymentView } from '../../../shared/ipc/contract';
+import type { PaymentView, TillEnvironment } from '../../../shared/ipc/contract';
 import { call, onEvent } from '../api';
 import { ghs, phone } from '../format';
+import { announceLateResult, noticesFor } from './late-results';
 import { isFinal } from './use-sale';
 
-export function useLateResults(announce: (message: string, urgent?: boolean) => void) {
+export function useLateResults(announce: (message: string, urgent?: boolean) => void, environment: TillEnvironment | undefined) {
   const [notices, setNotices] = useState<PaymentView[]>([]);
   const watching = useRef(new Set<string>());
   const notified = useRef(new Set<string>());
+  const currentEnvironment = useRef(environment);
+  useEffect(() => {
+    currentEnvironment.current = environment;
+  }, [environment]);
 
   const raise = useCallback(
     (p: PaymentView) => {
@@ -16,6 +21,7 @@ export function useLateResults(announce: (message: string, urgent?: boolean) => 
       if (notified.current.has(p.id)) return;
       notified.current.add(p.id);
       setNotices((n) => [p, ...n.filter((x) => x.id !== p.id)]);
+      if (!announceLateResult(p, currentEnvironment.current)) return;
       announce(`Late result: ${ghs(p.amount)} from ${phone(p.msisdn)} ${p.state === 'success' ? 'is PAID' : 'was NOT paid'}.`, true);
     },
     [announce],
@@ -45,5 +51,5 @@ export function useLateResults(announce: (message: string, urgent?: boolean) => 
   );
 
   const dismiss = useCallback((id: string) => setNotices((n) => n.filter((x) => x.id !== id)), []);
-  return { notices, watch, dismiss };
+  return { notices: noticesFor(notices, environment), watch, dismiss };
 }

@@ -1,0 +1,44 @@
+/** Late-result notices never cross environments: a sandbox result is not shown or announced in LIVE. */
+import { describe, expect, it } from 'vitest';
+import { announceLateResult, noticesFor } from '../../../renderer/src/hooks/late-results.js';
+import type { PaymentView } from '../../../shared/ipc/contract.js';
+
+const view = (id: string, environment: 'test' | 'live'): PaymentView => ({
+  id,
+  merchantRef: `TILL1.${id}`,
+  environment,
+  state: 'success',
+  amount: '12.00',
+  fee: '0.23',
+  net: '11.77',
+  currency: 'GHS',
+  msisdn: '233241234506',
+  network: 'MTN',
+  customerName: null,
+  description: '',
+  reference: `TX_${id}`,
+  tillId: 'TILL1',
+  errorMessage: null,
+  stoppedWaiting: true,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:05.000Z',
+  completedAt: '2026-11-21T10:00:05.000Z',
+});
+
+describe('late-result notices by environment', () => {
+  const notices = [view('a', 'test'), view('b', 'live'), view('c', 'test')];
+
+  it('shows only the notices of the active environment, keeping the others for later', () => {
+    expect(noticesFor(notices, 'live').map((p) => p.id)).toEqual(['b']);
+    expect(noticesFor(notices, 'test').map((p) => p.id)).toEqual(['a', 'c']);
+    expect(noticesFor(notices, undefined)).toEqual([]);
+  });
+
+  it('announces a late result only in its own environment', () => {
+    expect(announceLateResult(view('a', 'test'), 'live')).toBe(false);
+    expect(announceLateResult(view('b', 'live'), 'test')).toBe(false);
+    expect(announceLateResult(view('a', 'test'), 'test')).toBe(true);
+    expect(announceLateResult(view('b', 'live'), 'live')).toBe(true);
+    expect(announceLateResult(view('b', 'live'), undefined)).toBe(false);
+  });
+});
