@@ -6,6 +6,7 @@
  * sequence is kept in SQLite per environment (reset when the relay URL changes).
  */
 import { Agent, request } from 'undici';
+import { z } from 'zod';
 import { relayEventSchema, relayPageSchema, type RelayEvent } from '../../shared/relay-wire.js';
 import type { RelayState, TillEnvironment } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
@@ -27,6 +28,13 @@ export type RelayClientOptions = {
   /** Consecutive failures after which the state is reported as offline instead of reconnecting. */
   offlineAfter?: number;
 };
+
+/**
+ * A catch-up page read item by item: one event the till cannot read (a field a newer service added in a
+ * shape this version refuses) is logged and stepped over, exactly as on the live stream, instead of failing
+ * the whole page and so blocking every later result behind it at each reconnect.
+ */
+const lenientPageSchema = relayPageSchema.extend({ items: z.array(z.unknown()) });
 
 class RelayHttpError extends Error {
   constructor(readonly status: number) {
@@ -133,8 +141,15 @@ export class RelayClient {
         await response.body.dump();
         throw new RelayHttpError(response.statusCode);
       }
-      const page = relayPageSchema.parse(await response.body.json());
-      for (const event of page.items) this.handle(event);
+      const page = lenientPageSchema.parse(await response.body.json());
+      for (const item of page.items) {
+        const parsed = relayEventSchema.safeParse(item);
+        if (parsed.success) this.handle(parsed.data);
+        else {
+          const seq = (item as { seq?: unknown } | null)?.seq;
+          this.o.log.warn('relay.bad_event', { environment: this.o.environment, id: typeof seq === 'number' ? seq : null, issue: parsed.error.issues[0]?.message });
+        }
+      }
       if (page.nextAfter > this.lastSeq) this.saveSeq(page.nextAfter);
       if (!page.hasMore) return;
     }

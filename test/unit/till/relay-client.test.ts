@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../electron/core/database.js';
@@ -122,6 +122,21 @@ describe('relay client', () => {
     expect(stream).toEqual({ path: '/v1/events?environment=test&after=7', lastEventId: '7' });
     expect(states).toEqual(['reconnecting', 'connected', 'offline']);
     expect(c.lastSeq).toBe(8);
+  });
+
+  it('steps over an event it cannot read in a catch-up page (logged), so later results still arrive', async () => {
+    const bad = event(2) as unknown as { transaction: Record<string, unknown> };
+    bad.transaction.amount = '2.5'; // not a wire amount
+    events[1] = bad as unknown as RelayEvent;
+    const got: RelayEvent[] = [];
+    const c = client(url, got, []);
+    c.start();
+    await until(() => got.some((e) => e.seq === 8));
+    await c.stop();
+    expect(got.map((e) => e.seq)).toEqual([1, 3, 5, 6, 7, 8]);
+    expect(c.lastSeq).toBe(8);
+    const lines = readFileSync(join(dir, 'logs', 'till.log'), 'utf8');
+    expect(lines).toMatch(/"event":"relay.bad_event".*"id":2/);
   });
 
   it('keeps the cursor across restarts and resets it when the relay URL changes', async () => {
