@@ -2,37 +2,27 @@
  * The same cashier scenarios against the real Electron app, where the Electron binary is present.
  * Here (no binary can be downloaded) the test reports itself skipped by name, with the reason.
  */
-import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { _electron } from 'playwright-core';
 import { axe, enter, focused, resultTitle, sell } from '../browser-bridge/cashier.js';
+// The one place that decides whether the real app can launch here. It finds the binary WITHOUT
+// require('electron'), which would start a download of the binary from inside the test run.
+import { appRoot, canLaunch, electronPath, skipReason, sqliteBinding } from '../electron/electron-env.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-function electronBinary(): string | null {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
-}
-
-const binary = electronBinary();
-const built = existsSync(join(ROOT, 'out/main/index.js'));
-const reason = !binary ? 'the Electron binary is not installed here' : !built ? 'the app is not built (npm run build)' : '';
+const reason = canLaunch ? '' : (skipReason ?? 'the app cannot be launched here');
 if (reason) console.warn(`[skipped] electron-app.test.ts: ${reason}`);
 
-describe('the real Electron app', () => {
+describe(`the real Electron app${reason ? ` (skipped: ${reason})` : ''}`, () => {
   it.skipIf(Boolean(reason))('a keyboard sale for success and for a decline, with axe passing, in the real app window', async () => {
     const home = mkdtempSync(join(tmpdir(), 'momo-electron-app-'));
     const app = await _electron.launch({
-      executablePath: binary as string,
-      args: [join(ROOT, 'out/main/index.js'), '--no-sandbox'],
-      env: { ...process.env, MOMO_DATA_DIR: join(home, 'data') } as Record<string, string>,
+      executablePath: electronPath as string,
+      args: [appRoot, '--no-sandbox'],
+      cwd: appRoot,
+      env: { ...process.env, MOMO_DATA_DIR: join(home, 'data'), MOMO_SQLITE_BINDING: sqliteBinding ?? '' } as Record<string, string>,
     });
     try {
       const page = await app.firstWindow();
