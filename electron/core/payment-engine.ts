@@ -22,6 +22,9 @@ import { PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js
 import type { ServiceClient, ServiceCredentials } from './service-client.js';
 import type { TransactionsStore } from './transactions-store.js';
 
+/** The longest wait before re-sending an uncertain payment, whatever Retry-After says. */
+export const MAX_RETRY_DELAY_MS = 10 * 60_000;
+
 export type ChargeInput = {
   requestId: string;
   amount: string;
@@ -198,7 +201,9 @@ export class PaymentEngine {
     if (this.closed || this.timers.has(row.id)) return;
     const delays = this.deps.retryDelaysMs;
     const base = delays[Math.min(Math.max(row.attempts - 1, 0), delays.length - 1)] ?? 1000;
-    const delay = Math.max(base, retryAfterMs ?? 0);
+    // A service's Retry-After is honoured up to a bound: a huge value would overflow setTimeout (Node
+    // then fires after 1 ms, a tight retry loop against a service asking us to back off).
+    const delay = Math.min(Math.max(base, retryAfterMs ?? 0), MAX_RETRY_DELAY_MS);
     const timer = setTimeout(() => {
       this.timers.delete(row.id);
       void this.submit(row.id).catch((error) => this.deps.log.error('payment.retry_failed', { id: row.id, error }));

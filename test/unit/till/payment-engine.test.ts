@@ -113,6 +113,19 @@ describe('payment engine', () => {
     expect(new PaymentsRepo(db).get(id)).toMatchObject({ state: 'success', reference: 'TX_LATE', fee: 20, net: 980 });
   });
 
+  it('a huge Retry-After waits (bounded) instead of overflowing the timer into a 1 ms retry loop', async () => {
+    script = [
+      { kind: 'no-answer', reason: 'response-timeout' },
+      { kind: 'error', status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfterMs: 3_000_000_000 },
+    ];
+    const r = await engine.charge('test', sale('r-25'));
+    const id = r.ok ? r.payment.id : '';
+    await until(() => bodies.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(bodies).toHaveLength(2);
+    expect(new PaymentsRepo(db).get(id)?.state).toBe('uncertain');
+  });
+
   it('keeps a sandbox result out of LIVE and a live result out of TEST', async () => {
     script = [accepted('TX_9')];
     const r = await engine.charge('test', sale('r-30'));
