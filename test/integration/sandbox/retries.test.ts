@@ -5,8 +5,7 @@
  * The exact offsets are asserted on an injected clock in test/unit/sandbox/deliveries-schedule.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { api, paymentBody, quietLog, signatureValid, startReceiver, waitFor, type Creds } from './helpers.js';
 
@@ -41,10 +40,9 @@ beforeAll(async () => {
     if (r.path === '/client-error') return n <= 2 ? 404 : 201;
     return 200;
   });
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  refusedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  // A port below the ephemeral range that nothing listens on: a freed ephemeral port can be taken by
+  // another test's server in the meantime (seen under load), which answered 404 instead of refusing.
+  refusedUrl = `http://127.0.0.1:${await refusingPort()}`;
 
   const paths = [...Array.from({ length: 9 }, (_, n) => `/fail-${n}`), '/slow', '/redirect', '/client-error'];
   for (const path of paths) {
@@ -129,3 +127,19 @@ describe('what counts as a failed attempt', () => {
     }
   });
 });
+
+/** A privileged port that refuses connections here (checked, not assumed). */
+async function refusingPort(): Promise<number> {
+  for (const port of [9, 19, 47, 1, 7]) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  throw new Error('no refusing port found on 127.0.0.1');
+}
