@@ -9,6 +9,18 @@ import type { TillEnvironment } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { localDate } from './local-date.js';
 
+/** The network test-mode results carry on the wire (spec 6.4) whatever network the customer is on. */
+export const SANDBOX_NETWORK = 'SANDBOX';
+
+/**
+ * SQL for the network a transaction counts under in takings: the wire network, except that a TEST
+ * result ("SANDBOX" on the wire) that is one of this till's own payments counts under the network the
+ * cashier charged. `t` is the transactions row; LIVE always keeps the service's own network.
+ */
+export const TAKINGS_NETWORK_SQL = `CASE WHEN t.environment = 'test' AND t.network = '${SANDBOX_NETWORK}' THEN
+    coalesce((SELECT p.network FROM payments p WHERE p.merchant_ref = t.client_reference AND p.environment = t.environment), t.network)
+  ELSE t.network END`;
+
 /** merchantRef is `<tillId>.<ULID>`: the till that took a payment is readable from its reference. */
 export function tillIdOfMerchantRef(ref: string | null): string {
   const m = /^([A-Za-z0-9]{4,20})\.[0-9A-HJKMNP-TV-Z]{26}$/.exec(ref ?? '');
@@ -36,6 +48,7 @@ export class TransactionsStore {
   private readonly bumpRollup;
   private readonly byReference;
   private readonly byClientReference;
+  private readonly chargedNetwork;
 
   constructor(
     private readonly db: Db,
@@ -55,6 +68,7 @@ export class TransactionsStore {
          succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed,
          gross = gross + excluded.gross, fees = fees + excluded.fees, net = net + excluded.net`,
     );
+    this.chargedNetwork = db.prepare('SELECT network FROM payments WHERE environment = ? AND merchant_ref = ?');
     this.byReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND reference = ?');
     this.byClientReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND client_reference = ? LIMIT 1');
   }
@@ -80,8 +94,15 @@ export class TransactionsStore {
       received_at: receivedAt,
     };
     const inserted = this.insertRow.run(row).changes === 1;
-    if (inserted) this.addToRollup(row);
+    if (inserted) this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
     return inserted;
+  }
+
+  /** The network a transaction counts under in takings (see TAKINGS_NETWORK_SQL, the same rule in SQL). */
+  private takingsNetwork(environment: TillEnvironment, wireNetwork: string, clientReference: string | null): string {
+    if (environment !== 'test' || wireNetwork !== SANDBOX_NETWORK || !clientReference) return wireNetwork;
+    const own = this.chargedNetwork.get(environment, clientReference) as { network: string } | undefined;
+    return own?.network ?? wireNetwork;
   }
 
   private addToRollup(row: Omit<TransactionRow, 'reference' | 'client_reference' | 'msisdn' | 'description' | 'completed_at'> & { status: string }): void {
@@ -117,13 +138,19 @@ export class TransactionsStore {
     this.db.transaction(() => {
       for (const row of rows) update.run(localDate(row.completed_at, timeZone), row.id);
       this.db.exec('DELETE FROM daily_takings');
-      this.db.exec(`INSERT INTO daily_takings (environment, local_date, till_id, network, succeeded, failed, gross, fees, net)
-        SELECT environment, local_date, till_id, network,
-          sum(status = 'SUCCESS'), sum(status = 'FAILED'),
-          sum(CASE WHEN status = 'SUCCESS' THEN amount ELSE 0 END),
-          sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END),
-          sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END)
-        FROM transactions GROUP BY environment, local_date, till_id, network`);
+      this.db.exec(rebuildRollupSql('1'));
     })();
   }
+}
+
+/** Rebuild the daily rollup from the transactions matching `where` (SQL over `t`), by takings network. */
+export function rebuildRollupSql(where: string): string {
+  return `INSERT INTO daily_takings (environment, local_date, till_id, network, succeeded, failed, gross, fees, net)
+    SELECT environment, local_date, till_id, takings_network,
+      sum(status = 'SUCCESS'), sum(status = 'FAILED'),
+      sum(CASE WHEN status = 'SUCCESS' THEN amount ELSE 0 END),
+      sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END),
+      sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END)
+    FROM (SELECT t.*, ${TAKINGS_NETWORK_SQL} AS takings_network FROM transactions t WHERE ${where})
+    GROUP BY environment, local_date, till_id, takings_network`;
 }

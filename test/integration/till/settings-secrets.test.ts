@@ -182,7 +182,7 @@ describe('LIVE', () => {
     expect(await core.invoke('settings:setEnvironment', { environment: 'test', pin: PIN })).toEqual({ ok: true });
     const test = await core.invoke('takings:report', { from: today, to: today });
     expect(test.totals.gross).not.toContain('30.00');
-    expect(test.byNetwork.map((n) => n.network)).toEqual(['SANDBOX']);
+    expect(test.byNetwork.map((n) => n.network)).toEqual(['MTN']); // the network charged, not the wire's "SANDBOX"
     expect((await core.invoke('history:search', { page: 0, pageSize: 200 })).items.every((p) => p.environment === 'test')).toBe(true);
   });
 });

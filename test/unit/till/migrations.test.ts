@@ -115,6 +115,37 @@ describe('migration 3: payment counts kept by triggers', () => {
   });
 });
 
+describe('migration 4: TEST takings by the network the cashier charged', () => {
+  it("rebuilds the TEST rollup with this till's own sandbox results under their charged network; LIVE untouched", () => {
+    const path = file();
+    const v3 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 3) }));
+    v3.prepare(
+      `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network, description, request_body, till_id, created_at, updated_at)
+       VALUES ('p1', 'r1', 'T1.A', 'test', 'success', 500, '233201234567', '765432102332', 'TELECEL', '', '{}', 'T1', 1, 1)`,
+    ).run();
+    const tx = v3.prepare(
+      `INSERT INTO transactions (environment, reference, client_reference, status, amount, fee, net, msisdn, network, description, till_id, completed_at, local_date, received_at)
+       VALUES (?, ?, ?, 'SUCCESS', ?, 0, ?, '233201234567', ?, '', 'T1', 1, '2026-11-20', 1)`,
+    );
+    tx.run('test', 'TX1', 'T1.A', 500, 500, 'SANDBOX'); // ours: charged on TELECEL
+    tx.run('test', 'TX2', 'T9.B', 300, 300, 'SANDBOX'); // another till's: unknown network
+    tx.run('live', 'TX3', 'T1.C', 700, 700, 'MTN');
+    const roll = v3.prepare(
+      `INSERT INTO daily_takings (environment, local_date, till_id, network, succeeded, failed, gross, fees, net) VALUES (?, '2026-11-20', 'T1', ?, 1, 0, ?, 0, ?)`,
+    );
+    roll.run('test', 'SANDBOX', 800, 800);
+    roll.run('live', 'MTN', 700, 700);
+    v3.close();
+    const v4 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 4) }));
+    const rows = v4.prepare('SELECT environment, network, succeeded, gross FROM daily_takings ORDER BY environment, network').all();
+    expect(rows).toEqual([
+      { environment: 'live', network: 'MTN', succeeded: 1, gross: 700 },
+      { environment: 'test', network: 'SANDBOX', succeeded: 1, gross: 300 },
+      { environment: 'test', network: 'TELECEL', succeeded: 1, gross: 500 },
+    ]);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(3);
+  expect(SCHEMA_VERSION).toBe(4);
 });

@@ -64,6 +64,29 @@ describe('takings', () => {
     expect(() => takings.report('live', '2024-01-01', '2026-11-20', 'Africa/Accra')).toThrow(/at most 366 days/);
   });
 
+  it("counts this till's own TEST results under the network the cashier charged (the wire says SANDBOX); LIVE keeps the service's", () => {
+    const repo = new PaymentsRepo(db);
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    const own = tx('TX_S00001', 'SUCCESS', '20.00', '0.39', '19.61', '2026-11-20T10:00:00Z', 'TFRONT1', 'SANDBOX', true);
+    repo.insert({ id: 'p-own', request_id: 'r-own', merchant_ref: own.clientReference as string, environment: 'test', state: 'awaiting_customer', amount: 2000, msisdn: '233201234567', msisdn_rev: '765432102332', network: 'TELECEL', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: 0, updated_at: 0 });
+    store.insert('test', own, 1, 0);
+    store.insert('test', tx('TX_S00002', 'FAILED', '5.00', '0.00', '0.00', '2026-11-20T11:00:00Z', 'TOTHER9', 'SANDBOX', true), 2, 0); // another till's
+    // A LIVE payment charged as MTN but reported by the service as TELECEL counts as TELECEL.
+    const live = tx('TX_L00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-20T12:00:00Z', 'TFRONT1', 'TELECEL');
+    repo.insert({ id: 'p-live', request_id: 'r-live', merchant_ref: live.clientReference as string, environment: 'live', state: 'awaiting_customer', amount: 1000, msisdn: '233241234567', msisdn_rev: '765432142332', network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: 0, updated_at: 0 });
+    store.insert('live', live, 3, 0);
+    const takings = new Takings(db);
+    const networks = (env: 'test' | 'live') => takings.report(env, '2026-11-20', '2026-11-20', 'Africa/Accra').byNetwork.map((n) => [n.network, n.count, n.gross]);
+    expect(networks('test')).toEqual([['SANDBOX', 1, '0.00'], ['TELECEL', 1, '20.00']]);
+    expect(networks('live')).toEqual([['TELECEL', 1, '10.00']]);
+    // The wire record itself is unchanged (the CSV shows what the service said).
+    expect(new Takings(db).exportCsv('test', '2026-11-20', '2026-11-20').csv).toContain(',SANDBOX,');
+    // A time-zone change rebuilds the rollup with the same rule.
+    store.setTimeZone('Africa/Nairobi');
+    expect(networks('test')).toEqual([['SANDBOX', 1, '0.00'], ['TELECEL', 1, '20.00']]);
+    expect(networks('live')).toEqual([['TELECEL', 1, '10.00']]);
+  });
+
   it('recomputes local dates and the rollup when the time zone changes', () => {
     const store = new TransactionsStore(db, 'Africa/Accra');
     store.insert('live', tx('TX_B00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-21T23:30:00Z'), 1, 0); // 21st in Accra, 22nd in Nairobi
