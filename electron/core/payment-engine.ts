@@ -100,7 +100,7 @@ export class PaymentEngine {
     const outcome = db.transaction((): PaymentRow | { busy: PaymentRow } => {
       const again = repo.byRequestId(input.requestId);
       if (again) return again;
-      const busy = repo.busy(tillId);
+      const busy = repo.busy(tillId, environment);
       if (busy) return { busy };
       const at = now();
       repo.insert({

@@ -76,7 +76,7 @@ export class PaymentsRepo {
       byRequestId: db.prepare('SELECT * FROM payments WHERE request_id = ?'),
       byMerchantRef: db.prepare('SELECT * FROM payments WHERE environment = ? AND merchant_ref = ?'),
       byReference: db.prepare('SELECT * FROM payments WHERE environment = ? AND reference = ?'),
-      busy: db.prepare("SELECT * FROM payments WHERE till_id = ? AND state IN ('created', 'submitting') LIMIT 1"),
+      busy: db.prepare("SELECT * FROM payments WHERE till_id = ? AND environment = ? AND state IN ('created', 'submitting') LIMIT 1"),
       open: db.prepare(
         "SELECT * FROM payments WHERE environment = ? AND state IN ('created','submitting','awaiting_customer','uncertain') ORDER BY created_at DESC LIMIT 200",
       ),
@@ -105,9 +105,12 @@ export class PaymentsRepo {
     return (this.stmts.byReference.get(environment, reference) as PaymentRow | undefined) ?? null;
   }
 
-  /** A payment of this till still being sent (created or submitting), in any environment. */
-  busy(tillId: string): PaymentRow | null {
-    return (this.stmts.busy.get(tillId) as PaymentRow | undefined) ?? null;
+  /**
+   * A payment of this till still being sent (created or submitting) in this environment. Per environment:
+   * a LIVE payment held back because the LIVE secret is missing (keychain emptied) must not stop TEST sales.
+   */
+  busy(tillId: string, environment: TillEnvironment): PaymentRow | null {
+    return (this.stmts.busy.get(tillId, environment) as PaymentRow | undefined) ?? null;
   }
 
   open(environment: TillEnvironment): PaymentRow[] {

@@ -30,7 +30,9 @@ const accepted = (ref: string): ServiceResult => ({
   json: { data: { reference: ref, clientReference: 'x', status: 'PENDING', amount: '10.00', currency: 'GHS', customer: { msisdn: '233241234567', network: 'MTN' }, createdAt: '2026-11-21T10:00:00Z' } },
 });
 
-function makeEngine(): PaymentEngine {
+const CREDENTIALS = { baseUrl: 'http://127.0.0.1:9', merchantId: 'MCH_ABCDEF123456', secretKey: 'sk_test_abcdefghijklmnop', callbackUrl: 'http://127.0.0.1:9/v1/webhooks' };
+
+function makeEngine(credentialsFor: (environment: 'test' | 'live') => Promise<typeof CREDENTIALS | null> = async () => CREDENTIALS): PaymentEngine {
   const client: ServiceClient = {
     initialize: async (_c, body) => {
       bodies.push(body);
@@ -47,7 +49,7 @@ function makeEngine(): PaymentEngine {
     log: createLogger({ dataDir: dir, now: Date.now }),
     now: Date.now,
     tillId: () => 'TUNIT01',
-    credentialsFor: async () => ({ baseUrl: 'http://127.0.0.1:9', merchantId: 'MCH_ABCDEF123456', secretKey: 'sk_test_abcdefghijklmnop', callbackUrl: 'http://127.0.0.1:9/v1/webhooks' }),
+    credentialsFor,
     emit: (v) => events.push(v),
     retryDelaysMs: [20],
   });
@@ -124,6 +126,23 @@ describe('payment engine', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(bodies).toHaveLength(2);
     expect(new PaymentsRepo(db).get(id)?.state).toBe('uncertain');
+  });
+
+  it('a LIVE payment held back by missing LIVE credentials (after a restart) does not block TEST sales', async () => {
+    await engine.close();
+    let liveReady = false; // at this start the LIVE secret is gone from the keychain
+    engine = makeEngine(async (environment) => (environment === 'live' && !liveReady ? null : CREDENTIALS));
+    // A LIVE sale a crash left 'created'.
+    new PaymentsRepo(db).insert({ id: 'p-live-stuck', request_id: 'r-live-stuck', merchant_ref: 'TUNIT01.01JD0000000000000000000001', environment: 'live', state: 'created', amount: 500, msisdn: '233241234567', msisdn_rev: '765432142332', network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TUNIT01', created_at: 1, updated_at: 1 });
+    engine.resume();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(new PaymentsRepo(db).get('p-live-stuck')?.state).toBe('created');
+    expect(bodies).toHaveLength(0);
+    script = [accepted('TX_T1')];
+    expect(await engine.charge('test', sale('r-test-after'))).toMatchObject({ ok: true, payment: { environment: 'test', state: 'awaiting_customer' } });
+    // In LIVE itself, once its settings are back, a new sale still waits behind the one being sent.
+    liveReady = true;
+    expect(await engine.charge('live', sale('r-live-2'))).toMatchObject({ ok: false, message: expect.stringMatching(/Another payment is still being sent/) });
   });
 
   it('keeps a sandbox result out of LIVE and a live result out of TEST', async () => {
