@@ -27,6 +27,11 @@ function checkUrl(value: string, environment: TillEnvironment, field: string, la
   if (url.username || url.password) {
     throw new CoreError('SETTINGS_INVALID', `${label} must not contain a user name or password`, field);
   }
+  // The till appends its own paths (/v1/…, the callback URL /v1/webhooks): a ? or # part would end up in
+  // the middle of them, and a token pasted there would be kept in settings.json and SQLite.
+  if (url.search || url.hash || value.includes('?') || value.includes('#')) {
+    throw new CoreError('SETTINGS_INVALID', `${label} must be the address alone, without a ? or # part (such as https://pay.example.com)`, field);
+  }
   if (environment === 'live' && url.protocol !== 'https:' && !isLoopbackUrl(url)) {
     throw new CoreError('SETTINGS_INVALID', `${label} must use https:// in LIVE mode (real money travels over it)`, field);
   }

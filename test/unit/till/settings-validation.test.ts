@@ -52,6 +52,16 @@ describe('environment settings validation', () => {
     expect(validateEnvironmentInput('live', { ...good, baseUrl: 'http://127.0.0.1:4010', relayUrl: 'http://localhost:4020' }).baseUrl).toBe('http://127.0.0.1:4010');
     expect(validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'http://pay.example.com' }).baseUrl).toBe('http://pay.example.com');
   });
+  it('URLs are the address alone: a ? or # part (which would land inside the callback URL) is refused, naming the field', () => {
+    const relayWithToken = `https://relay.example.com/?token=rt_${'a'.repeat(43)}`;
+    expect(fieldError(() => validateEnvironmentInput('live', { ...good, relayUrl: relayWithToken }))).toEqual({
+      field: 'relayUrl',
+      message: 'Relay URL must be the address alone, without a ? or # part (such as https://pay.example.com)',
+    });
+    expect(fieldError(() => validateEnvironmentInput('live', { ...good, baseUrl: 'https://pay.example.com/#x' })).field).toBe('baseUrl');
+    expect(fieldError(() => validateEnvironmentInput('live', { ...good, baseUrl: 'https://pay.example.com/?' })).field).toBe('baseUrl');
+    expect(validateEnvironmentInput('live', { ...good, relayUrl: 'https://example.com/relay/' }).relayUrl).toBe('https://example.com/relay');
+  });
   it('a relay token has its shape', () => {
     expect(fieldError(() => validateEnvironmentInput('live', { ...good, relayToken: 'rt_short' })).field).toBe('relayToken');
   });
