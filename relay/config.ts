@@ -62,8 +62,11 @@ export const relayConfigSchema = z
     groupCommitMaxBatch: z.number().int().min(1).max(10_000).default(512),
     /** Extra wait before a group commit to gather more deliveries (0: gather what arrived in the same tick). */
     groupCommitWindowMs: z.number().min(0).max(50).default(0),
-    /** How long a commit waits for a lock on the database before failing (answered 503). */
-    busyTimeoutMs: z.number().int().min(10).max(60_000).default(5_000),
+    /**
+     * How long a commit waits for a lock on the database before failing (answered 503). Commits run
+     * on the main thread, so the relay stands still for that long: keep it short.
+     */
+    busyTimeoutMs: z.number().int().min(10).max(60_000).default(1_000),
     /** Largest page of GET /v1/transactions. */
     maxPageSize: z.number().int().min(1).max(5_000).default(500),
     /** Largest number of simultaneous SSE clients. */

@@ -43,7 +43,7 @@ export function openRelayDatabase(dataDir: string, options: { busyTimeoutMs?: nu
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 1000))}`);
     const sync = db.pragma('synchronous', { simple: true });
     if (sync !== 2) throw new RelayDatabaseError(`PRAGMA synchronous is ${String(sync)}, expected 2 (FULL)`);
     migrate(db);

@@ -56,65 +56,66 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     maxClients: config.maxSseClients,
     logLine: log,
   });
-  const committer = new GroupCommitter({
-    dataDir: options.dataDir,
-    busyTimeoutMs: config.busyTimeoutMs,
-    maxBatch: config.groupCommitMaxBatch,
-    windowMs: config.groupCommitWindowMs,
-    log,
-    onCommit(outcomes, commitSize) {
-      if (commitSize > 0) metrics.commitBatchSize.observe(commitSize);
-      const published: PublishedEvent[] = [];
-      const accepted: string[] = [];
-      const duplicates: string[] = [];
-      for (const { delivery, outcome } of outcomes) {
-        if (outcome.kind === 'accepted') {
-          metrics.accepted.inc({ environment: delivery.environment });
-          published.push({ seq: outcome.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
-          accepted.push(delivery.reference);
-        } else if (outcome.kind === 'duplicate') {
-          metrics.duplicates.inc({ environment: delivery.environment });
-          duplicates.push(delivery.reference);
-        }
-      }
-      published.sort((a, b) => a.seq - b.seq);
-      const first = published[0];
-      const last = published[published.length - 1];
-      if (last) metrics.lastSeq.set(last.seq);
-      hub.publish(published);
-      // One line per commit: references only (never customer data).
-      if (accepted.length || duplicates.length) {
-        log({ level: 'info', msg: 'webhooks_committed', seqFrom: first?.seq, seqTo: last?.seq, accepted, duplicates });
-      }
-    },
-  });
+  const acceptedBy = { test: 0, live: 0 };
+  const duplicatesBy = { test: 0, live: 0 };
+  let committer: GroupCommitter;
   try {
-    await committer.whenReady();
+    committer = new GroupCommitter({
+      dataDir: options.dataDir,
+      busyTimeoutMs: config.busyTimeoutMs,
+      maxBatch: config.groupCommitMaxBatch,
+      windowMs: config.groupCommitWindowMs,
+      log,
+      onCommit(outcomes, commitSize) {
+        if (commitSize > 0) metrics.commitBatchSize.observe(commitSize);
+        const published: PublishedEvent[] = [];
+        const accepted: string[] = [];
+        const duplicates: string[] = [];
+        for (const { delivery, outcome } of outcomes) {
+          if (outcome.kind === 'accepted') {
+            acceptedBy[delivery.environment]++;
+            published.push({ seq: outcome.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
+            accepted.push(delivery.reference);
+          } else if (outcome.kind === 'duplicate') {
+            duplicatesBy[delivery.environment]++;
+            duplicates.push(delivery.reference);
+          }
+        }
+        // Counted once per environment per commit rather than per delivery.
+        for (const environment of ['test', 'live'] as const) {
+          if (acceptedBy[environment] > 0) metrics.accepted.inc({ environment }, acceptedBy[environment]);
+          if (duplicatesBy[environment] > 0) metrics.duplicates.inc({ environment }, duplicatesBy[environment]);
+          acceptedBy[environment] = 0;
+          duplicatesBy[environment] = 0;
+        }
+        // One connection commits in order, so the sequence numbers are already ascending.
+        const first = published[0];
+        const last = published[published.length - 1];
+        if (last) metrics.lastSeq.set(last.seq);
+        hub.publish(published);
+        // One line per commit: references only (never customer data).
+        if (accepted.length || duplicates.length) {
+          log({ level: 'info', msg: 'webhooks_committed', seqFrom: first?.seq, seqTo: last?.seq, accepted, duplicates });
+        }
+      },
+    });
   } catch (err) {
-    await committer.close().catch(() => undefined);
+    hub.closeAll();
     db.close();
     throw err;
   }
-  const handleWebhook = createWebhookReceiver({ getConfig, committer, metrics, now, log });
+  const receiver = createWebhookReceiver({ getConfig, committer, metrics, now, log });
   const handleTill = createTillApi({ getConfig, eventLog, hub, metrics, log });
 
   let closing = false;
-  let webhooksInFlight = 0;
-  let idle: (() => void) | null = null;
 
-  async function webhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  function webhook(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
     if (closing) return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
-    webhooksInFlight++;
-    try {
-      await handleWebhook(req, res);
-    } finally {
-      webhooksInFlight--;
-      if (webhooksInFlight === 0 && idle) idle();
-    }
+    receiver.handle(req, res);
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  function route(req: IncomingMessage, res: ServerResponse): void {
     // The hot path (the service's deliveries) skips URL parsing.
     if (req.url === '/v1/webhooks') return webhook(req, res);
     const url = new URL(req.url ?? '/', 'http://relay.invalid');
@@ -137,11 +138,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   }
 
   const server = createServer((req, res) => {
-    route(req, res).catch((err: unknown) => {
+    try {
+      route(req, res);
+    } catch (err) {
       log({ level: 'error', msg: 'request_failed', path: req.url?.split('?')[0], error: (err as Error).message });
       if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
       else res.destroy();
-    });
+    }
   });
   server.keepAliveTimeout = 10_000;
 
@@ -166,12 +169,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       hub.closeAll();
       server.closeIdleConnections();
       // Finish the deliveries in flight: being read, verified or committed.
-      if (webhooksInFlight > 0) {
-        await Promise.race([
-          new Promise<void>((resolve) => (idle = resolve)),
-          new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref()),
-        ]);
-      }
+      await receiver.whenIdle(10_000);
       await committer.close();
       // Let the last answers flush (their connections then go idle and close); force after 1 s.
       server.closeIdleConnections();

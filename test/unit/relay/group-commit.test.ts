@@ -25,7 +25,7 @@ function delivery(reference: string): Delivery {
   };
 }
 
-describe('group commit on the writer thread', () => {
+describe('group commit', () => {
   it('commits concurrent deliveries together, answers each only after the commit, keeps the sequence gap-free', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-gc-'));
     dirs.push(dir);
