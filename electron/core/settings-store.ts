@@ -78,7 +78,13 @@ export class SettingsStore {
   ) {
     this.file = join(dataDir, 'settings.json');
     if (existsSync(this.file)) {
-      const parsed = storedSettingsSchema.safeParse(JSON.parse(readFileSync(this.file, 'utf8')));
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(this.file, 'utf8'));
+      } catch {
+        throw new CoreError('INTERNAL', `settings.json is damaged (it is not valid JSON); fix or remove it: ${this.file}`);
+      }
+      const parsed = storedSettingsSchema.safeParse(json);
       if (!parsed.success) throw new CoreError('INTERNAL', `settings.json is damaged (${parsed.error.issues[0]?.path.join('.')}); fix or remove it.`);
       this.current = parsed.data;
     } else {

@@ -1,0 +1,45 @@
+/** settings.json: a damaged file stops the till with a message naming the file, never a raw parser error. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SettingsStore } from '../../../electron/core/settings-store.js';
+import { createMemorySecretStore } from '../../../electron/core/secret-store.js';
+import { CoreError } from '../../../electron/core/errors.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'momo-settings-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const open = () => new SettingsStore(dir, createMemorySecretStore(), { tillName: 'Till 1', timeZone: 'Africa/Accra' });
+
+function failure(): CoreError {
+  try {
+    open();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CoreError);
+    return error as CoreError;
+  }
+  throw new Error('expected the damaged settings to be refused');
+}
+
+describe('settings.json', () => {
+  it('is created on first start and read back', () => {
+    const first = open();
+    expect(open().settings.tillId).toBe(first.settings.tillId);
+  });
+
+  it('a file cut short (not JSON) is refused with a message naming the file', () => {
+    writeFileSync(join(dir, 'settings.json'), '{"version": 1, "tillId": "T12');
+    const error = failure();
+    expect(error.message).toBe(`settings.json is damaged (it is not valid JSON); fix or remove it: ${join(dir, 'settings.json')}`);
+  });
+
+  it('a file with a wrong field is refused naming the field', () => {
+    open();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...open().settings, active: 'prod' }));
+    expect(failure().message).toMatch(/^settings\.json is damaged \(active\)/);
+  });
+});
