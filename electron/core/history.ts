@@ -63,7 +63,7 @@ export class History {
       const arm = (where: string, order: string) => `SELECT id FROM (SELECT id FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
       const terms = [
         arm('environment = @environment AND reference >= @q AND reference < @qEnd', 'reference'),
-        arm('merchant_ref >= @q AND merchant_ref < @qEnd', 'merchant_ref'),
+        arm('environment = @environment AND merchant_ref >= @q AND merchant_ref < @qEnd', 'merchant_ref'),
       ];
       params.q = query;
       params.qEnd = after(query);

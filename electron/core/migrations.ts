@@ -112,6 +112,11 @@ export const MIGRATIONS: readonly string[] = [
     )
     GROUP BY environment, local_date, till_id, takings_network;
   `,
+  // 5: merchantRef search per environment through its own index, so LIVE payments sharing the till's
+  // prefix can never crowd TEST matches out of a search (or the reverse).
+  `
+  CREATE INDEX payments_env_merchant_ref ON payments (environment, merchant_ref);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -146,6 +146,16 @@ describe('migration 4: TEST takings by the network the cashier charged', () => {
   });
 });
 
+describe('migration 5: merchantRef searched per environment', () => {
+  it('adds an (environment, merchant_ref) index that a per-environment merchantRef range uses', () => {
+    const db = track(openDatabase(file(), { migrations: MIGRATIONS.slice(0, 5) }));
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN SELECT id FROM payments WHERE environment = 'test' AND merchant_ref >= 'T1.' AND merchant_ref < 'T1.\uffff' ORDER BY merchant_ref DESC LIMIT 1000")
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((r) => r.detail).join(' | ')).toMatch(/payments_env_merchant_ref/);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(4);
+  expect(SCHEMA_VERSION).toBe(5);
 });

@@ -123,6 +123,18 @@ describe('history', () => {
     return id;
   }
 
+  it("a merchantRef prefix search finds this environment's payments even behind more than MAX_MATCHES of the other's", () => {
+    const repo = new PaymentsRepo(db);
+    const base = Date.parse('2026-11-20T08:00:00Z');
+    const testId = pay(repo, 1, 'test', '233241230001', base);
+    for (let i = 2; i < 1100; i += 1) pay(repo, i, 'live', '233241230002', base + i * 1000); // newer, same till prefix
+    const history = new History(db);
+    const found = history.search('test', { query: 'TFRONT1.', page: 0, pageSize: 10 }, 'Africa/Accra');
+    expect(found.items.map((p) => p.id)).toEqual([testId]);
+    expect(found.total).toBe(1);
+    expect(history.search('live', { query: 'TFRONT1.', page: 0, pageSize: 10 }, 'Africa/Accra').items.every((p) => p.environment === 'live')).toBe(true);
+  });
+
   it('pages newest first, searches reference, merchantRef and the last digits of the phone, by date, per environment', () => {
     const repo = new PaymentsRepo(db);
     const base = Date.parse('2026-11-20T08:00:00Z');
