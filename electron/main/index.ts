@@ -47,7 +47,7 @@ if (!app.requestSingleInstanceLock()) {
     hardenSession(session.defaultSession, devServerUrl);
     handleAppProtocol(join(here, '../renderer'));
     try {
-      const nativeBinding = installNativeBinding();
+      const nativeBinding = installNativeBinding(process.env, app.isPackaged);
       core = await createTillCore({ dataDir: app.getPath('userData'), nativeBinding, version: app.getVersion() });
     } catch (error) {
       const message = (error as { message?: string }).message ?? String(error);

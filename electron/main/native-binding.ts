@@ -10,7 +10,13 @@ import { existsSync } from 'node:fs';
 
 type ResolveFilename = (request: string, parent: unknown, isMain: boolean, options?: unknown) => string;
 
-export function installNativeBinding(env: NodeJS.ProcessEnv = process.env): string | undefined {
+/**
+ * A packaged app never honours MOMO_SQLITE_BINDING: loading a native addon named by an environment
+ * variable would let anyone who can set the environment run code inside the till, the very thing the
+ * RunAsNode / NODE_OPTIONS fuses are switched off to prevent.
+ */
+export function installNativeBinding(env: NodeJS.ProcessEnv, packaged: boolean): string | undefined {
+  if (packaged) return undefined;
   const binding = env.MOMO_SQLITE_BINDING;
   if (!binding) return undefined;
   if (!existsSync(binding)) throw new Error(`MOMO_SQLITE_BINDING points to a missing file: ${binding}`);
