@@ -7,9 +7,10 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { CONTENT_SECURITY_POLICY } from '../../electron/main/csp.js';
 
-export const RENDERER_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+/** The very policy the app serves on app://momo (a looser copy here could hide a violation the app would hit). */
+export const RENDERER_CSP = CONTENT_SECURITY_POLICY;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
