@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { maskSecret } from '../../shared/wire/keys.js';
 import type { EnvironmentSettingsView, TillEnvironment } from '../../shared/ipc/contract.js';
 import { CoreError } from './errors.js';
+import { isValidTimeZone } from './local-date.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
 import { callbackUrlFor, type CleanEnvironmentInput } from './settings-validation.js';
 
@@ -22,7 +23,8 @@ const storedSettingsSchema = z.object({
   version: z.literal(1),
   tillId: z.string().regex(/^[A-Za-z0-9]{4,20}$/),
   tillName: z.string(),
-  timeZone: z.string(),
+  // Checked on load: an unknown zone would make every local date (takings, history) throw.
+  timeZone: z.string().refine(isValidTimeZone, 'not a time zone known to this computer'),
   active: z.enum(['test', 'live']),
   pinHash: z.string().nullable(),
   test: storedEnvironmentSchema,
@@ -88,6 +90,7 @@ export class SettingsStore {
       if (!parsed.success) throw new CoreError('INTERNAL', `settings.json is damaged (${parsed.error.issues[0]?.path.join('.')}); fix or remove it.`);
       this.current = parsed.data;
     } else {
+      if (!isValidTimeZone(defaults.timeZone)) throw new CoreError('INTERNAL', `"${defaults.timeZone}" is not a time zone (e.g. Africa/Accra).`);
       this.current = {
         version: 1,
         tillId: newTillId(),

@@ -37,6 +37,14 @@ describe('settings.json', () => {
     expect(error.message).toBe(`settings.json is damaged (it is not valid JSON); fix or remove it: ${join(dir, 'settings.json')}`);
   });
 
+  it('an unknown time zone (hand-edited file) is refused naming the field, not left to break every local date', () => {
+    open();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...open().settings, timeZone: 'Africa/Atlantis' }));
+    expect(failure().message).toMatch(/^settings\.json is damaged \(timeZone\)/);
+    rmSync(join(dir, 'settings.json'));
+    expect(() => new SettingsStore(dir, createMemorySecretStore(), { tillName: 'Till 1', timeZone: 'Mars/Olympus' })).toThrow(/"Mars\/Olympus" is not a time zone/);
+  });
+
   it('a file with a wrong field is refused naming the field', () => {
     open();
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...open().settings, active: 'prod' }));
