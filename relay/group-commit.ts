@@ -163,6 +163,9 @@ export class GroupCommitter {
     }
     try {
       if (committed.length > 0) this.options.onCommit(committed, committed.length);
+    } catch (err) {
+      // The commit is durable whatever the listener did: still answer every delivery.
+      this.options.log({ level: 'error', msg: 'commit_listener_failed', error: (err as Error).message });
     } finally {
       for (let i = 0; i < results.length; i++) {
         const r = results[i] as ItemResult;
