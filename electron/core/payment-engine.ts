@@ -151,7 +151,14 @@ export class PaymentEngine {
     const { repo, now, log } = this.deps;
     const row = repo.get(id);
     if (!row || !['created', 'submitting', 'uncertain'].includes(row.state) || this.closed) return;
-    const credentials = await this.deps.credentialsFor(row.environment);
+    let credentials: Awaited<ReturnType<EngineDeps['credentialsFor']>>;
+    try {
+      credentials = await this.deps.credentialsFor(row.environment);
+    } catch (error) {
+      // The keychain said no just now (locked, restarting): try again later rather than never.
+      log.warn('payment.credentials_unavailable', { id, error });
+      credentials = null;
+    }
     if (!credentials) {
       this.scheduleRetry(row, row.error_message ?? 'Waiting for complete settings to send this payment.');
       return;

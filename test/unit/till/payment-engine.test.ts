@@ -145,6 +145,25 @@ describe('payment engine', () => {
     expect(await engine.charge('live', sale('r-live-2'))).toMatchObject({ ok: false, message: expect.stringMatching(/Another payment is still being sent/) });
   });
 
+  it('a keychain failure while re-sending an uncertain payment is retried later, not left for the next start', async () => {
+    await engine.close();
+    let keychainDown = false;
+    engine = makeEngine(async () => {
+      if (keychainDown) throw new Error('keychain locked');
+      return CREDENTIALS;
+    });
+    script = [{ kind: 'no-answer', reason: 'response-timeout' }, accepted('TX_K1')];
+    const r = await engine.charge('test', sale('r-keychain'));
+    expect(r.ok && r.payment.state).toBe('uncertain');
+    keychainDown = true; // the first retry (20 ms later) cannot read the secret
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    keychainDown = false;
+    const id = r.ok ? r.payment.id : '';
+    await until(() => new PaymentsRepo(db).get(id)?.state === 'awaiting_customer');
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toBe(bodies[0]);
+  });
+
   it('keeps a sandbox result out of LIVE and a live result out of TEST', async () => {
     script = [accepted('TX_9')];
     const r = await engine.charge('test', sale('r-30'));
