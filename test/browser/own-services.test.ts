@@ -101,7 +101,7 @@ describe('own sandbox and relay', () => {
     await enter(page);
     await sell(page, '1700', '0241237806');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
-    await focusedText(page, /Stop waiting/);
+    await tabTo(page, /Stop waiting/);
     await enter(page);
     await focused(page, 'amount');
     await goTo(page, 'Settings');

@@ -171,11 +171,13 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await focused(page, 'amount');
     await page.keyboard.type('150');
     await enter(page);
-    await page.keyboard.type('0591234577');
+    await page.keyboard.type('0591234506'); // a slow approval (3 s here): the waiting screen stays up
     await Promise.all([page.keyboard.press('Enter'), page.keyboard.press('Enter')]);
-    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await page.keyboard.press('Enter'); // one Enter too many lands on the waiting screen: it must not stop waiting
     expect(await resultTitle(page)).toBe('PAID');
-    expect(await transactionsFor('233591234577')).toHaveLength(1);
+    expect(await page.getByTestId('late-notice').count()).toBe(0);
+    expect(await transactionsFor('233591234506')).toHaveLength(1);
     await enter(page);
     await focused(page, 'amount');
   });
@@ -184,7 +186,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     const { page } = till.get();
     await sell(page, '2000', '0241239906');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
-    await focusedText(page, /Stop waiting/);
+    await tabTo(page, /Stop waiting/);
     await enter(page);
     await focused(page, 'amount');
     expect(await page.inputValue('#amount')).toBe('');
@@ -232,7 +234,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.locator('#amount').focus();
     await page.keyboard.press('Escape');
     await sell(page, '880', '0241238806');
-    await focusedText(page, /Stop waiting/);
+    await tabTo(page, /Stop waiting/);
     await enter(page);
     await focused(page, 'amount');
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

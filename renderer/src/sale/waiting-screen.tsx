@@ -21,13 +21,15 @@ type Props = { payment: PaymentView; relayState: RelayState; onStop: () => void 
 
 export function WaitingScreen({ payment, relayState, onStop }: Props) {
   const now = useNow(1000);
-  const stopRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => stopRef.current?.focus(), []);
+  // Focus goes to the title, not to "Stop waiting": the Enter a busy cashier presses twice (amount, Enter,
+  // number, Enter, Enter) must not stop waiting the moment this screen appears. Tab reaches the button.
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => titleRef.current?.focus(), []);
   const started = Date.parse(payment.createdAt);
 
   return (
     <section className="waiting-screen" aria-labelledby="waiting-title">
-      <h1 id="waiting-title" className="waiting-title">
+      <h1 id="waiting-title" className="waiting-title" ref={titleRef} tabIndex={-1}>
         Ask the customer to approve on their phone
       </h1>
       <p className="waiting-amount" data-testid="waiting-amount">
@@ -48,7 +50,7 @@ export function WaitingScreen({ payment, relayState, onStop }: Props) {
         {RELAY_TEXT[relayState]}
       </p>
       <div className="actions">
-        <button ref={stopRef} type="button" className="secondary" onClick={onStop}>
+        <button type="button" className="secondary" onClick={onStop}>
           Stop waiting (the payment stays open)
         </button>
       </div>
