@@ -2,7 +2,9 @@
  * Key material. The simulator must sign webhooks with each key's secret, so it keeps the secret:
  *  - a SHA-256 hash of the secret authenticates bearer tokens (looked up by hash, never compared as text);
  *  - the secret itself is encrypted at rest with AES-256-GCM under a per-data-dir master key
- *    (`master.key`, 32 random bytes, file mode 0600), the public id bound as associated data.
+ *    (`master.key`, 32 random bytes, file mode 0600), the public id bound as associated data — or,
+ *    when the embedding program passes its own `masterKey` (the till keeps it in the OS keychain),
+ *    under that key, with no file written or read.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,8 +31,24 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+export const MASTER_KEY_BYTES = 32;
+
+/** The decryption failed: the master key is not the one the data dir's secrets were encrypted with. */
+export class MasterKeyMismatch extends Error {
+  override name = 'MasterKeyMismatch';
+}
+
 export class SecretBox {
   private constructor(private readonly key: Buffer) {}
+
+  /** Uses a master key held by the caller (never written to disk). */
+  static fromKey(masterKey: Buffer): SecretBox {
+    if (!Buffer.isBuffer(masterKey) || masterKey.length !== MASTER_KEY_BYTES) {
+      const got = Buffer.isBuffer(masterKey) ? `${masterKey.length} bytes` : typeof masterKey;
+      throw new Error(`masterKey must be a Buffer of exactly ${MASTER_KEY_BYTES} bytes (got ${got})`);
+    }
+    return new SecretBox(Buffer.from(masterKey));
+  }
 
   /** Loads `master.key` from the data dir, creating it (mode 0600) on first use. */
   static open(dataDir: string): SecretBox {
@@ -59,6 +77,12 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(blob.subarray(28)), decipher.final()]).toString('utf8');
+    try {
+      return Buffer.concat([decipher.update(blob.subarray(28)), decipher.final()]).toString('utf8');
+    } catch {
+      throw new MasterKeyMismatch(
+        `The stored secret of key ${associatedData} cannot be decrypted: the master key is not the one this data dir was created with (wrong masterKey, or a replaced master.key)`,
+      );
+    }
   }
 }

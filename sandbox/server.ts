@@ -31,6 +31,12 @@ export type SandboxOptions = {
   signedPayload?: 'body' | 'timestamp.body';
   feeBasisPoints?: number;
   promptTimeoutMs?: number;
+  /**
+   * 32 bytes that encrypt the keys' secrets at rest. When given, the simulator uses it and never writes
+   * or reads `<dataDir>/master.key` (an embedding program keeps it somewhere safer, e.g. the OS keychain);
+   * without it, `master.key` in the data dir is used (created on first start).
+   */
+  masterKey?: Buffer;
   log?: (line: Record<string, unknown>) => void;
 };
 
@@ -58,6 +64,7 @@ function validate(options: SandboxOptions): void {
   if (!(prompt > 0) || !Number.isFinite(prompt)) throw new Error('promptTimeoutMs must be a positive number');
   const payload = options.signedPayload ?? 'body';
   if (payload !== 'body' && payload !== 'timestamp.body') throw new Error('signedPayload must be "body" or "timestamp.body"');
+  if (options.masterKey !== undefined) SecretBox.fromKey(options.masterKey); // throws a clear error on a wrong length
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
@@ -76,7 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let demo: ReturnType<MerchantStore['ensureDemo']>;
   try {
     opened = openDb(dataDir);
-    merchants = new MerchantStore(opened, SecretBox.open(dataDir), () => clock.now());
+    merchants = new MerchantStore(opened, options.masterKey !== undefined ? SecretBox.fromKey(options.masterKey) : SecretBox.open(dataDir), () => clock.now());
     demo = merchants.ensureDemo();
   } catch (error) {
     opened?.close();

@@ -5,7 +5,14 @@
  * lives in <dataDir>/embedded/{sandbox,relay} (that is the simulator's and relay's own state, not the
  * till's). The same ports are reused on the next start when free, so a result the simulator is still
  * retrying reaches the relay at the address it was given.
+ *
+ * The simulator keeps its keys' secrets encrypted at rest; the master key that encrypts them is kept
+ * in the keychain too (never the simulator's own `master.key` file, which would put the demo secret
+ * within reach of anyone who can read the data folder). A `master.key` left by an older version is
+ * moved into the keychain once and deleted.
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { RELAY_TOKEN } from '../../shared/relay-wire.js';
 import type { Logger } from './logger.js';
@@ -23,6 +30,41 @@ export type EmbeddedServices = {
 };
 
 const TOKEN_ACCOUNT = 'test.embedded-relay-token';
+const MASTER_KEY_ACCOUNT = 'test.embedded-sandbox-master-key';
+const MASTER_KEY_BYTES = 32;
+
+function decodeMasterKey(text: string | null): Buffer | null {
+  if (!text) return null;
+  const key = Buffer.from(text, 'base64');
+  return key.length === MASTER_KEY_BYTES && key.toString('base64') === text ? key : null;
+}
+
+/**
+ * The embedded simulator's master key, from the keychain. A `master.key` file in the simulator's data
+ * dir (left by an older version) is the key its secrets were encrypted with: it is moved into the
+ * keychain, read back to be sure, then deleted. `created` says the key is new (nothing could decrypt
+ * older simulator data).
+ */
+async function embeddedMasterKey(sandboxDir: string, secrets: SecretStore, log: Logger): Promise<{ key: Buffer; created: boolean }> {
+  const file = join(sandboxDir, 'master.key');
+  if (existsSync(file)) {
+    const key = readFileSync(file);
+    if (key.length === MASTER_KEY_BYTES) {
+      const text = key.toString('base64');
+      await secrets.set(MASTER_KEY_ACCOUNT, text);
+      if ((await secrets.get(MASTER_KEY_ACCOUNT)) !== text) throw new Error('The embedded simulator key could not be moved into the keychain');
+      unlinkSync(file);
+      log.info('embedded.master_key_moved_to_keychain');
+      return { key, created: false };
+    }
+    unlinkSync(file); // not a key the simulator could have used: nothing to keep
+  }
+  const stored = decodeMasterKey(await secrets.get(MASTER_KEY_ACCOUNT));
+  if (stored) return { key: stored, created: false };
+  const key = randomBytes(MASTER_KEY_BYTES);
+  await secrets.set(MASTER_KEY_ACCOUNT, key.toString('base64'));
+  return { key, created: true };
+}
 
 function isAddressInUse(error: unknown): boolean {
   return (error as { code?: string }).code === 'EADDRINUSE';
@@ -62,9 +104,25 @@ export async function startEmbedded(options: {
   }
   options.log.registerSecret(token);
 
-  const sandbox = await listenPreferring(options.preferredPorts?.sandbox, (port) =>
-    startSandbox({ port, host: '127.0.0.1', dataDir: join(options.dataDir, 'embedded', 'sandbox'), timeScale: options.timeScale ?? 1, signedPayload: 'body', log: quiet('sandbox') }),
-  );
+  const sandboxDir = join(options.dataDir, 'embedded', 'sandbox');
+  const master = await embeddedMasterKey(sandboxDir, options.secrets, options.log);
+  options.log.registerSecret(master.key.toString('base64'));
+  const start = () =>
+    listenPreferring(options.preferredPorts?.sandbox, (port) =>
+      startSandbox({ port, host: '127.0.0.1', dataDir: sandboxDir, masterKey: master.key, timeScale: options.timeScale ?? 1, signedPayload: 'body', log: quiet('sandbox') }),
+    );
+  let sandbox;
+  try {
+    sandbox = await start();
+  } catch (error) {
+    // The keychain lost the key (a reset keychain): the old demo data cannot be decrypted by anyone.
+    // Set it aside (nothing is deleted) and start a fresh demo merchant.
+    if (!master.created || (error as Error).name !== 'MasterKeyMismatch') throw error;
+    const aside = `${sandboxDir}-unreadable-${Date.now()}`;
+    renameSync(sandboxDir, aside);
+    options.log.warn('embedded.sandbox_data_set_aside', { reason: 'its master key is no longer in the keychain', aside });
+    sandbox = await start();
+  }
   options.log.registerSecret(sandbox.keys.test.secret);
   options.log.registerSecret(sandbox.keys.live.secret);
   const config = parseRelayConfig({

@@ -192,6 +192,7 @@ describe('secrets never leave the keychain', () => {
     const secrets = [services.sandbox.keys.test.secret, services.sandbox.keys.live.secret, services.token];
     const files = allFiles(dataDir);
     expect(files.map((f) => f.path.slice(dataDir.length))).toEqual(expect.arrayContaining(['/settings.json', '/till.db', '/logs/till.log']));
+    expect(files.filter((f) => f.path.endsWith('/master.key')).map((f) => f.path)).toEqual([]); // no key that decrypts anything
     const logFile = files.find((f) => f.path.endsWith('till.log'));
     expect(logFile && logFile.bytes.length).toBeGreaterThan(1000);
     for (const secret of secrets) {
