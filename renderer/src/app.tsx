@@ -15,6 +15,7 @@ import { useSale } from './hooks/use-sale';
 import { OwnerGate } from './owner/owner-gate';
 import { SettingsScreen } from './owner/settings-screen';
 import { TakingsScreen } from './owner/takings-screen';
+import { ErrorBoundary } from './error-boundary';
 
 export function App() {
   const { status, error, refresh } = useAppStatus();
@@ -78,20 +79,23 @@ export function App() {
             {error}
           </p>
         ) : null}
-        {page === 'charge' ? (
-          <SaleFlow sale={sale} status={status} announce={announce} />
-        ) : null}
-        {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} /> : null}
-        {page === 'takings' && status ? (
-          <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
-            <TakingsScreen timeZone={timeZone} />
-          </OwnerGate>
-        ) : null}
-        {page === 'settings' && status ? (
-          <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
-            <SettingsScreen status={status} onChanged={() => void refresh()} />
-          </OwnerGate>
-        ) : null}
+        {/* A screen that fails to render leaves the status bar and tabs working; its button goes back to Charge. */}
+        <ErrorBoundary resetKey={page} onReset={() => navigate('charge')}>
+          {page === 'charge' ? (
+            <SaleFlow sale={sale} status={status} announce={announce} />
+          ) : null}
+          {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} /> : null}
+          {page === 'takings' && status ? (
+            <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
+              <TakingsScreen timeZone={timeZone} />
+            </OwnerGate>
+          ) : null}
+          {page === 'settings' && status ? (
+            <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
+              <SettingsScreen status={status} onChanged={() => void refresh()} />
+            </OwnerGate>
+          ) : null}
+        </ErrorBoundary>
       </main>
     </div>
   );
