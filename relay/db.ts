@@ -4,13 +4,22 @@
  * last commits on power loss), STRICT tables, migrations by PRAGMA user_version.
  */
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const DB_FILE_NAME = 'relay.sqlite';
 
-/** Each entry moves the schema from version i to i+1. */
-const MIGRATIONS: readonly string[] = [
+/** A new log identity: 16 random bytes, base64url (22 characters). */
+export function newLogId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * Each entry moves the schema from version i to i+1: SQL, or a function run inside the same
+ * transaction (for values SQL cannot make, like the log id).
+ */
+const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
   `
   CREATE TABLE events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -28,6 +37,12 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX events_client_reference ON events (client_reference, environment);
   CREATE INDEX events_environment_seq ON events (environment, seq);
   `,
+  // 2: the log's identity, made once with the database (a new or wiped data dir gets a new one), so a
+  // till can tell "this is not the log my cursor points into" when sequence numbers start over.
+  (db) => {
+    db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT');
+    db.prepare("INSERT INTO meta (key, value) VALUES ('log_id', ?)").run(newLogId());
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -64,8 +79,28 @@ function migrate(db: Database.Database): void {
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v] as string);
+      const step = MIGRATIONS[v] as string | ((db: Database.Database) => void);
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+}
+
+/** The log identity stored with the database (see migration 2). */
+export function readLogId(db: Database.Database): string {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'log_id'").get() as { value: string } | undefined;
+  if (!row) throw new RelayDatabaseError('The relay database has no log id (meta.log_id is missing)');
+  return row.value;
+}
+
+/**
+ * Gives the log a new identity (`npm run relay -- log-id new`, with the relay stopped): after restoring
+ * a backup, so that tills which read past the backup's last sequence start again from 0 at once
+ * instead of only when they notice their cursor is ahead.
+ */
+export function renewLogId(db: Database.Database): string {
+  const logId = newLogId();
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'log_id'").run(logId);
+  return logId;
 }

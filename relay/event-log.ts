@@ -3,7 +3,8 @@
  * a monotonically increasing sequence number, reads for SSE catch-up and paging.
  */
 import type Database from 'better-sqlite3';
-import type { RelayEvent } from '../shared/relay-wire.js';
+import type { RelayEvent, RelayPage } from '../shared/relay-wire.js';
+import { readLogId } from './db.js';
 import type { Environment } from '../shared/wire/keys.js';
 
 /** A verified, validated delivery ready to be committed. */
@@ -86,8 +87,11 @@ export class EventLog {
   private readonly byClientRef;
   private readonly byClientRefEnv;
   private readonly maxSeq;
+  /** This log's identity (made once with the database): sequence numbers mean something only within it. */
+  readonly logId: string;
 
   constructor(readonly db: Database.Database) {
+    this.logId = readLogId(db);
     this.findByReference = db.prepare<[string], ExistingRow>(
       'SELECT seq, environment, transaction_json, latest_timestamp FROM events WHERE reference = ?',
     );
@@ -168,12 +172,12 @@ export class EventLog {
     return environment ? this.pageEnv.all(environment, after, limit) : this.pageAll.all(after, limit);
   }
 
-  page(after: number, limit: number, environment?: Environment): { items: RelayEvent[]; nextAfter: number; hasMore: boolean } {
+  page(after: number, limit: number, environment?: Environment): RelayPage {
     const rows = this.rowsAfter(after, limit + 1, environment);
     const hasMore = rows.length > limit;
     const items = rows.slice(0, limit).map(rowToEvent);
     const last = items[items.length - 1];
-    return { items, nextAfter: last ? last.seq : after, hasMore };
+    return { logId: this.logId, items, nextAfter: last ? last.seq : after, hasMore };
   }
 
   getByReference(reference: string): RelayEvent | undefined {

@@ -69,7 +69,10 @@ export class SseHub {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    res.write(`retry: 2000\n: connected after=${after}\n\n`);
+    // hello first (no id:, so Last-Event-ID is untouched): the log's identity and last sequence, so a
+    // till whose cursor belongs to another log, or is ahead of this one, knows to start again from 0.
+    const hello = JSON.stringify({ logId: this.log.logId, lastSeq: this.log.lastSeq() });
+    res.write(`retry: 2000\n: connected after=${after}\n\nevent: hello\ndata: ${hello}\n\n`);
     const remove = () => this.remove(client);
     res.on('close', remove);
     res.on('error', remove);

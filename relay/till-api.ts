@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { RELAY_TOKEN, relayEnvironmentSchema } from '../shared/relay-wire.js';
+import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, relayEnvironmentSchema } from '../shared/relay-wire.js';
 import type { RelayConfig } from './config.js';
 import type { EventLog } from './event-log.js';
 import { sendError, sendJson, type LogFn } from './http-util.js';
@@ -118,9 +118,24 @@ export function createTillApi(deps: TillApiDeps) {
       if (!event) return sendError(res, 404, 'NOT_FOUND', 'No transaction with that clientReference');
       return sendJson(res, 200, event);
     }
+    const after = q.data.after ?? 0;
+    const lastSeq = deps.eventLog.lastSeq();
+    if (after > lastSeq) {
+      // The till's cursor points beyond this log: it was written against a log that is gone (a wiped
+      // database, a restored backup). Said plainly, so the till starts again from 0 instead of
+      // waiting for the numbers to catch up and missing everything until then.
+      return sendJson(res, 409, {
+        error: {
+          code: CURSOR_AHEAD,
+          message: `after (${after}) is beyond this log's last sequence (${lastSeq}); read again from 0`,
+          logId: deps.eventLog.logId,
+          lastSeq,
+        },
+      });
+    }
     const max = deps.getConfig().maxPageSize;
     const limit = Math.min(q.data.limit ?? 100, max);
-    sendJson(res, 200, deps.eventLog.page(q.data.after ?? 0, limit, q.data.environment));
+    sendJson(res, 200, deps.eventLog.page(after, limit, q.data.environment));
   }
 
   function oneTransaction(res: ServerResponse, reference: string, url: URL): void {
@@ -148,6 +163,7 @@ export function createTillApi(deps: TillApiDeps) {
       refuse(res, path);
       return true;
     }
+    res.setHeader(RELAY_LOG_ID_HEADER, deps.eventLog.logId);
     if (isEvents) events(req, res, url, till.tokenHash);
     else if (isList) transactions(res, url);
     else {

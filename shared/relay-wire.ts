@@ -2,6 +2,12 @@
  * What the relay sends to tills: the durable event log's entries, over SSE (`GET /v1/events`,
  * `event: transaction`, `id: <seq>`, `data: <RelayEvent JSON>`) and paged (`GET /v1/transactions`).
  * Tills authenticate with `Authorization: Bearer <relay token>`.
+ *
+ * Sequence numbers only mean something within one log. Each log has an identity (`logId`), made
+ * once with the relay's database: a wiped or replaced relay has a new one and numbers from 1 again.
+ * It is in every page, in the `X-Relay-Log-Id` header of every till answer, and in the `hello`
+ * event that opens every stream; a till whose stored cursor belongs to another log (or is ahead of
+ * the log's last sequence) starts again from 0.
  */
 import { z } from 'zod';
 import { isoDateTimeSchema, transactionSchema } from './wire/transaction.js';
@@ -23,8 +29,35 @@ export const relayEventSchema = z.object({
 });
 export type RelayEvent = z.infer<typeof relayEventSchema>;
 
+/** The relay log's identity: 16 random bytes, base64url. */
+export const relayLogIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'A relay log id is 16 to 64 base64url characters');
+
+/** The header carrying the log id on every authenticated till answer (`GET /v1/events`, `GET /v1/transactions*`). */
+export const RELAY_LOG_ID_HEADER = 'x-relay-log-id';
+
+/**
+ * The first event of every stream: `event: hello`, `data: <RelayHello JSON>` (no `id:`, so it never
+ * moves Last-Event-ID). `lastSeq` is the log's highest sequence when the stream opened.
+ */
+export const relayHelloSchema = z.object({
+  logId: relayLogIdSchema,
+  lastSeq: z.number().int().nonnegative(),
+});
+export type RelayHello = z.infer<typeof relayHelloSchema>;
+
+/**
+ * `GET /v1/transactions?after=<seq>` with `after` beyond the log's last sequence answers 409 with
+ * this code (and `lastSeq`, `logId` in the body): the cursor belongs to a log that is gone.
+ */
+export const CURSOR_AHEAD = 'CURSOR_AHEAD';
+export const relayCursorAheadSchema = z.object({
+  error: z.object({ code: z.literal(CURSOR_AHEAD), message: z.string(), logId: relayLogIdSchema, lastSeq: z.number().int().nonnegative() }),
+});
+
 /** `GET /v1/transactions?after=<seq>&limit=<n>&environment=<test|live>` */
 export const relayPageSchema = z.object({
+  /** The log these sequence numbers belong to. */
+  logId: relayLogIdSchema,
   items: z.array(relayEventSchema),
   /** Pass as `after` for the next page. */
   nextAfter: z.number().int().nonnegative(),

@@ -117,6 +117,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX payments_env_merchant_ref ON payments (environment, merchant_ref);
   `,
+  // 6: the relay log the cursor belongs to (the relay's logId). A relay whose database was wiped or
+  // replaced numbers from 1 again under a new logId; the till then reads it again from 0. NULL until
+  // the relay first names its log (a cursor from before this version is kept and adopted).
+  `
+  ALTER TABLE relay_cursor ADD COLUMN log_id TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

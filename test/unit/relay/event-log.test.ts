@@ -95,7 +95,7 @@ describe('event log', () => {
     const p3 = log.page(6, 3);
     expect(p3).toMatchObject({ nextAfter: 7, hasMore: false });
     expect(log.page(0, 10, 'test').items.map((e) => e.seq)).toEqual([3, 6]);
-    expect(log.page(7, 10)).toEqual({ items: [], nextAfter: 7, hasMore: false });
+    expect(log.page(7, 10)).toEqual({ logId: log.logId, items: [], nextAfter: 7, hasMore: false });
     expect(log.getByReference('R4')?.seq).toBe(4);
     expect(log.getByReference('nope')).toBeUndefined();
     expect(log.getByClientReference('c-R6', 'test')?.seq).toBe(6);

@@ -4,6 +4,10 @@ import {
   relayEnvironmentSchema,
   relayEventSchema,
   relayPageSchema,
+  relayHelloSchema,
+  relayCursorAheadSchema,
+  CURSOR_AHEAD,
+  RELAY_LOG_ID_HEADER,
   relayTokenSchema,
 } from '../../../shared/relay-wire.js';
 
@@ -68,18 +72,39 @@ describe('relayEventSchema', () => {
   });
 });
 
+const LOG_ID = 'AbCdEfGhIjKlMnOpQrSt-_'; // 16 bytes, base64url
+
 describe('relayPageSchema', () => {
-  it('accepts a page and an empty last page', () => {
-    const page = { items: [event(1), event(2)], nextAfter: 2, hasMore: true };
+  it('accepts a page and an empty last page, each naming its log', () => {
+    const page = { logId: LOG_ID, items: [event(1), event(2)], nextAfter: 2, hasMore: true };
     expect(relayPageSchema.parse(page)).toEqual(page);
-    expect(relayPageSchema.parse({ items: [], nextAfter: 0, hasMore: false })).toEqual({ items: [], nextAfter: 0, hasMore: false });
+    const empty = { logId: LOG_ID, items: [], nextAfter: 0, hasMore: false };
+    expect(relayPageSchema.parse(empty)).toEqual(empty);
   });
 
-  it('rejects a bad item, a negative cursor or a missing flag', () => {
-    expect(relayPageSchema.safeParse({ items: [{ ...event(), seq: 0 }], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual(['items', 0, 'seq']);
-    expect(relayPageSchema.safeParse({ items: [], nextAfter: -1, hasMore: false }).success).toBe(false);
-    expect(relayPageSchema.safeParse({ items: [], nextAfter: 0 }).success).toBe(false);
-    expect(relayPageSchema.safeParse({ items: {}, nextAfter: 0, hasMore: false }).success).toBe(false);
+  it('rejects a bad item, a negative cursor, a missing flag, a missing or malformed log id', () => {
+    expect(relayPageSchema.safeParse({ logId: LOG_ID, items: [{ ...event(), seq: 0 }], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual(['items', 0, 'seq']);
+    expect(relayPageSchema.safeParse({ logId: LOG_ID, items: [], nextAfter: -1, hasMore: false }).success).toBe(false);
+    expect(relayPageSchema.safeParse({ logId: LOG_ID, items: [], nextAfter: 0 }).success).toBe(false);
+    expect(relayPageSchema.safeParse({ logId: LOG_ID, items: {}, nextAfter: 0, hasMore: false }).success).toBe(false);
+    expect(relayPageSchema.safeParse({ items: [], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual(['logId']);
+    expect(relayPageSchema.safeParse({ logId: 'short', items: [], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual(['logId']);
+    expect(relayPageSchema.safeParse({ logId: `${LOG_ID.slice(1)}=`, items: [], nextAfter: 0, hasMore: false }).success).toBe(false);
+  });
+});
+
+describe('relayHelloSchema and the cursor-ahead answer', () => {
+  it('a hello names the log and its last sequence', () => {
+    expect(relayHelloSchema.parse({ logId: LOG_ID, lastSeq: 0 })).toEqual({ logId: LOG_ID, lastSeq: 0 });
+    expect(relayHelloSchema.safeParse({ logId: LOG_ID, lastSeq: -1 }).error?.issues[0]?.path).toEqual(['lastSeq']);
+    expect(relayHelloSchema.safeParse({ lastSeq: 3 }).error?.issues[0]?.path).toEqual(['logId']);
+  });
+
+  it('the 409 body carries the code, the log id and its last sequence', () => {
+    const body = { error: { code: CURSOR_AHEAD, message: 'after is beyond the log', logId: LOG_ID, lastSeq: 4 } };
+    expect(relayCursorAheadSchema.parse(body)).toEqual(body);
+    expect(relayCursorAheadSchema.safeParse({ error: { ...body.error, code: 'NOT_FOUND' } }).success).toBe(false);
+    expect(RELAY_LOG_ID_HEADER).toBe('x-relay-log-id');
   });
 });
 

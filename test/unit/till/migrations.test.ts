@@ -156,6 +156,20 @@ describe('migration 5: merchantRef searched per environment', () => {
   });
 });
 
+describe('migration 6: the relay log id with the cursor', () => {
+  it('adds log_id (NULL) to existing cursors and keeps their sequence', () => {
+    const path = file();
+    const v5 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 5) }));
+    v5.prepare("INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES ('test', 'http://127.0.0.1:1', 42)").run();
+    v5.close();
+    const v6 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 6) }));
+    expect(v6.prepare('SELECT environment, relay_url, last_seq, log_id FROM relay_cursor').all()).toEqual([
+      { environment: 'test', relay_url: 'http://127.0.0.1:1', last_seq: 42, log_id: null },
+    ]);
+    v6.prepare("UPDATE relay_cursor SET log_id = 'AbCdEfGhIjKlMnOpQrSt-_'").run();
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(5);
+  expect(SCHEMA_VERSION).toBe(6);
 });

@@ -1,7 +1,8 @@
 /**
  * The relay client against a small local stand-in of the relay's till API (the real relay is used in
  * the integration tests): catch-up pages through everything after the stored sequence, the SSE stream
- * follows with Last-Event-ID, the cursor lives in SQLite and is reset when the relay URL changes.
+ * follows with Last-Event-ID, the cursor lives in SQLite and is reset when the relay URL changes,
+ * when the relay names another log, or when the relay says the cursor is beyond its log.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
@@ -21,6 +22,13 @@ let server: Server;
 let url: string;
 let log: Array<{ path: string; lastEventId: string | undefined }>;
 const events: RelayEvent[] = [];
+/** What the stand-in says about its log: id in pages and header, hello on the stream, 409 when strict. */
+let logId: string | undefined;
+let hello: { logId: string; lastSeq: number } | undefined;
+let strict: boolean;
+let live: RelayEvent | null;
+const LOG_A = 'LogAAAAAAAAAAAAAAAAAAA';
+const LOG_B = 'LogBBBBBBBBBBBBBBBBBBB';
 
 function event(seq: number, environment: 'test' | 'live' = 'test'): RelayEvent {
   return {
@@ -51,6 +59,10 @@ beforeEach(async () => {
   db = openDatabase(join(dir, 'till.db'));
   log = [];
   events.length = 0;
+  logId = undefined;
+  hello = undefined;
+  strict = false;
+  live = event(8);
   for (let s = 1; s <= 7; s += 1) events.push(event(s, s === 4 ? 'live' : 'test'));
   server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
@@ -60,16 +72,24 @@ beforeEach(async () => {
       return;
     }
     const after = Number(u.searchParams.get('after') ?? 0);
+    const lastSeq = events.at(-1)?.seq ?? 0;
     if (u.pathname === '/v1/transactions') {
+      if (strict && after > lastSeq) {
+        res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'CURSOR_AHEAD', message: 'ahead', logId, lastSeq } }));
+        return;
+      }
       const items = events.filter((e) => e.seq > after).slice(0, 3);
       const last = items.at(-1)?.seq ?? after;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items, nextAfter: last, hasMore: events.some((e) => e.seq > last) }));
+      res
+        .writeHead(200, { 'content-type': 'application/json', ...(logId ? { 'x-relay-log-id': logId } : {}) })
+        .end(JSON.stringify({ ...(logId ? { logId } : {}), items, nextAfter: last, hasMore: events.some((e) => e.seq > last) }));
       return;
     }
     if (u.pathname === '/v1/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(': hello\n\n');
-      res.write(`id: 8\nevent: transaction\ndata: ${JSON.stringify(event(8))}\n\n`);
+      if (hello) res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
+      if (live) res.write(`id: ${live.seq}\nevent: transaction\ndata: ${JSON.stringify(live)}\n\n`);
       return; // stays open
     }
     res.writeHead(404).end();
@@ -152,6 +172,103 @@ describe('relay client', () => {
     expect(log[0]?.path).toBe('/v1/transactions?after=8&limit=500&environment=test');
     const moved = client(url.replace('127.0.0.1', 'localhost'), [], []);
     expect(moved.lastSeq).toBe(0);
+  });
+
+  it('reads again from 0 when the relay names another log (its database was wiped or replaced)', async () => {
+    logId = LOG_A;
+    const first = client(url, [], []);
+    first.start();
+    await until(() => first.lastSeq === 8);
+    await first.stop();
+    expect(first.logId).toBe(LOG_A);
+
+    // A fresh relay: numbers from 1 again, under a new log id.
+    events.length = 0;
+    events.push({ ...event(1), transaction: { ...event(1).transaction, reference: 'TX_NEW_1' } });
+    events.push({ ...event(2), transaction: { ...event(2).transaction, reference: 'TX_NEW_2' } });
+    live = null;
+    logId = LOG_B;
+    log.length = 0;
+    const got: RelayEvent[] = [];
+    const again = client(url, got, []);
+    again.start();
+    await until(() => got.length === 2 && log.some((l) => l.path.startsWith('/v1/events')));
+    await again.stop();
+    expect(got.map((e) => e.transaction.reference)).toEqual(['TX_NEW_1', 'TX_NEW_2']);
+    expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
+      '/v1/transactions?after=8&limit=500&environment=test',
+      '/v1/transactions?after=0&limit=500&environment=test',
+    ]);
+    expect(again.lastSeq).toBe(2);
+    expect(again.logId).toBe(LOG_B);
+    const lines = readFileSync(join(dir, 'logs', 'till.log'), 'utf8');
+    expect(lines).toMatch(/"level":"warn","event":"relay.cursor_reset".*"reason":"log_changed".*"cursor":8/);
+  });
+
+  it('a cursor from before log ids is kept and the first log id seen adopted', async () => {
+    const first = client(url, [], []);
+    first.start();
+    await until(() => first.lastSeq === 8);
+    await first.stop();
+    expect(first.logId).toBeNull();
+    logId = LOG_A;
+    log.length = 0;
+    const again = client(url, [], []);
+    again.start();
+    await until(() => log.some((l) => l.path.startsWith('/v1/events')));
+    await again.stop();
+    expect(log[0]?.path).toBe('/v1/transactions?after=8&limit=500&environment=test');
+    expect(again.lastSeq).toBe(8);
+    expect(again.logId).toBe(LOG_A);
+  });
+
+  it('reads again from 0 when paging answers 409 CURSOR_AHEAD (same log id, e.g. a restored backup)', async () => {
+    logId = LOG_A;
+    const first = client(url, [], []);
+    first.start();
+    await until(() => first.lastSeq === 8);
+    await first.stop();
+    events.splice(1); // only seq 1 left
+    live = null;
+    strict = true;
+    log.length = 0;
+    const got: RelayEvent[] = [];
+    const again = client(url, got, []);
+    again.start();
+    await until(() => got.length === 1 && log.some((l) => l.path.startsWith('/v1/events')));
+    await again.stop();
+    expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
+      '/v1/transactions?after=8&limit=500&environment=test',
+      '/v1/transactions?after=0&limit=500&environment=test',
+    ]);
+    expect(got.map((e) => e.seq)).toEqual([1]);
+    expect(again.lastSeq).toBe(1);
+    expect(readFileSync(join(dir, 'logs', 'till.log'), 'utf8')).toMatch(/"event":"relay.cursor_reset".*"reason":"cursor_ahead".*"cursor":8.*"relayLastSeq":1/);
+  });
+
+  it("the stream's hello resets the cursor when the log's last sequence is below it, then catches up at once", async () => {
+    logId = LOG_A;
+    const first = client(url, [], []);
+    first.start();
+    await until(() => first.lastSeq === 8);
+    await first.stop();
+    events.splice(1); // the relay went back to seq 1 (paging here does not say so: the hello must)
+    live = null;
+    hello = { logId: LOG_A, lastSeq: 1 };
+    log.length = 0;
+    const got: RelayEvent[] = [];
+    const again = client(url, got, []);
+    again.start();
+    await until(() => got.length === 1 && log.filter((l) => l.path.startsWith('/v1/events')).length === 2);
+    await again.stop();
+    expect(log.map((l) => `${l.path.split('?')[0]}@${new URL(l.path, 'http://x').searchParams.get('after')}`)).toEqual([
+      '/v1/transactions@8',
+      '/v1/events@8',
+      '/v1/transactions@0',
+      '/v1/events@1',
+    ]);
+    expect(got.map((e) => e.seq)).toEqual([1]);
+    expect(again.lastSeq).toBe(1);
   });
 
   it('a refused token is reported offline straight away', async () => {
