@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './config.js';
 import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from './db.js';
 import { startRelay } from './server.js';
+import { stopWithParent } from '../shared/stop-with-parent.js';
 
 const USAGE = `Usage:
   relay --port <n> --data <dir> --config <file> [--host 127.0.0.1]
@@ -128,6 +129,7 @@ async function serve(values: { port?: string; host?: string; data?: string; conf
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  stopWithParent(stop);
 }
 
 async function main(): Promise<void> {

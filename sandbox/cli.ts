@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from './server.js';
 import { percentToBasisPoints } from '../shared/money.js';
+import { stopWithParent } from '../shared/stop-with-parent.js';
 
 const USAGE =
   'Usage: npm run sandbox -- [--port <n>] [--time-scale <f>] [--data <dir>] [--signed-payload body|timestamp.body] [--fee-percent 1.95] [--prompt-timeout-ms <ms>]';
@@ -75,6 +76,7 @@ function main(): void {
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
+      stopWithParent(stop);
     },
     (error: unknown) => {
       console.error(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}`);
