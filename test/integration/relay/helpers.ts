@@ -52,21 +52,26 @@ export function webhookBody(data: Record<string, unknown>): string {
 
 export type PostResult = { status: number; body: string; json: unknown };
 
+/** Reads a whole response: its status, text and JSON (null when the body is not JSON). */
+function readResult(res: IncomingMessage, resolve: (result: PostResult) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    resolve({ status: res.statusCode ?? 0, body: text, json });
+  });
+}
+
 export function post(url: string, body: string | Buffer, headers: Record<string, string>): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          /* not JSON */
-        }
-        resolve({ status: res.statusCode ?? 0, body: text, json });
-      });
+      readResult(res, resolve);
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       // A server refusing an oversized body may close before we finish writing it.
@@ -105,18 +110,7 @@ export function deliver(
 export function get(url: string, token?: string, headers: Record<string, string> = {}): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          /* not JSON */
-        }
-        resolve({ status: res.statusCode ?? 0, body: text, json });
-      });
+      readResult(res, resolve);
     });
     req.on('error', reject);
     req.end();

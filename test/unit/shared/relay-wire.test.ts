@@ -10,22 +10,10 @@ import {
   RELAY_LOG_ID_HEADER,
   relayTokenSchema,
 } from '../../../shared/relay-wire.js';
+import { sandboxSuccessTransaction } from './fixtures.js';
 
 function transaction(): Record<string, unknown> {
-  return {
-    reference: 'TXN_01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
-    clientReference: 'sale-42',
-    status: 'SUCCESS',
-    amount: '10.00',
-    fee: '0.20',
-    net: '9.80',
-    currency: 'GHS',
-    customer: { msisdn: '233241234567', network: 'SANDBOX' },
-    description: 'Sale 42',
-    metadata: { till: 'T1' },
-    completedAt: '2026-11-21T10:15:30Z',
-    sandbox: true,
-  };
+  return sandboxSuccessTransaction();
 }
 
 function event(seq = 1): Record<string, unknown> {

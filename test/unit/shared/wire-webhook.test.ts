@@ -7,26 +7,14 @@ import {
   webhookBodySchema,
   webhookHeadersSchema,
 } from '../../../shared/wire/webhook.js';
+import { sandboxSuccessTransaction } from './fixtures.js';
 
 const HEX = 'a'.repeat(32) + '0123456789abcdef0123456789abcdef';
 
 function body(): Record<string, unknown> {
   return {
     createdAt: '2026-11-21T10:15:31Z',
-    data: {
-      reference: 'TXN_01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
-      clientReference: 'sale-42',
-      status: 'SUCCESS',
-      amount: '10.00',
-      fee: '0.20',
-      net: '9.80',
-      currency: 'GHS',
-      customer: { msisdn: '233241234567', network: 'SANDBOX' },
-      description: 'Sale 42',
-      metadata: null,
-      completedAt: '2026-11-21T10:15:30Z',
-      sandbox: true,
-    },
+    data: sandboxSuccessTransaction({ metadata: null }),
   };
 }
 
