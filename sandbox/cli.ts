@@ -1,5 +1,5 @@
 /**
- * npm run sandbox -- --port <n> [--time-scale <f>] [--data <dir>] [--signed-payload body|timestamp.body] [--fee-percent 1.95]
+ * npm run sandbox -- --port <n> [--time-scale <f>] [--data <dir>] [--signed-payload body|timestamp.body] [--fee-percent 1.95] [--delivery-timeout-ms <ms>]
  * First stdout line: the ready JSON. Structured logs go to stderr. SIGTERM / SIGINT stop it cleanly.
  */
 import { parseArgs } from 'node:util';
@@ -10,7 +10,7 @@ import { percentToBasisPoints } from '../shared/money.js';
 import { stopWithParent } from '../shared/stop-with-parent.js';
 
 const USAGE =
-  'Usage: npm run sandbox -- [--port <n>] [--time-scale <f>] [--data <dir>] [--signed-payload body|timestamp.body] [--fee-percent 1.95] [--prompt-timeout-ms <ms>]';
+  'Usage: npm run sandbox -- [--port <n>] [--time-scale <f>] [--data <dir>] [--signed-payload body|timestamp.body] [--fee-percent 1.95] [--prompt-timeout-ms <ms>] [--delivery-timeout-ms <ms>]';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -29,6 +29,7 @@ function main(): void {
         'signed-payload': { type: 'string', default: 'body' },
         'fee-percent': { type: 'string', default: '1.95' },
         'prompt-timeout-ms': { type: 'string', default: '60000' },
+        'delivery-timeout-ms': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -54,9 +55,14 @@ function main(): void {
   }
   const promptTimeoutMs = Number(values['prompt-timeout-ms']);
   if (!(promptTimeoutMs > 0)) fail('--prompt-timeout-ms must be a positive number');
+  let deliveryTimeoutMs: number | undefined;
+  if (values['delivery-timeout-ms'] !== undefined) {
+    deliveryTimeoutMs = Number(values['delivery-timeout-ms']);
+    if (!(deliveryTimeoutMs > 0) || !Number.isFinite(deliveryTimeoutMs)) fail('--delivery-timeout-ms must be a positive number');
+  }
   const dataDir = values.data ?? join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'momo-till-sandbox');
 
-  startSandbox({ port, host: values.host, timeScale, dataDir, signedPayload, feeBasisPoints, promptTimeoutMs }).then(
+  startSandbox({ port, host: values.host, timeScale, dataDir, signedPayload, feeBasisPoints, promptTimeoutMs, deliveryTimeoutMs }).then(
     (sandbox) => {
       process.stdout.write(
         `${JSON.stringify({ ready: true, baseUrl: sandbox.baseUrl, merchantId: sandbox.merchantId, keys: sandbox.keys })}\n`,

@@ -87,7 +87,11 @@ export function openDb(dataDir: string): Db {
   const db = new Database(join(dataDir, 'sandbox.sqlite'));
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    // NORMAL, not FULL: in WAL mode a commit survives the simulator being killed (what its restart
+    // tests need) without an fsync per commit; only an OS crash could lose the last commits. A per-commit
+    // fsync on a slow disk blocked the event loop long enough to make the scaled webhook time-outs fire
+    // late and push the retry schedule off (the relay and the till keep FULL: they hold real money).
+    db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true }) as number;

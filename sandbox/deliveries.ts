@@ -49,6 +49,8 @@ export type DeliveryEngineOptions = {
   db: Db;
   clock: SandboxClock;
   timeScale: number;
+  /** Clock milliseconds an attempt waits for an answer (already scaled); default 15 s × timeScale. */
+  deliveryTimeoutMs?: number;
   signedPayload: SignedPayload;
   secretOf: (publicId: string) => string;
   send: Sender;
@@ -192,7 +194,7 @@ export class DeliveryEngine {
     };
     const controller = new AbortController();
     this.controllers.add(controller);
-    const timeoutMs = this.timers.scaled(DELIVERY_TIMEOUT_MS);
+    const timeoutMs = this.o.deliveryTimeoutMs ?? this.timers.scaled(DELIVERY_TIMEOUT_MS);
     const cancelTimeout = this.timers.at(timeoutMs, () => controller.abort(new Error('timeout')));
     const startedAt = clock.now();
     let statusCode: number | null = null;

@@ -13,7 +13,7 @@ import { openDb } from './db.js';
 import { lockDataDir } from './data-lock.js';
 import { SecretBox } from './secrets.js';
 import { MerchantStore } from './merchants.js';
-import { DeliveryEngine } from './deliveries.js';
+import { DELIVERY_TIMEOUT_MS, DeliveryEngine } from './deliveries.js';
 import { createHttpSender } from './http-sender.js';
 import { Payments } from './payments.js';
 import { handleApi } from './api-routes.js';
@@ -31,6 +31,12 @@ export type SandboxOptions = {
   signedPayload?: 'body' | 'timestamp.body';
   feeBasisPoints?: number;
   promptTimeoutMs?: number;
+  /**
+   * How long (clock milliseconds, not scaled) a webhook attempt waits for the receiver's answer.
+   * Default: the spec's 15 s times timeScale, but never less than 1 s, so a fast time scale speeds up the
+   * customer and the retry schedule without making a receiver's ordinary fsync or GC pause look like an outage.
+   */
+  deliveryTimeoutMs?: number;
   /**
    * 32 bytes that encrypt the keys' secrets at rest. When given, the simulator uses it and never writes
    * or reads `<dataDir>/master.key` (an embedding program keeps it somewhere safer, e.g. the OS keychain);
@@ -64,7 +70,16 @@ function validate(options: SandboxOptions): void {
   if (!(prompt > 0) || !Number.isFinite(prompt)) throw new Error('promptTimeoutMs must be a positive number');
   const payload = options.signedPayload ?? 'body';
   if (payload !== 'body' && payload !== 'timestamp.body') throw new Error('signedPayload must be "body" or "timestamp.body"');
+  const deliveryTimeout = options.deliveryTimeoutMs;
+  if (deliveryTimeout !== undefined && (!(deliveryTimeout > 0) || !Number.isFinite(deliveryTimeout))) {
+    throw new Error('deliveryTimeoutMs must be a positive number');
+  }
   if (options.masterKey !== undefined) SecretBox.fromKey(options.masterKey); // throws a clear error on a wrong length
+}
+
+/** The spec's 15 s answer time-out, scaled, with a floor of 1 s (see SandboxOptions.deliveryTimeoutMs). */
+export function defaultDeliveryTimeoutMs(timeScale: number): number {
+  return Math.max(Math.round(DELIVERY_TIMEOUT_MS * timeScale), Math.min(DELIVERY_TIMEOUT_MS, 1000));
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
@@ -96,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db,
     clock,
     timeScale,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? defaultDeliveryTimeoutMs(timeScale),
     signedPayload: options.signedPayload ?? 'body',
     secretOf: (publicId) => merchants.secretOf(publicId),
     send: sender.send,

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
 const steps = [];
@@ -36,6 +37,7 @@ if (!built) steps.push('SKIP browser and electron tests: the build failed');
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const failures = [];
 for (const projects of groups) {
   const report = join(reportDir, `${projects.join('-')}.json`);
   const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
@@ -52,10 +54,27 @@ for (const projects of groups) {
   skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
   // A test file that failed to load has no test results: count it as a failure.
   for (const file of json.testResults ?? []) {
-    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
+    const where = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
+      failed += 1;
+      failures.push({ where, name: '(the file did not load)', message: file.message ?? '' });
+    }
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') failures.push({ where, name: test.fullName ?? test.title, message: (test.failureMessages ?? []).join('\n') });
+    }
   }
 }
 rmSync(reportDir, { recursive: true, force: true });
+
+// The failures again, short, just above the summary: a CI log is often read from its tail only.
+if (failures.length > 0) {
+  console.log(`\n=== failed tests (${failures.length})`);
+  for (const f of failures) {
+    const lines = stripVTControlCharacters(f.message).split('\n').map((l) => l.trim()).filter(Boolean);
+    console.log(`- ${f.where} > ${f.name}`);
+    for (const line of lines.slice(0, 4)) console.log(`    ${line.slice(0, 300)}`);
+  }
+}
 
 console.log('\n=== summary');
 for (const line of steps) console.log(line);

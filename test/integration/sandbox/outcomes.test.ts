@@ -7,7 +7,7 @@ import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { webhookBodySchema } from '../../../shared/wire/webhook.js';
 import { api, dashboard, paymentBody, quietLog, signatureValid, sleep, startReceiver, waitFor, type Creds, type Received } from './helpers.js';
 
-// 0.02 leaves the webhook time-out at 300 ms, enough on a loaded machine (a timed-out attempt would be retried)
+// 0.02: a default prompt in 40 ms, the slow (06) path in 600 ms; the webhook time-out keeps its 1 s floor
 const SCALE = 0.02;
 let sandbox: SandboxHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

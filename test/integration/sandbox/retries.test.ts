@@ -1,7 +1,7 @@
 /**
  * The delivery schedule over real HTTP at time scale 0.02 (0.01 leaves a 150 ms time-out, which a loaded
  * shared 2-core machine sometimes misses for an instant 500; 0.02 runs the 635 s schedule in 12.7 s): a receiver failing the first N attempts for
- * N = 0..8, the 15 s time-out (300 ms scaled), network errors and non-2xx answers.
+ * N = 0..8, the 15 s time-out (300 ms scaled, set explicitly: the default has a 1 s floor), network errors and non-2xx answers.
  * The exact offsets are asserted on an injected clock in test/unit/sandbox/deliveries-schedule.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ async function deliveryOf(path: string): Promise<Delivery> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: SCALE, log: quietLog });
+  sandbox = await startSandbox({ timeScale: SCALE, deliveryTimeoutMs: TIMEOUT, log: quietLog });
   creds = { merchantId: sandbox.merchantId, secret: sandbox.keys.test.secret };
   receiver = await startReceiver((n, r) => {
     const failN = /^\/fail-(\d)$/.exec(r.path);

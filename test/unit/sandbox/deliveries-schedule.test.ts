@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { openDb, type Db } from '../../../sandbox/db.js';
 import { DeliveryEngine, type SendRequest, RETRY_OFFSETS_MS } from '../../../sandbox/deliveries.js';
+import { defaultDeliveryTimeoutMs } from '../../../sandbox/server.js';
 import { FakeClock } from './fake-clock.js';
 
 const SECRET = 'sk_test_0123456789abcdefABCDEF';
@@ -12,7 +13,7 @@ const KEY_ID = 'pk_test_abcdefgh12345678';
 
 type Behaviour = (call: number, request: SendRequest) => Promise<number>;
 
-function setup(dir: string, clock: FakeClock, behaviour: Behaviour, timeScale = 1) {
+function setup(dir: string, clock: FakeClock, behaviour: Behaviour, timeScale = 1, deliveryTimeoutMs?: number) {
   const db = openDb(dir);
   db.prepare("INSERT INTO merchants (id, name, status, created_at) VALUES ('MCH_AAAAAAAAAAAA', 'M', 'APPROVED', 0)").run();
   db.prepare(
@@ -27,6 +28,7 @@ function setup(dir: string, clock: FakeClock, behaviour: Behaviour, timeScale = 
     db,
     clock,
     timeScale,
+    ...(deliveryTimeoutMs === undefined ? {} : { deliveryTimeoutMs }),
     signedPayload: 'body',
     secretOf: () => SECRET,
     send: (request) => {
@@ -109,6 +111,31 @@ describe('webhook retry schedule on an injected clock', () => {
     expect(ctx.sends.map((s) => s.at - t0)).toEqual([0, 200, 300, 500, 900, 1700, 3300, 6500]);
     expect(ctx.engine.get(delivery.id)?.status).toBe('FAILED');
     await ctx.engine.close();
+  });
+
+  it('an explicit delivery time-out replaces the scaled one; offsets stay scaled', async () => {
+    const clock = new FakeClock();
+    const t0 = clock.now();
+    const ctx = setup(dir, clock, (call) => (call === 1 ? new Promise<number>(() => undefined) : Promise.resolve(200)), 0.01, 1000);
+    db = ctx.db;
+    const delivery = ctx.engine.enqueue('TX_1', KEY_ID, 'http://127.0.0.1:1/hook', '{}');
+    await clock.advance(999);
+    expect(ctx.engine.attempts(delivery.id)).toHaveLength(0);
+    await clock.advance(1);
+    expect(ctx.engine.attempts(delivery.id)[0]).toMatchObject({ duration_ms: 1000, status_code: null, ok: 0 });
+    await clock.advance(50);
+    expect(ctx.sends.map((s) => s.at - t0)).toEqual([0, 1050]);
+    expect(ctx.engine.get(delivery.id)?.status).toBe('DELIVERED');
+    await ctx.engine.close();
+  });
+
+  it('by default the simulator waits 15 s scaled for an answer, never less than 1 s', () => {
+    expect(defaultDeliveryTimeoutMs(1)).toBe(15_000);
+    expect(defaultDeliveryTimeoutMs(2)).toBe(30_000);
+    expect(defaultDeliveryTimeoutMs(0.5)).toBe(7_500);
+    expect(defaultDeliveryTimeoutMs(0.1)).toBe(1_500);
+    expect(defaultDeliveryTimeoutMs(0.05)).toBe(1_000);
+    expect(defaultDeliveryTimeoutMs(0.01)).toBe(1_000);
   });
 
   it('each attempt is signed afresh: new timestamp, HMAC-SHA256 of the body with the key secret', async () => {
