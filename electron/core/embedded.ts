@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { RELAY_TOKEN } from '../../shared/relay-wire.js';
 import type { Logger } from './logger.js';
 import type { SecretStore } from './secret-store.js';
+import type { SandboxClock } from '../../sandbox/clock.js';
 
 export type EmbeddedServices = {
   baseUrl: string;
@@ -87,6 +88,7 @@ export async function startEmbedded(options: {
   log: Logger;
   preferredPorts: { sandbox: number; relay: number } | null;
   timeScale?: number;
+  clock?: SandboxClock;
 }): Promise<EmbeddedServices> {
   const [{ startSandbox }, { startRelay }, { parseRelayConfig, createRelayToken, hashRelayToken }] = await Promise.all([
     import('../../sandbox/server.js'),
@@ -109,7 +111,7 @@ export async function startEmbedded(options: {
   options.log.registerSecret(master.key.toString('base64'));
   const start = () =>
     listenPreferring(options.preferredPorts?.sandbox, (port) =>
-      startSandbox({ port, host: '127.0.0.1', dataDir: sandboxDir, masterKey: master.key, timeScale: options.timeScale ?? 1, signedPayload: 'body', log: quiet('sandbox') }),
+      startSandbox({ port, host: '127.0.0.1', dataDir: sandboxDir, masterKey: master.key, timeScale: options.timeScale ?? 1, ...(options.clock ? { clock: options.clock } : {}), signedPayload: 'body', log: quiet('sandbox') }),
     );
   let sandbox;
   try {

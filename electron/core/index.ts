@@ -23,6 +23,7 @@ import { createServiceClient } from './service-client.js';
 import { SettingsStore, type EnvironmentConfig } from './settings-store.js';
 import { Takings } from './takings.js';
 import { TransactionsStore } from './transactions-store.js';
+import type { SandboxClock } from '../../sandbox/clock.js';
 
 export type { SecretStore } from './secret-store.js';
 export { createKeychainStore, createMemorySecretStore, keychainServiceName } from './secret-store.js';
@@ -48,6 +49,8 @@ export type TillCoreOptions = {
   ownerSessionMs?: number;
   /** Time scale of the embedded simulator (tests). Default 1. */
   embeddedTimeScale?: number;
+  /** Clock of the embedded simulator (tests hold it to keep a customer's answer back). Default: the real clock. */
+  embeddedClock?: SandboxClock;
   version?: string;
 };
 
@@ -88,7 +91,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
   const useEmbedded = (environment: TillEnvironment) => options.embedded !== false && environment === 'test' && settings.settings.test.baseUrl === '';
   const ensureEmbedded = async () => {
     if (embedded || !useEmbedded('test')) return;
-    embedded = await startEmbedded({ dataDir, secrets, log, preferredPorts: settings.settings.embeddedPorts, timeScale: options.embeddedTimeScale });
+    embedded = await startEmbedded({ dataDir, secrets, log, preferredPorts: settings.settings.embeddedPorts, timeScale: options.embeddedTimeScale, clock: options.embeddedClock });
     settings.update({ embeddedPorts: embedded.ports });
     log.info('embedded.started', { baseUrl: embedded.baseUrl, relayUrl: embedded.relayUrl });
   };

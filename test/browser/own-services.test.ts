@@ -6,13 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import { startRelay, type RunningRelay } from '../../relay/server.js';
 import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/config.js';
 import { axe, enter, focused, focusedText, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+import { HeldClock } from '../browser-bridge/held-clock.js';
 
 const dirs = { sandbox: mkdtempSync(join(tmpdir(), 'momo-bt-sandbox-')), relay: mkdtempSync(join(tmpdir(), 'momo-bt-relay-')) };
 const quiet = () => undefined;
@@ -21,15 +22,19 @@ let relay: RunningRelay | null = null;
 let relayPort = 0;
 let config: RelayConfig;
 const token = createRelayToken();
+// Held while a payment must stay pending (the relay is stopped, LIVE is switched on) whatever the machine's speed.
+const clock = new HeldClock();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dataDir: dirs.sandbox, timeScale: TIME_SCALE, signedPayload: 'body', log: quiet });
+  sandbox = await startSandbox({ port: 0, dataDir: dirs.sandbox, timeScale: TIME_SCALE, clock, signedPayload: 'body', log: quiet });
   config = parseRelayConfig({ keys: [sandbox.keys.test, sandbox.keys.live], tills: [{ label: 'browser-test', tokenHash: token.tokenHash }], signedPayload: 'body' });
   relay = await startRelay({ port: 0, host: '127.0.0.1', dataDir: dirs.relay, config, log: quiet });
   relayPort = Number(new URL(relay.url).port);
 });
 
 const till = useTill(() => ({ embedded: false, relay: { initialBackoffMs: 100, maxBackoffMs: 500 } }));
+
+afterEach(() => clock.release());
 
 afterAll(async () => {
   await relay?.close();
@@ -70,6 +75,7 @@ describe('own sandbox and relay', () => {
     const { page } = till.get();
     await goTo(page, 'Charge');
     await focused(page, 'amount');
+    clock.hold();
     await sell(page, '1500', '0241237706');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await relay?.close();
@@ -78,7 +84,8 @@ describe('own sandbox and relay', () => {
     expect(await text(page, 'relay-state')).toMatch(/reconnecting|offline/);
     await screenshot(page, 'waiting-relay-down');
     expect(await axe(page)).toEqual([]);
-    // The customer approves (after 3 s at this time scale) while the relay is down: the webhook is retried.
+    // The customer approves while the relay is down: the webhook is retried.
+    clock.release();
     await expect
       .poll(async () => (await sandboxTransactions(sandbox.baseUrl)).find((t) => t.msisdn === '233241237706')?.status, { timeout: 10_000 })
       .toBe('SUCCESS');
@@ -99,6 +106,7 @@ describe('own sandbox and relay', () => {
     });
     await focusedText(page, /New sale/);
     await enter(page);
+    clock.hold();
     await sell(page, '1700', '0241237806');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await tabTo(page, /Stop waiting/);
@@ -128,7 +136,9 @@ describe('own sandbox and relay', () => {
     expect(await page.getByTestId('sandbox-banner').count()).toBe(0);
     await expect.poll(() => text(page, 'live-assertive')).toBe('The till is now in LIVE mode.');
 
-    // The stopped TEST sale gets its result (3 s at this time scale) while the till is in LIVE.
+    // The stopped TEST sale gets its result while the till is in LIVE.
+    expect(slowTestSale).toEqual({ environment: 'test', state: 'awaiting_customer' });
+    clock.release();
     await expect.poll(() => slowTestSale, { timeout: 15_000 }).toEqual({ environment: 'test', state: 'success' });
     off();
     await page.waitForTimeout(500); // the event's way into the page

@@ -4,14 +4,18 @@
  * Every result is checked against the sandbox's own record of the transaction.
  */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_NAMES } from '../../sandbox/names.js';
 import { axe, enter, focused, focusedText, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { SCREENSHOTS } from '../browser-bridge/harness.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+import { HeldClock } from '../browser-bridge/held-clock.js';
 
-const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE }));
+// Held while a test needs a payment to stay pending (a slow approval, 3 s here, must not race a slow machine).
+const clock = new HeldClock();
+const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, embeddedClock: clock }));
+afterEach(() => clock.release());
 
 const HELP = /the service does not say which/;
 
@@ -102,6 +106,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
 
   it('slow approval: the waiting screen shows amount, number, elapsed time and the relay, then PAID', async () => {
     const { page } = till.get();
+    clock.hold(); // the customer answers when the screen has been checked
     await sell(page, '700', '0541234506');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     expect(await text(page, 'waiting-amount')).toBe('GH₵7.00');
@@ -110,6 +115,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await expect.poll(() => text(page, 'waiting-elapsed'), { timeout: 5000 }).toMatch(/^0:0[1-9]$/);
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'waiting');
+    clock.release();
     expect(await resultTitle(page)).toBe('PAID');
     expect(await transactionsFor('233541234506')).toMatchObject([{ status: 'SUCCESS', amount: '7.00' }]);
     await enter(page);
@@ -171,10 +177,14 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await focused(page, 'amount');
     await page.keyboard.type('150');
     await enter(page);
-    await page.keyboard.type('0591234506'); // a slow approval (3 s here): the waiting screen stays up
+    await page.keyboard.type('0591234506'); // a slow approval, held back: the waiting screen stays up
+    clock.hold();
     await Promise.all([page.keyboard.press('Enter'), page.keyboard.press('Enter')]);
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await page.keyboard.press('Enter'); // one Enter too many lands on the waiting screen: it must not stop waiting
+    await page.waitForTimeout(200); // what that Enter could have done, done
+    expect(await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).isVisible()).toBe(true);
+    clock.release();
     expect(await resultTitle(page)).toBe('PAID');
     expect(await page.getByTestId('late-notice').count()).toBe(0);
     expect(await transactionsFor('233591234506')).toHaveLength(1);
@@ -184,12 +194,15 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
 
   it('stop waiting: the payment stays open and its late success arrives as a notice', async () => {
     const { page } = till.get();
+    clock.hold();
     await sell(page, '2000', '0241239906');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await tabTo(page, /Stop waiting/);
     await enter(page);
     await focused(page, 'amount');
     expect(await page.inputValue('#amount')).toBe('');
+    expect(await page.getByTestId('late-notice').count()).toBe(0);
+    clock.release(); // the customer approves after the cashier stopped waiting
     const notice = page.getByTestId('late-notice');
     await notice.waitFor({ timeout: 15_000 });
     expect(await notice.textContent()).toMatch(/PAID: GH₵20.00 from 024 123 9906 \(you stopped waiting\)/);
@@ -233,6 +246,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.keyboard.press('Backspace');
     await page.locator('#amount').focus();
     await page.keyboard.press('Escape');
+    clock.hold();
     await sell(page, '880', '0241238806');
     await tabTo(page, /Stop waiting/);
     await enter(page);
@@ -248,6 +262,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'history');
     // The pending one resolves while the list is open.
+    clock.release();
     await expect.poll(() => first.textContent(), { timeout: 15_000 }).toMatch(/GH₵8.80.*Paid/);
     await page.keyboard.type('4501');
     await expect.poll(() => page.getByTestId('history-row').count()).toBe(2);
