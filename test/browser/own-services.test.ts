@@ -13,7 +13,7 @@ import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../rela
 import { axe, enter, focused, focusedText, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
-import { HeldClock } from '../browser-bridge/held-clock.js';
+import { HeldClock } from '../support/held-clock.js';
 
 const dirs = { sandbox: mkdtempSync(join(tmpdir(), 'momo-bt-sandbox-')), relay: mkdtempSync(join(tmpdir(), 'momo-bt-relay-')) };
 const quiet = () => undefined;

@@ -10,7 +10,7 @@ import { axe, enter, focused, focusedText, resultTitle, screenshot, sell, tabTo,
 import { SCREENSHOTS } from '../browser-bridge/harness.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
-import { HeldClock } from '../browser-bridge/held-clock.js';
+import { HeldClock } from '../support/held-clock.js';
 
 // Held while a test needs a payment to stay pending (a slow approval, 3 s here, must not race a slow machine).
 const clock = new HeldClock();

@@ -8,6 +8,7 @@ import { startSandbox } from '../../../sandbox/server.js';
 import { startRelay } from '../../../relay/server.js';
 import { createRelayToken, parseRelayConfig } from '../../../relay/config.js';
 import { createTillCore, type TillCore, type TillCoreOptions } from '../../../electron/core/index.js';
+import { HeldClock } from '../../support/held-clock.js';
 import type { IpcEvent, IpcEventPayload, PaymentView } from '../../../shared/ipc/contract.js';
 
 export const TIME_SCALE = 0.01;
@@ -15,7 +16,9 @@ export const TIME_SCALE = 0.01;
 export type Services = Awaited<ReturnType<typeof startServices>>;
 
 export async function startServices(root: string) {
-  const sandbox = await startSandbox({ dataDir: join(root, 'sandbox'), timeScale: TIME_SCALE, log: () => {} });
+  // Held by a test that needs a customer's answer to wait (it must not race a slow machine).
+  const clock = new HeldClock();
+  const sandbox = await startSandbox({ dataDir: join(root, 'sandbox'), timeScale: TIME_SCALE, clock, log: () => {} });
   const { token, tokenHash } = createRelayToken();
   const config = parseRelayConfig({
     keys: [sandbox.keys.test, sandbox.keys.live],
@@ -28,6 +31,7 @@ export async function startServices(root: string) {
   const port = Number(new URL(relay.url).port);
   return {
     sandbox,
+    clock,
     token,
     config,
     /** Replace the running relay's config (e.g. to revoke the till's token). */

@@ -5,7 +5,7 @@
  * body (one charge), a result that arrives while the till is closed lands at the next start, and
  * a relay restart in the middle of a payment loses nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import {
   configureTest,
@@ -34,6 +34,8 @@ beforeAll(async () => {
   await configureTest(core, services);
   await waitForEvent(core, 'relay:state', (p) => p.state === 'connected' && p.environment === 'test').catch(() => undefined);
 });
+
+afterEach(() => services?.clock.release()); // a failed test must not leave the customers held
 
 afterAll(async () => {
   await core?.close();
@@ -107,7 +109,8 @@ describe('no double charge', () => {
         environment: 'test',
         values: { baseUrl: proxy.url, merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
       });
-      proxy.hold(1, 200); // '06': approved ~0.3 s after initialize, so the answer comes first
+      proxy.hold(1, 200);
+      services.clock.hold(); // the customer answers only after the checks
       const first = slow.invoke('payments:charge', { requestId: requestId(), amount: '3.00', msisdn: msisdnEnding('06', 12), network: 'MTN' });
       await waitForEvent(slow, 'payment:updated', (p) => p.state === 'submitting');
       const second = await slow.invoke('payments:charge', { requestId: requestId(), amount: '3.00', msisdn: msisdnEnding('12', 12), network: 'MTN' });
@@ -116,6 +119,7 @@ describe('no double charge', () => {
       expect(done.ok && done.payment.state).toBe('awaiting_customer');
       expect(proxy.bodies).toHaveLength(1);
     } finally {
+      services.clock.release();
       await slow.close();
       await proxy.close();
     }
@@ -131,14 +135,16 @@ describe('no double charge', () => {
         environment: 'test',
         values: { baseUrl: proxy.url, merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
       });
-      // The sandbox takes the payment ('06': approved ~0.3 s later), but its answer reaches the till
+      // The sandbox takes the payment (its customer held back), but its answer reaches the till
       // after the till's 120 ms response time-out.
       proxy.hold(1, 220);
+      services.clock.hold();
       const result = await till.invoke('payments:charge', { requestId: requestId(), amount: '42.00', msisdn: msisdnEnding('06', 21), network: 'MTN' });
       expect(result.ok).toBe(true);
       if (!result.ok) return;
       expect(result.payment.state).toBe('uncertain');
       expect(result.payment.errorMessage).toMatch(/not be charged twice/);
+      services.clock.release();
       const final = await waitForState(till, result.payment.id, ['success']);
       expect(final.merchantRef).toBe(result.payment.merchantRef);
       expect(proxy.bodies.length).toBeGreaterThanOrEqual(2);
@@ -147,6 +153,7 @@ describe('no double charge', () => {
       expect(atService).toHaveLength(1);
       expect(atService[0]?.status).toBe('SUCCESS');
     } finally {
+      services.clock.release();
       await till.close();
       await proxy.close();
     }
@@ -158,8 +165,10 @@ describe('results that arrive late', () => {
     const dir = join(root, 'till-stopped');
     let till = await openCore(dir);
     await configureTest(till, services);
-    const started = await charge(till, msisdnEnding('06', 31), '15.00'); // approved ~0.3 s later
+    services.clock.hold();
+    const started = await charge(till, msisdnEnding('06', 31), '15.00');
     await till.close();
+    services.clock.release(); // approved while the till is stopped
     const deadline = Date.now() + 10_000;
     for (;;) {
       const res = await fetch(`${services.relay.url}/v1/transactions/${started.reference}`, { headers: { authorization: `Bearer ${services.token}` } });
@@ -192,10 +201,12 @@ describe('results that arrive late', () => {
   });
 
   it('stopping waiting keeps the payment, and its late result still lands', async () => {
+    services.clock.hold();
     const started = await charge(core, msisdnEnding('06', 51), '4.00');
     const stopped = await core.invoke('payments:stopWaiting', { id: started.id });
     expect(stopped?.stoppedWaiting).toBe(true);
     expect((await core.invoke('payments:pending', {})).items.map((p) => p.id)).toContain(started.id);
+    services.clock.release();
     const final = await waitForState(core, started.id, ['success']);
     expect(final.stoppedWaiting).toBe(true);
   });
