@@ -12,7 +12,7 @@ import { api, paymentBody, quietLog, signatureValid, startReceiver, waitFor, typ
 const SCALE = 0.02;
 const TIMEOUT = 15_000 * SCALE;
 const OFFSETS = [5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 320_000].map((ms) => ms * SCALE);
-const SLACK_MS = 400; // a loaded 2-core machine; the lower bound is the real check
+const SLACK_MS = 1000; // a loaded 2-core CI machine; the lower bound is the real check (exact offsets: the unit tests)
 
 let sandbox: SandboxHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
