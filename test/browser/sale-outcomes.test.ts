@@ -248,6 +248,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.keyboard.press('Escape');
     clock.hold();
     await sell(page, '880', '0241238806');
+    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await tabTo(page, /Stop waiting/);
     await enter(page);
     await focused(page, 'amount');

@@ -1,5 +1,5 @@
 /** Charge: amount, Enter, number, Enter. Errors sit next to what caused them; nothing typed is lost. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { Network } from '../../../shared/phone';
 import { AccountName } from './account-name';
 import { AmountField } from './amount-field';
@@ -28,7 +28,8 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
 
   // On arrival: a fresh sale starts in the amount; "try again" or a refused payment lands on Charge.
   const refused = Boolean(errors.form);
-  useEffect(() => {
+  // A layout effect, like useFocusOnArrival: no key press can land between the screen and its focus.
+  useLayoutEffect(() => {
     if (focusCharge || refused) chargeRef.current?.focus();
     else amountRef.current?.focus();
     // Only on mount and when a refusal arrives, never while typing.

@@ -5,6 +5,7 @@ import { call, errorMessage, onEvent } from '../api';
 import { PaymentStatus } from '../components/payment-status';
 import { ghs, isoDate, networkLabel, phone, time } from '../format';
 import { PaymentDetail } from './payment-detail';
+import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
 const PAGE_SIZE = 50;
 
@@ -45,7 +46,7 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
     [],
   );
 
-  useEffect(() => searchRef.current?.focus(), []);
+  useFocusOnArrival(searchRef);
 
   if (selected) {
     return <PaymentDetail payment={selected} timeZone={timeZone} onClose={() => setSelected(null)} />;

@@ -1,14 +1,15 @@
 /** Unlock the owner screens with the PIN. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
+import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
 export function PinEntry({ onUnlocked }: { onUnlocked: () => void }) {
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useFocusOnArrival(ref);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,7 +1,8 @@
 /** First run: the owner chooses the PIN (4–8 digits, typed twice). Also used to change it. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
+import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
 type Props = { mode: 'first' | 'change'; onDone: () => void };
 
@@ -12,9 +13,7 @@ export function PinSetup({ mode, onDone }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (mode === 'first') ref.current?.focus();
-  }, [mode]);
+  useFocusOnArrival(ref, mode === 'first');
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,8 +1,9 @@
 /** The result: SUCCESS big and unmistakable, or FAILED with what it can mean and a way to try again. */
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { Receipt } from './receipt';
+import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
 type Props = {
   payment: PaymentView;
@@ -15,7 +16,7 @@ type Props = {
 export function ResultScreen({ payment, tillName, timeZone, onNewSale, onTryAgain }: Props) {
   const success = payment.state === 'success';
   const firstRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => firstRef.current?.focus(), []);
+  useFocusOnArrival(firstRef);
 
   return (
     <section className={`result-screen ${success ? 'result-success' : 'result-failed'}`} aria-labelledby="result-title">

@@ -1,8 +1,9 @@
 /** Waiting for the customer: what to say, what is being charged, how long, and a way out that loses nothing. */
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { PaymentView, RelayState } from '../../../shared/ipc/contract';
 import { elapsed, ghs, networkLabel, phone } from '../format';
 import { useNow } from '../hooks/use-now';
+import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
 const STATE_TEXT: Record<string, string> = {
   created: 'Preparing the payment…',
@@ -24,7 +25,7 @@ export function WaitingScreen({ payment, relayState, onStop }: Props) {
   // Focus goes to the title, not to "Stop waiting": the Enter a busy cashier presses twice (amount, Enter,
   // number, Enter, Enter) must not stop waiting the moment this screen appears. Tab reaches the button.
   const titleRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => titleRef.current?.focus(), []);
+  useFocusOnArrival(titleRef);
   const started = Date.parse(payment.createdAt);
 
   return (

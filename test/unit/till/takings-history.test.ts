@@ -127,7 +127,10 @@ describe('history', () => {
     const repo = new PaymentsRepo(db);
     const base = Date.parse('2026-11-20T08:00:00Z');
     const testId = pay(repo, 1, 'test', '233241230001', base);
-    for (let i = 2; i < 1100; i += 1) pay(repo, i, 'live', '233241230002', base + i * 1000); // newer, same till prefix
+    // newer, same till prefix; one transaction (1 100 fsyncs would take seconds on a slow disk)
+    db.transaction(() => {
+      for (let i = 2; i < 1100; i += 1) pay(repo, i, 'live', '233241230002', base + i * 1000);
+    })();
     const history = new History(db);
     const found = history.search('test', { query: 'TFRONT1.', page: 0, pageSize: 10 }, 'Africa/Accra');
     expect(found.items.map((p) => p.id)).toEqual([testId]);
@@ -138,7 +141,9 @@ describe('history', () => {
   it('pages newest first, searches reference, merchantRef and the last digits of the phone, by date, per environment', () => {
     const repo = new PaymentsRepo(db);
     const base = Date.parse('2026-11-20T08:00:00Z');
-    for (let i = 0; i < 30; i += 1) pay(repo, i, 'live', `2332412300${String(i).padStart(2, '0')}`, base + i * 3_600_000, `TX_REF${i}`);
+    db.transaction(() => {
+      for (let i = 0; i < 30; i += 1) pay(repo, i, 'live', `2332412300${String(i).padStart(2, '0')}`, base + i * 3_600_000, `TX_REF${i}`);
+    })();
     pay(repo, 99, 'test', '233241230005', base);
     const history = new History(db);
     const first = history.search('live', { page: 0, pageSize: 10 }, 'Africa/Accra');
