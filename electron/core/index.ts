@@ -180,7 +180,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     engine,
     repo,
     transactions,
-    takings: new Takings(db),
+    takings: new Takings(db, now),
     history: new History(db),
     client,
     log,

@@ -4,12 +4,19 @@
  * transactions themselves. Every query is bound to one environment: TEST and LIVE never mix.
  */
 import { formatAmount } from '../../shared/money.js';
-import type { TakingsReport, TakingsTotals, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { TakingsAwaiting, TakingsReport, TakingsTotals, TillEnvironment } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
 import { datesBetween } from './local-date.js';
 
 export const MAX_RANGE_DAYS = 366;
+
+/**
+ * After this long without a result a payment is overdue: the prompt (60 s in the simulator, unknown for
+ * the real service) plus the whole webhook schedule (635 s of offsets and up to 8 × 15 s time-outs =
+ * 755 s) is under 14 minutes. A result can still arrive later (a delivery replayed by hand).
+ */
+export const OVERDUE_AFTER_MS = 15 * 60_000;
 
 type Sums = { succeeded: number; failed: number; gross: number; fees: number; net: number };
 type RollupRow = Sums & { local_date: string; till_id: string; network: string };
@@ -41,8 +48,17 @@ export function checkRange(from: string, to: string): string[] {
 export class Takings {
   private readonly rollup;
   private readonly rows;
+  private readonly awaitingSums;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    // Served by the payments (environment, state) index: only the few open payments are read.
+    this.awaitingSums = db.prepare(
+      `SELECT count(*) AS count, coalesce(sum(amount), 0) AS amount, coalesce(sum(created_at < ?), 0) AS overdue
+       FROM payments WHERE environment = ? AND state IN ('created', 'submitting', 'awaiting_customer', 'uncertain')`,
+    );
     this.rollup = db.prepare(
       'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',
     );
@@ -79,7 +95,14 @@ export class Takings {
       byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...totals(s) })),
       byTill: [...byTill].sort(([a], [b]) => a.localeCompare(b)).map(([tillId, s]) => ({ tillId, ...totals(s) })),
       byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...totals(s) })),
+      awaiting: this.awaiting(environment),
     };
+  }
+
+  /** This till's payments still without a final state in this environment (any date). */
+  awaiting(environment: TillEnvironment): TakingsAwaiting {
+    const row = this.awaitingSums.get(this.now() - OVERDUE_AFTER_MS, environment) as { count: number; amount: number; overdue: number };
+    return { count: row.count, amount: formatAmount(row.amount), overdue: row.overdue, overdueAfterMinutes: OVERDUE_AFTER_MS / 60_000 };
   }
 
   exportCsv(environment: TillEnvironment, from: string, to: string): { filename: string; csv: string } {

@@ -101,6 +101,19 @@ export const takingsTotalsSchema = z.object({
 });
 export type TakingsTotals = z.infer<typeof takingsTotalsSchema>;
 
+/**
+ * This till's payments in the environment that have no final state yet, whatever their date: they are
+ * in none of the totals until their result arrives. `overdue`: waiting longer than any result can take
+ * to arrive (the prompt plus the service's whole webhook schedule), so their webhook most likely failed.
+ */
+export const takingsAwaitingSchema = z.object({
+  count: z.number().int(),
+  amount: wireAmount,
+  overdue: z.number().int(),
+  overdueAfterMinutes: z.number().int(),
+});
+export type TakingsAwaiting = z.infer<typeof takingsAwaitingSchema>;
+
 export const takingsReportSchema = z.object({
   environment: environmentSchema,
   from: isoDate,
@@ -110,6 +123,7 @@ export const takingsReportSchema = z.object({
   byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
   byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string() })),
   byDay: z.array(takingsTotalsSchema.extend({ date: isoDate })),
+  awaiting: takingsAwaitingSchema,
 });
 export type TakingsReport = z.infer<typeof takingsReportSchema>;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../electron/core/database.js';
 import { TransactionsStore, tillIdOfMerchantRef } from '../../../electron/core/transactions-store.js';
 import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
-import { Takings, csvCell } from '../../../electron/core/takings.js';
+import { OVERDUE_AFTER_MS, Takings, csvCell } from '../../../electron/core/takings.js';
 import { History, dayBoundsMs } from '../../../electron/core/history.js';
 import { localDate } from '../../../electron/core/local-date.js';
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
@@ -38,6 +38,14 @@ function tx(ref: string, status: 'SUCCESS' | 'FAILED', amount: string, fee: stri
     completedAt,
     ...(sandbox ? { sandbox: true as const } : {}),
   } as WireTransaction;
+}
+
+/** One of this till's payments, `created`, or `awaiting_customer` once it has a reference. */
+function pay(repo: PaymentsRepo, i: number, env: 'test' | 'live', msisdn: string, at: number, reference: string | null = null) {
+  const id = `01JD${String(i).padStart(22, '0')}`;
+  repo.insert({ id, request_id: `r${i}`, merchant_ref: `TFRONT1.${id}`, environment: env, state: 'created', amount: 100 + i, msisdn, msisdn_rev: [...msisdn].reverse().join(''), network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: at, updated_at: at });
+  if (reference) repo.update(id, { reference, state: 'awaiting_customer' }, at);
+  return id;
 }
 
 describe('takings', () => {
@@ -87,6 +95,27 @@ describe('takings', () => {
     expect(networks('live')).toEqual([['TELECEL', 1, '10.00']]);
   });
 
+  it("reports this till's payments still without a result, per environment, and which have waited past the overdue limit", () => {
+    const repo = new PaymentsRepo(db);
+    const now = Date.parse('2026-11-20T12:00:00Z');
+    const takings = new Takings(db, () => now);
+    expect(takings.report('live', '2026-11-20', '2026-11-20', 'Africa/Accra').awaiting).toEqual({ count: 0, amount: '0.00', overdue: 0, overdueAfterMinutes: 15 });
+    pay(repo, 1, 'live', '233241230001', now - OVERDUE_AFTER_MS - 1, 'TX_OLD'); // GH₵1.01, waiting 15 min + 1 ms
+    pay(repo, 2, 'live', '233241230002', now - OVERDUE_AFTER_MS, 'TX_EDGE'); // exactly 15 min: not yet overdue
+    const uncertain = pay(repo, 3, 'live', '233241230003', now - 1000);
+    repo.update(uncertain, { state: 'uncertain' }, now);
+    const paid = pay(repo, 4, 'live', '233241230004', now - 2 * OVERDUE_AFTER_MS, 'TX_PAID');
+    repo.update(paid, { state: 'success', fee: 2, net: 102, completed_at: now }, now);
+    const declined = pay(repo, 5, 'live', '233241230005', now - 2 * OVERDUE_AFTER_MS, 'TX_DECL');
+    repo.update(declined, { state: 'failed', completed_at: now }, now);
+    const refused = pay(repo, 6, 'live', '233241230006', now - 2 * OVERDUE_AFTER_MS);
+    repo.update(refused, { state: 'rejected' }, now);
+    pay(repo, 7, 'test', '233241230007', now - 2 * OVERDUE_AFTER_MS, 'TX_TEST');
+    // 1.01 + 1.02 + 1.03: whatever the dates asked for, and never the other environment's
+    expect(takings.report('live', '2026-11-01', '2026-11-01', 'Africa/Accra').awaiting).toEqual({ count: 3, amount: '3.06', overdue: 1, overdueAfterMinutes: 15 });
+    expect(takings.report('test', '2026-11-20', '2026-11-20', 'Africa/Accra').awaiting).toEqual({ count: 1, amount: '1.07', overdue: 1, overdueAfterMinutes: 15 });
+  });
+
   it('recomputes local dates and the rollup when the time zone changes', () => {
     const store = new TransactionsStore(db, 'Africa/Accra');
     store.insert('live', tx('TX_B00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-21T23:30:00Z'), 1, 0); // 21st in Accra, 22nd in Nairobi
@@ -116,13 +145,6 @@ describe('takings', () => {
 });
 
 describe('history', () => {
-  function pay(repo: PaymentsRepo, i: number, env: 'test' | 'live', msisdn: string, at: number, reference: string | null = null) {
-    const id = `01JD${String(i).padStart(22, '0')}`;
-    repo.insert({ id, request_id: `r${i}`, merchant_ref: `TFRONT1.${id}`, environment: env, state: 'created', amount: 100 + i, msisdn, msisdn_rev: [...msisdn].reverse().join(''), network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: at, updated_at: at });
-    if (reference) repo.update(id, { reference, state: 'awaiting_customer' }, at);
-    return id;
-  }
-
   it("a merchantRef prefix search finds this environment's payments even behind more than MAX_MATCHES of the other's", () => {
     const repo = new PaymentsRepo(db);
     const base = Date.parse('2026-11-20T08:00:00Z');
