@@ -5,14 +5,18 @@
  * key's message.
  */
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { addPesewas, formatGhs, parseAmount } from '../../shared/money.js';
 import { NETWORK_LABELS } from '../../shared/phone.js';
 import { axe, enter, focused, focusedText, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { revokeKey, sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+import { HeldClock } from '../support/held-clock.js';
 
-const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter' }));
+// Held while a payment must stay pending (it must not race a slow machine).
+const clock = new HeldClock();
+const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, embeddedClock: clock, tillName: 'Front counter' }));
+afterEach(() => clock.release());
 const PIN = '2468';
 
 async function testSettings(): Promise<{ baseUrl: string; publicKeyId: string }> {
@@ -86,6 +90,7 @@ describe('the owner', () => {
     expect(await text(page, 'today-net')).toBe(formatGhs(gross - fees));
     expect(await text(page, 'today-count')).toBe('3 / 5');
     expect(await text(page, 'today-rate')).toBe('60.0%');
+    expect(await page.getByTestId('awaiting').count()).toBe(0); // nothing is waiting for a result
     expect(await text(page, 'range-gross')).toBe(formatGhs(gross));
     expect(await page.locator('.recharts-bar-rectangle').count()).toBeGreaterThanOrEqual(1);
     const byNetwork = await text(page, 'by-network');
@@ -148,6 +153,37 @@ describe('the owner', () => {
       expect(line).toContain(`${t.status},${t.amount},${t.fee}`);
       expect(line).toContain(t.clientReference ?? 'missing');
     }
+  });
+
+  it('lists a payment still waiting for a result apart from the figures, until its result arrives', async () => {
+    const { page } = till.get();
+    await goTo(page, 'Charge');
+    await focused(page, 'amount');
+    clock.hold(); // the customer answers once the owner has seen it waiting
+    await sell(page, '640', '0241236606');
+    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await tabTo(page, /Stop waiting/);
+    await enter(page);
+    await focused(page, 'amount');
+    await goTo(page, 'Takings'); // leaving the owner screens locked them
+    await focused(page, 'owner-pin');
+    await page.keyboard.type(PIN);
+    await enter(page);
+    await page.getByRole('heading', { name: 'Takings' }).waitFor();
+    await expect
+      .poll(() => text(page, 'awaiting-summary'))
+      .toBe('1 payment from this till, GH₵6.40 in all: not in the figures here until their results arrive.');
+    expect(await page.getByTestId('awaiting-overdue').count()).toBe(0); // minutes old, not overdue
+    expect(await text(page, 'today-count')).toBe('3 / 5');
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'takings-awaiting');
+    clock.release();
+    await expect.poll(async () => (await till.get().invoke('payments:pending', {})) as { items: unknown[] }, { timeout: 15_000 }).toEqual({ items: [] });
+    await page.locator('#range-from').focus();
+    await tabTo(page, /^Show range$/); // reads today's figures again too
+    await enter(page);
+    await expect.poll(() => text(page, 'today-count')).toBe('4 / 6');
+    expect(await page.getByTestId('awaiting').count()).toBe(0);
   });
 
   it('shows both environments with masked secrets and tests the TEST connection', async () => {

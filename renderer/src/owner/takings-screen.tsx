@@ -6,6 +6,7 @@ import { useAnnounce } from '../components/announcer';
 import { addDays, isoDate, networkLabel } from '../format';
 import { downloadCsv } from './download-csv';
 import { TakingsBreakdown } from './takings-breakdown';
+import { TakingsAwaiting } from './takings-awaiting';
 import { TakingsCards } from './takings-cards';
 import { TakingsChart } from './takings-chart';
 
@@ -70,6 +71,7 @@ export function TakingsScreen({ timeZone }: { timeZone: string }) {
       ) : null}
       <h2>Today ({today})</h2>
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
+      {todayReport ? <TakingsAwaiting awaiting={todayReport.awaiting} /> : null}
       <form className="range-form" onSubmit={submit}>
         <div className="field">
           <label htmlFor="range-from">From</label>

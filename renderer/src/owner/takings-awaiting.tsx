@@ -1,0 +1,24 @@
+/** The owner's count comes with what is not in it yet: this till's payments still waiting for a result. */
+import type { TakingsAwaiting as Awaiting } from '../../../shared/ipc/contract';
+import { ghs } from '../format';
+
+export function TakingsAwaiting({ awaiting }: { awaiting: Awaiting }) {
+  if (awaiting.count === 0) return null;
+  const payments = awaiting.count === 1 ? '1 payment' : `${awaiting.count} payments`;
+  const overdue = awaiting.overdue === 1 ? '1 of them has' : `${awaiting.overdue} of them have`;
+  return (
+    <section className="awaiting" aria-labelledby="awaiting-title" data-testid="awaiting">
+      <h2 id="awaiting-title">Still waiting for a result</h2>
+      <p data-testid="awaiting-summary">
+        {payments} from this till, {ghs(awaiting.amount)} in all: not in the figures here until their results arrive.
+      </p>
+      {awaiting.overdue > 0 ? (
+        <p data-testid="awaiting-overdue">
+          {overdue} waited more than {awaiting.overdueAfterMinutes} minutes, longer than the service keeps trying to send a result. Its result
+          most likely never reached the relay: find it in the service's dashboard under Deliveries and replay it, and it lands here by itself.
+          History marks these payments Pending.
+        </p>
+      ) : null}
+    </section>
+  );
+}
