@@ -8,6 +8,7 @@ import type { TakingsAwaiting, TakingsReport, TakingsTotals, TillEnvironment } f
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
 import { datesBetween } from './local-date.js';
+import { TAKINGS_NETWORK_SQL } from './transactions-store.js';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -63,8 +64,12 @@ export class Takings {
       'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',
     );
     this.rows = db.prepare(
-      `SELECT local_date, completed_at, reference, client_reference, till_id, network, msisdn, status, amount, fee, net, description
-       FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? ORDER BY local_date, completed_at`,
+      // `network` is the one the takings screen counts it under (a TEST result of this till's own payment:
+      // the network the cashier charged), so a pivot of the CSV matches the screen; `service_network` is
+      // what the service said ("SANDBOX" for every TEST result).
+      `SELECT local_date, completed_at, reference, client_reference, till_id, ${TAKINGS_NETWORK_SQL} AS network, network AS service_network,
+         msisdn, status, amount, fee, net, description
+       FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? ORDER BY local_date, completed_at`,
     );
   }
 
@@ -107,7 +112,7 @@ export class Takings {
 
   exportCsv(environment: TillEnvironment, from: string, to: string): { filename: string; csv: string } {
     checkRange(from, to);
-    const lines = ['date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description'];
+    const lines = ['date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network'];
     for (const r of this.rows.iterate(environment, from, to) as Iterable<Record<string, string | number | null>>) {
       lines.push(
         [
@@ -123,6 +128,7 @@ export class Takings {
           formatAmount(r.fee as number),
           formatAmount(r.net as number),
           r.description,
+          r.service_network,
         ]
           .map(csvCell)
           .join(','),

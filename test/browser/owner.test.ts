@@ -144,7 +144,7 @@ describe('the owner', () => {
     expect(download.suggestedFilename()).toMatch(/^momo-takings-test-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) as string, 'utf8');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description');
+    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network');
     expect(lines).toHaveLength(6);
     const txs = (await sandboxTransactions((await testSettings()).baseUrl)).filter((t) => t.environment === 'test');
     for (const t of txs) {

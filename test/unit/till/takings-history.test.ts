@@ -87,8 +87,19 @@ describe('takings', () => {
     const networks = (env: 'test' | 'live') => takings.report(env, '2026-11-20', '2026-11-20', 'Africa/Accra').byNetwork.map((n) => [n.network, n.count, n.gross]);
     expect(networks('test')).toEqual([['SANDBOX', 1, '0.00'], ['TELECEL', 1, '20.00']]);
     expect(networks('live')).toEqual([['TELECEL', 1, '10.00']]);
-    // The wire record itself is unchanged (the CSV shows what the service said).
-    expect(new Takings(db).exportCsv('test', '2026-11-20', '2026-11-20').csv).toContain(',SANDBOX,');
+    // The CSV counts each row under the same network as the screen, and keeps what the service said.
+    const csvRows = new Takings(db)
+      .exportCsv('test', '2026-11-20', '2026-11-20')
+      .csv.trim()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    expect(csvRows.map((r) => [r[2], r[5], r.at(-1)])).toEqual([
+      ['TX_S00001', 'TELECEL', 'SANDBOX'],
+      ['TX_S00002', 'SANDBOX', 'SANDBOX'],
+    ]);
+    const liveRow = new Takings(db).exportCsv('live', '2026-11-20', '2026-11-20').csv.trim().split('\r\n')[1]?.split(',');
+    expect([liveRow?.[2], liveRow?.[5], liveRow?.at(-1)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
     // A time-zone change rebuilds the rollup with the same rule.
     store.setTimeZone('Africa/Nairobi');
     expect(networks('test')).toEqual([['SANDBOX', 1, '0.00'], ['TELECEL', 1, '20.00']]);
@@ -134,7 +145,7 @@ describe('takings', () => {
     const { filename, csv } = new Takings(db).exportCsv('live', '2026-11-20', '2026-11-20');
     expect(filename).toBe('momo-takings-live-2026-11-20_2026-11-20.csv');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description');
+    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`'=HYPERLINK(""x"")`);
     expect(lines[2]).toContain('FAILED,7.00,0.00,0.00,"Sale, ""big"""');
