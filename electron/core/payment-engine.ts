@@ -24,6 +24,8 @@ import type { TransactionsStore } from './transactions-store.js';
 
 /** The longest wait before re-sending an uncertain payment, whatever Retry-After says. */
 export const MAX_RETRY_DELAY_MS = 10 * 60_000;
+/** Longest wait between two reads of missing credentials (each read may make the OS ask to unlock the keychain). */
+export const MAX_CREDENTIALS_WAIT_MS = 60_000;
 
 export type ChargeInput = {
   requestId: string;
@@ -52,6 +54,8 @@ export type EngineDeps = {
 export class PaymentEngine {
   private readonly inflight = new Map<string, Promise<void>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Consecutive reads that found no credentials, per payment: the wait doubles each time. */
+  private readonly credentialWaits = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly deps: EngineDeps) {}
@@ -160,9 +164,14 @@ export class PaymentEngine {
       credentials = null;
     }
     if (!credentials) {
-      this.scheduleRetry(row, row.error_message ?? 'Waiting for complete settings to send this payment.');
+      // Nothing changed on the payment, so nothing is emitted; the next look waits twice as long.
+      const waits = (this.credentialWaits.get(id) ?? 0) + 1;
+      this.credentialWaits.set(id, waits);
+      const first = this.deps.retryDelaysMs[0] ?? 1000;
+      this.scheduleRetry(row, { delayMs: Math.min(first * 2 ** Math.min(waits - 1, 20), MAX_CREDENTIALS_WAIT_MS), emit: false });
       return;
     }
+    this.credentialWaits.delete(id);
     const sending = repo.update(id, { state: 'submitting', attempts: row.attempts + 1 }, now(), ['created', 'submitting', 'uncertain']);
     if (!sending) return;
     this.emit(sending);
@@ -190,7 +199,7 @@ export class PaymentEngine {
       // An earlier attempt may have reached the service: this payment is not known to be dead. Keep it
       // uncertain (its result can still arrive through the relay) and keep retrying slowly.
       const updated = repo.update(id, { state: 'uncertain', error_code: result.code, error_message: message }, now(), ['submitting']);
-      if (updated) this.scheduleRetry(updated, message, result.retryAfterMs);
+      if (updated) this.scheduleRetry(updated, { retryAfterMs: result.retryAfterMs });
       return;
     }
     const message = result.kind === 'error' ? SERVICE_TROUBLE_MESSAGE : UNREACHABLE_MESSAGE;
@@ -200,17 +209,17 @@ export class PaymentEngine {
       ...(result.kind === 'error' ? { status: result.status, code: result.code } : { reason: result.reason }),
     });
     const updated = repo.update(id, { state: 'uncertain', error_code: result.kind === 'error' ? result.code : result.reason, error_message: message }, now(), ['submitting']);
-    if (updated) this.scheduleRetry(updated, message, result.kind === 'error' ? result.retryAfterMs : null);
+    if (updated) this.scheduleRetry(updated, { retryAfterMs: result.kind === 'error' ? result.retryAfterMs : null });
   }
 
-  private scheduleRetry(row: PaymentRow, _message: string, retryAfterMs: number | null = null): void {
-    this.emit(row);
+  private scheduleRetry(row: PaymentRow, options: { retryAfterMs?: number | null; delayMs?: number; emit?: boolean } = {}): void {
+    if (options.emit !== false) this.emit(row);
     if (this.closed || this.timers.has(row.id)) return;
     const delays = this.deps.retryDelaysMs;
-    const base = delays[Math.min(Math.max(row.attempts - 1, 0), delays.length - 1)] ?? 1000;
+    const base = options.delayMs ?? delays[Math.min(Math.max(row.attempts - 1, 0), delays.length - 1)] ?? 1000;
     // A service's Retry-After is honoured up to a bound: a huge value would overflow setTimeout (Node
     // then fires after 1 ms, a tight retry loop against a service asking us to back off).
-    const delay = Math.min(Math.max(base, retryAfterMs ?? 0), MAX_RETRY_DELAY_MS);
+    const delay = Math.min(Math.max(base, options.retryAfterMs ?? 0), MAX_RETRY_DELAY_MS);
     const timer = setTimeout(() => {
       this.timers.delete(row.id);
       void this.submit(row.id).catch((error) => this.deps.log.error('payment.retry_failed', { id: row.id, error }));
@@ -242,6 +251,7 @@ export class PaymentEngine {
       const timer = this.timers.get(updated.id);
       if (timer) clearTimeout(timer);
       this.timers.delete(updated.id);
+      this.credentialWaits.delete(updated.id);
       log.info('payment.final', { id: updated.id, state: updated.state, reference: updated.reference });
       this.emit(updated);
     }

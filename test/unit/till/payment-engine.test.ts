@@ -145,6 +145,25 @@ describe('payment engine', () => {
     expect(await engine.charge('live', sale('r-live-2'))).toMatchObject({ ok: false, message: expect.stringMatching(/Another payment is still being sent/) });
   });
 
+  it('a payment held back by missing credentials looks again less and less often, and emits nothing meanwhile', async () => {
+    await engine.close();
+    let reads = 0;
+    engine = makeEngine(async (environment) => {
+      if (environment === 'test') return CREDENTIALS;
+      reads += 1;
+      return null; // the LIVE secret is gone from the keychain
+    });
+    new PaymentsRepo(db).insert({ id: 'p-live-held', request_id: 'r-live-held', merchant_ref: 'TUNIT01.01JD0000000000000000000002', environment: 'live', state: 'created', amount: 500, msisdn: '233241234567', msisdn_rev: '765432142332', network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TUNIT01', created_at: 1, updated_at: 1 });
+    engine.resume();
+    // Reads at 0, 20, 60, 140, 300, 620 ms (doubling from the first retry delay, 20 ms here): at most 5 in
+    // 400 ms, where a fixed 20 ms wait would have read the keychain 20 times.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(reads).toBeGreaterThanOrEqual(2);
+    expect(reads).toBeLessThanOrEqual(5);
+    expect(events.filter((e) => e.id === 'p-live-held')).toEqual([]);
+    expect(new PaymentsRepo(db).get('p-live-held')?.state).toBe('created');
+  });
+
   it('a keychain failure while re-sending an uncertain payment is retried later, not left for the next start', async () => {
     await engine.close();
     let keychainDown = false;
