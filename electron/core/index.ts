@@ -192,6 +192,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
       log.info('settings.saved', { environment });
       if (environment === 'test') await ensureEmbedded();
       await startRelay(environment);
+      engine.retryHeld(environment);
     },
     setActive(environment) {
       if (settings.settings.active === environment) return;

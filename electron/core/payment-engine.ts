@@ -228,6 +228,19 @@ export class PaymentEngine {
     this.timers.set(row.id, timer);
   }
 
+  /** Settings were saved: payments held back for want of this environment's credentials look again now. */
+  retryHeld(environment: TillEnvironment): void {
+    for (const id of [...this.credentialWaits.keys()]) {
+      const row = this.deps.repo.get(id);
+      if (!row || row.environment !== environment) continue;
+      const timer = this.timers.get(id);
+      if (timer) clearTimeout(timer);
+      this.timers.delete(id);
+      this.credentialWaits.delete(id);
+      void this.submit(id).catch((error) => this.deps.log.error('payment.retry_failed', { id, error }));
+    }
+  }
+
   /** On start: payments a crash left created, submitting or uncertain are sent again (same ref, same body). */
   resume(): void {
     for (const row of this.deps.repo.toResume()) {

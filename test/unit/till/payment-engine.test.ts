@@ -148,8 +148,9 @@ describe('payment engine', () => {
   it('a payment held back by missing credentials looks again less and less often, and emits nothing meanwhile', async () => {
     await engine.close();
     let reads = 0;
+    let liveBack = false;
     engine = makeEngine(async (environment) => {
-      if (environment === 'test') return CREDENTIALS;
+      if (environment === 'test' || liveBack) return CREDENTIALS;
       reads += 1;
       return null; // the LIVE secret is gone from the keychain
     });
@@ -162,6 +163,14 @@ describe('payment engine', () => {
     expect(reads).toBeLessThanOrEqual(5);
     expect(events.filter((e) => e.id === 'p-live-held')).toEqual([]);
     expect(new PaymentsRepo(db).get('p-live-held')?.state).toBe('created');
+    // The owner saves the LIVE settings: the held payment goes out at once, not at its next look.
+    liveBack = true;
+    script = [accepted('TX_HELD')];
+    engine.retryHeld('test'); // another environment's save changes nothing
+    engine.retryHeld('live');
+    await new Promise((r) => setTimeout(r, 50)); // its own next look would come at 620 ms
+    expect(new PaymentsRepo(db).get('p-live-held')?.state).toBe('awaiting_customer');
+    expect(bodies).toEqual(['{}']);
   });
 
   it('a keychain failure while re-sending an uncertain payment is retried later, not left for the next start', async () => {
