@@ -15,7 +15,15 @@ import { HeldClock } from '../support/held-clock.js';
 
 // Held while a payment must stay pending (it must not race a slow machine).
 const clock = new HeldClock();
-const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, embeddedClock: clock, tillName: 'Front counter' }));
+// The core's clock, moved forward by a test to make a waiting payment overdue (the owner session outlasts it).
+let coreClockAheadMs = 0;
+const till = useTill(() => ({
+  embeddedTimeScale: TIME_SCALE,
+  embeddedClock: clock,
+  tillName: 'Front counter',
+  now: () => Date.now() + coreClockAheadMs,
+  ownerSessionMs: 60 * 60_000,
+}));
 afterEach(() => clock.release());
 const PIN = '2468';
 
@@ -173,10 +181,18 @@ describe('the owner', () => {
     await expect
       .poll(() => text(page, 'awaiting-summary'))
       .toBe('1 payment from this till, GH₵6.40 in all: not in the figures here until their results arrive.');
-    expect(await page.getByTestId('awaiting-overdue').count()).toBe(0); // minutes old, not overdue
+    expect(await page.getByTestId('awaiting-overdue').count()).toBe(0); // seconds old, not overdue
     expect(await text(page, 'today-count')).toBe('3 / 5');
+    // A quarter of an hour later, still no result: the owner is told what to do.
+    coreClockAheadMs = 16 * 60_000;
+    await page.locator('#range-from').focus();
+    await tabTo(page, /^Show range$/); // reads today's figures and the waiting ones again
+    await enter(page);
+    await expect.poll(() => page.getByTestId('awaiting-overdue').count()).toBe(1);
+    expect(await text(page, 'awaiting-overdue')).toMatch(/^1 of them has waited more than 15 minutes.*replay it/);
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'takings-awaiting');
+    coreClockAheadMs = 0;
     clock.release();
     await expect.poll(async () => (await till.get().invoke('payments:pending', {})) as { items: unknown[] }, { timeout: 15_000 }).toEqual({ items: [] });
     await page.locator('#range-from').focus();
