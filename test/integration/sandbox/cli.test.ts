@@ -92,5 +92,8 @@ describe('npm run sandbox', () => {
     expect(await r.exited).toBe(2);
     expect(r.stderr.join('\n')).toMatch(/--time-scale must be a positive number/);
     expect(r.stdout).toEqual([]);
+    const timeout = run(['--delivery-timeout-ms', '0', '--data', dataDir]);
+    expect(await timeout.exited).toBe(2);
+    expect(timeout.stderr.join('\n')).toMatch(/--delivery-timeout-ms must be a positive number/);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { openDb, type Db } from '../../../sandbox/db.js';
 import { DeliveryEngine, type SendRequest, RETRY_OFFSETS_MS } from '../../../sandbox/deliveries.js';
-import { defaultDeliveryTimeoutMs } from '../../../sandbox/server.js';
+import { defaultDeliveryTimeoutMs, startSandbox } from '../../../sandbox/server.js';
 import { FakeClock } from './fake-clock.js';
 
 const SECRET = 'sk_test_0123456789abcdefABCDEF';
@@ -136,6 +136,12 @@ describe('webhook retry schedule on an injected clock', () => {
     expect(defaultDeliveryTimeoutMs(0.1)).toBe(1_500);
     expect(defaultDeliveryTimeoutMs(0.05)).toBe(1_000);
     expect(defaultDeliveryTimeoutMs(0.01)).toBe(1_000);
+  });
+
+  it('refuses a delivery time-out that is not a positive number, before opening anything', async () => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(startSandbox({ deliveryTimeoutMs: bad })).rejects.toThrow('deliveryTimeoutMs must be a positive number');
+    }
   });
 
   it('each attempt is signed afresh: new timestamp, HMAC-SHA256 of the body with the key secret', async () => {
