@@ -6,6 +6,7 @@
  */
 import type { IpcResponse, TillEnvironment } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
+import { isOverdue } from './overdue.js';
 import { toPaymentView, type PaymentRow } from './payments-repo.js';
 
 /** A search returns at most this many matches per field (reference, merchantRef, phone digits). */
@@ -47,7 +48,10 @@ const after = (prefix: string) => `${prefix}\uffff`;
 export class History {
   private readonly countAll;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
     this.countAll = db.prepare('SELECT total FROM payment_counts WHERE environment = ?');
   }
 
@@ -92,6 +96,11 @@ export class History {
       where.length === 1 && from === 'payments p'
         ? ((this.countAll.get(environment) as { total: number } | undefined)?.total ?? 0)
         : (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${filter}`).get(params) as { n: number }).n;
-    return { items: rows.map(toPaymentView), total, page: input.page };
+    const now = this.now();
+    return {
+      items: rows.map((row) => (isOverdue(row.state, row.created_at, now) ? { ...toPaymentView(row), overdue: true } : toPaymentView(row))),
+      total,
+      page: input.page,
+    };
   }
 }

@@ -181,7 +181,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     repo,
     transactions,
     takings: new Takings(db, now),
-    history: new History(db),
+    history: new History(db, now),
     client,
     log,
     version: options.version ?? '0.1.0',

@@ -8,16 +8,12 @@ import type { TakingsAwaiting, TakingsReport, TakingsTotals, TillEnvironment } f
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
 import { datesBetween } from './local-date.js';
+import { OPEN_STATES, OVERDUE_AFTER_MS } from './overdue.js';
 import { TAKINGS_NETWORK_SQL } from './transactions-store.js';
 
 export const MAX_RANGE_DAYS = 366;
 
-/**
- * After this long without a result a payment is overdue: the prompt (60 s in the simulator, unknown for
- * the real service) plus the whole webhook schedule (635 s of offsets and up to 8 × 15 s time-outs =
- * 755 s) is under 14 minutes. A result can still arrive later (a delivery replayed by hand).
- */
-export const OVERDUE_AFTER_MS = 15 * 60_000;
+export { OVERDUE_AFTER_MS } from './overdue.js';
 
 type Sums = { succeeded: number; failed: number; gross: number; fees: number; net: number };
 type RollupRow = Sums & { local_date: string; till_id: string; network: string };
@@ -58,7 +54,7 @@ export class Takings {
     // Served by the payments (environment, state) index: only the few open payments are read.
     this.awaitingSums = db.prepare(
       `SELECT count(*) AS count, coalesce(sum(amount), 0) AS amount, coalesce(sum(created_at < ?), 0) AS overdue
-       FROM payments WHERE environment = ? AND state IN ('created', 'submitting', 'awaiting_customer', 'uncertain')`,
+       FROM payments WHERE environment = ? AND state IN (${OPEN_STATES.map((s) => `'${s}'`).join(', ')})`,
     );
     this.rollup = db.prepare(
       'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',

@@ -59,6 +59,8 @@ export const paymentViewSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
+  /** History only: no result after the overdue limit (15 min); its webhook most likely failed every attempt. */
+  overdue: z.literal(true).optional(),
 });
 export type PaymentView = z.infer<typeof paymentViewSchema>;
 

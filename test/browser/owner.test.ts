@@ -163,7 +163,7 @@ describe('the owner', () => {
     }
   });
 
-  it('lists a payment still waiting for a result apart from the figures, until its result arrives', async () => {
+  it('lists a payment still waiting for a result apart from the figures, flags it when overdue, until its result arrives', async () => {
     const { page } = till.get();
     await goTo(page, 'Charge');
     await focused(page, 'amount');
@@ -192,11 +192,27 @@ describe('the owner', () => {
     expect(await text(page, 'awaiting-overdue')).toMatch(/^1 of them has waited more than 15 minutes.*replay it/);
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'takings-awaiting');
+    // History flags it too, and its detail says what to do.
+    await goTo(page, 'History');
+    await focused(page, 'history-search');
+    const first = page.getByTestId('history-row').first();
+    await expect.poll(() => first.textContent()).toMatch(/GH₵6\.40.*Pending no result after 15 min/);
+    expect(await page.getByTestId('history-overdue').count()).toBe(1); // the paid ones are not flagged
+    await tabTo(page, /^Open/);
+    await enter(page);
+    await focused(page, 'detail-title');
+    expect(await text(page, 'detail-overdue')).toMatch(/^No result after 15 minutes.*Do not hand over goods.*replay it/);
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'history-overdue');
+    await tabTo(page, /^Back to the list$/);
+    await enter(page);
+    await focused(page, 'history-search'); // the focus comes back to the list
     coreClockAheadMs = 0;
     clock.release();
     await expect.poll(async () => (await till.get().invoke('payments:pending', {})) as { items: unknown[] }, { timeout: 15_000 }).toEqual({ items: [] });
-    await page.locator('#range-from').focus();
-    await tabTo(page, /^Show range$/); // reads today's figures again too
+    await goTo(page, 'Takings'); // History is not an owner screen: the PIN again
+    await focused(page, 'owner-pin');
+    await page.keyboard.type(PIN);
     await enter(page);
     await expect.poll(() => text(page, 'today-count')).toBe('4 / 6');
     expect(await page.getByTestId('awaiting').count()).toBe(0);

@@ -46,7 +46,7 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
     [],
   );
 
-  useFocusOnArrival(searchRef);
+  useFocusOnArrival(searchRef, selected === null); // again on the way back from a detail
 
   if (selected) {
     return <PaymentDetail payment={selected} timeZone={timeZone} onClose={() => setSelected(null)} />;
@@ -98,6 +98,12 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
                 </td>
                 <td>
                   <PaymentStatus state={p.state} />
+                  {p.overdue ? (
+                    <span className="overdue-tag" data-testid="history-overdue">
+                      {' '}
+                      no result after 15 min
+                    </span>
+                  ) : null}
                 </td>
                 <td>
                   <button type="button" className="link" onClick={() => setSelected(p)}>

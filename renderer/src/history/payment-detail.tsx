@@ -1,16 +1,28 @@
 /** One payment in full, from the history list. */
 import type { PaymentView } from '../../../shared/ipc/contract';
+import { useRef } from 'react';
 import { PaymentStatus } from '../components/payment-status';
+import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 
 type Props = { payment: PaymentView; timeZone: string; onClose: () => void };
 
 export function PaymentDetail({ payment, timeZone, onClose }: Props) {
+  // The focus follows the keyboard user into the detail (the "Open" button they pressed is gone).
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  useFocusOnArrival(titleRef);
   return (
     <section className="payment-detail" aria-labelledby="detail-title" data-testid="payment-detail">
-      <h2 id="detail-title">
+      <h2 id="detail-title" ref={titleRef} tabIndex={-1}>
         {ghs(payment.amount)} <PaymentStatus state={payment.state} />
       </h2>
+      {payment.overdue ? (
+        <p className="warning-text" data-testid="detail-overdue">
+          No result after 15 minutes, longer than the service keeps trying to send one: its result most likely never reached
+          the relay. Do not hand over goods for it. Find it in the service&apos;s dashboard under Deliveries (reference{' '}
+          {payment.reference ?? 'not known yet'}) and replay it; the result then lands here by itself.
+        </p>
+      ) : null}
       <dl className="detail-list">
         <dt>Customer</dt>
         <dd>

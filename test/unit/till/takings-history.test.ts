@@ -191,6 +191,18 @@ describe('history', () => {
     expect(history.search('test', { page: 0, pageSize: 50 }, 'Africa/Accra').items.map((p) => p.environment)).toEqual(['test']);
   });
 
+  it('flags a payment still without a result after the overdue limit, and only such a payment', () => {
+    const repo = new PaymentsRepo(db);
+    const now = Date.parse('2026-11-20T12:00:00Z');
+    const old = pay(repo, 1, 'live', '233241230001', now - OVERDUE_AFTER_MS - 1, 'TX_OLD');
+    pay(repo, 2, 'live', '233241230002', now - OVERDUE_AFTER_MS, 'TX_EDGE'); // exactly the limit: not yet
+    const paid = pay(repo, 3, 'live', '233241230003', now - 2 * OVERDUE_AFTER_MS, 'TX_PAID');
+    repo.update(paid, { state: 'success', fee: 2, net: 101, completed_at: now }, now);
+    const items = new History(db, () => now).search('live', { page: 0, pageSize: 10 }, 'Africa/Accra').items;
+    expect(items.filter((p) => p.overdue).map((p) => p.id)).toEqual([old]);
+    expect(items.find((p) => p.id === paid)).not.toHaveProperty('overdue');
+  });
+
   it('local dates and day bounds follow the time zone', () => {
     expect(localDate(Date.parse('2026-11-21T23:30:00Z'), 'Africa/Accra')).toBe('2026-11-21');
     expect(localDate(Date.parse('2026-11-21T23:30:00Z'), 'Africa/Nairobi')).toBe('2026-11-22');
