@@ -5,7 +5,8 @@ import { ghs } from '../format';
 export function TakingsAwaiting({ awaiting }: { awaiting: Awaiting }) {
   if (awaiting.count === 0) return null;
   const payments = awaiting.count === 1 ? '1 payment' : `${awaiting.count} payments`;
-  const overdue = awaiting.overdue === 1 ? '1 of them has' : `${awaiting.overdue} of them have`;
+  const one = awaiting.overdue === 1;
+  const overdue = one ? '1 of them has' : `${awaiting.overdue} of them have`;
   return (
     <section className="awaiting" aria-labelledby="awaiting-title" data-testid="awaiting">
       <h2 id="awaiting-title">Still waiting for a result</h2>
@@ -14,9 +15,10 @@ export function TakingsAwaiting({ awaiting }: { awaiting: Awaiting }) {
       </p>
       {awaiting.overdue > 0 ? (
         <p data-testid="awaiting-overdue">
-          {overdue} waited more than {awaiting.overdueAfterMinutes} minutes, longer than the service keeps trying to send a result. Its result
-          most likely never reached the relay: find it in the service's dashboard under Deliveries and replay it, and it lands here by itself.
-          History marks these payments Pending.
+          {overdue} waited more than {awaiting.overdueAfterMinutes} minutes, longer than the service keeps trying to send a result.{' '}
+          {one ? 'Its result most likely never reached the relay: find it' : 'Their results most likely never reached the relay: find them'} in the
+          service's dashboard under Deliveries and replay {one ? 'it' : 'them'}; History flags {one ? 'it' : 'them'} and shows the reference. A replayed
+          result lands here by itself.
         </p>
       ) : null}
     </section>
