@@ -102,7 +102,6 @@ async function serve(values: { port?: string; host?: string; data?: string; conf
 
   const config = loadRelayConfig(configFile);
   const relay = await startRelay({ port: Number(portText), host, dataDir, config });
-  process.stdout.write(`${JSON.stringify({ ready: true, url: relay.url })}\n`);
 
   const reload = (why: string) => {
     try {
@@ -130,6 +129,8 @@ async function serve(values: { port?: string; host?: string; data?: string; conf
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   stopWithParent(stop);
+  // Ready only once it can also be stopped.
+  process.stdout.write(`${JSON.stringify({ ready: true, url: relay.url })}\n`);
 }
 
 async function main(): Promise<void> {

@@ -64,9 +64,6 @@ function main(): void {
 
   startSandbox({ port, host: values.host, timeScale, dataDir, signedPayload, feeBasisPoints, promptTimeoutMs, deliveryTimeoutMs }).then(
     (sandbox) => {
-      process.stdout.write(
-        `${JSON.stringify({ ready: true, baseUrl: sandbox.baseUrl, merchantId: sandbox.merchantId, keys: sandbox.keys })}\n`,
-      );
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -83,6 +80,10 @@ function main(): void {
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
       stopWithParent(stop);
+      // Ready only once it can also be stopped.
+      process.stdout.write(
+        `${JSON.stringify({ ready: true, baseUrl: sandbox.baseUrl, merchantId: sandbox.merchantId, keys: sandbox.keys })}\n`,
+      );
     },
     (error: unknown) => {
       console.error(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}`);
