@@ -5,11 +5,9 @@
  * later (a delivery replayed by hand from the service's dashboard).
  */
 import type { PaymentState } from '../../shared/ipc/contract.js';
+import { OPEN_STATES } from './payments-repo.js';
 
 export const OVERDUE_AFTER_MS = 15 * 60_000;
-
-/** States of a payment that has no final result yet. */
-export const OPEN_STATES: readonly PaymentState[] = ['created', 'submitting', 'awaiting_customer', 'uncertain'];
 
 export function isOverdue(state: PaymentState, createdAtMs: number, nowMs: number): boolean {
   return OPEN_STATES.includes(state) && nowMs - createdAtMs > OVERDUE_AFTER_MS;

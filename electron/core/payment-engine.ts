@@ -18,7 +18,7 @@ import type { IpcResponse, PaymentView, TillEnvironment } from '../../shared/ipc
 import type { Db } from './database.js';
 import { isDefiniteRejection, messageForServiceError, SERVICE_TROUBLE_MESSAGE, UNREACHABLE_MESSAGE } from './error-messages.js';
 import type { Logger } from './logger.js';
-import { PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js';
+import { OPEN_STATES, PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js';
 import type { ServiceClient, ServiceCredentials } from './service-client.js';
 import type { TransactionsStore } from './transactions-store.js';
 
@@ -303,7 +303,7 @@ export class PaymentEngine {
   stopWaiting(id: string): PaymentView | null {
     const row = this.deps.repo.get(id);
     if (!row) return null;
-    if (['created', 'submitting', 'awaiting_customer', 'uncertain'].includes(row.state) && row.stopped_waiting === 0) {
+    if (OPEN_STATES.includes(row.state) && row.stopped_waiting === 0) {
       const updated = this.deps.repo.update(id, { stopped_waiting: 1 }, this.deps.now());
       if (updated) {
         this.emit(updated);

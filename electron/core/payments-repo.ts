@@ -78,7 +78,7 @@ export class PaymentsRepo {
       byReference: db.prepare('SELECT * FROM payments WHERE environment = ? AND reference = ?'),
       busy: db.prepare("SELECT * FROM payments WHERE till_id = ? AND environment = ? AND state IN ('created', 'submitting') LIMIT 1"),
       open: db.prepare(
-        "SELECT * FROM payments WHERE environment = ? AND state IN ('created','submitting','awaiting_customer','uncertain') ORDER BY created_at DESC LIMIT 200",
+        `SELECT * FROM payments WHERE environment = ? AND state IN (${OPEN_STATES.map((s) => `'${s}'`).join(',')}) ORDER BY created_at DESC LIMIT 200`,
       ),
       toResume: db.prepare("SELECT * FROM payments WHERE state IN ('created', 'submitting', 'uncertain') ORDER BY created_at"),
       awaiting: db.prepare("SELECT * FROM payments WHERE state IN ('awaiting_customer', 'uncertain', 'submitting')"),

@@ -8,12 +8,12 @@ import type { TakingsAwaiting, TakingsReport, TakingsTotals, TillEnvironment } f
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
 import { datesBetween } from './local-date.js';
-import { OPEN_STATES, OVERDUE_AFTER_MS } from './overdue.js';
+import { OVERDUE_AFTER_MS } from './overdue.js';
+import { OPEN_STATES } from './payments-repo.js';
 import { TAKINGS_NETWORK_SQL } from './transactions-store.js';
 
 export const MAX_RANGE_DAYS = 366;
 
-export { OVERDUE_AFTER_MS } from './overdue.js';
 
 type Sums = { succeeded: number; failed: number; gross: number; fees: number; net: number };
 type RollupRow = Sums & { local_date: string; till_id: string; network: string };
