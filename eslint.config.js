@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', 'test-results/**'] },
@@ -41,4 +42,6 @@ export default tseslint.config(
     files: ['scripts/**', 'bench/**', '**/cli.ts', 'test/**'],
     rules: { 'no-console': 'off' },
   },
+  // Formatting is Prettier's (npm run format); no lint rule argues with it.
+  prettier,
 );

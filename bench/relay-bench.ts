@@ -206,7 +206,17 @@ async function main(): Promise<void> {
 
   try {
     const bare = await startChild(process.execPath, ['-e', BARE_SERVER]);
-    const relay = await startChild(process.execPath, ['--import', 'tsx', 'relay/cli.ts', '--port', '0', '--data', join(dir, 'data'), '--config', configFile]);
+    const relay = await startChild(process.execPath, [
+      '--import',
+      'tsx',
+      'relay/cli.ts',
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'data'),
+      '--config',
+      configFile,
+    ]);
     // Warm-up, then alternate rounds so both servers see the same (shared, noisy) machine.
     await throughput(bare.url, forBaseline, 1, true);
     await throughput(relay.url, forRelay.slice(0, 3000), 1);
@@ -225,7 +235,9 @@ async function main(): Promise<void> {
     const acceptedPerSec = median(relayRounds);
     console.error(
       `median: bare ${baselinePerSec.toFixed(0)}/s, relay ${acceptedPerSec.toFixed(0)}/s (concurrency ${CONCURRENCY}; ` +
-        `${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`,
+        `${cpus().length} CPUs, load average ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')})`,
     );
 
     const { latencies, lost } = await latency(relay.url, token);

@@ -84,7 +84,7 @@ function logIdCommand(positionals: string[], values: { data?: string }): void {
     if (verb === 'show') console.log(readLogId(db));
     else {
       console.log(renewLogId(db));
-      console.error('New log id written. Tills will read this relay\'s log again from the start when they next connect.');
+      console.error("New log id written. Tills will read this relay's log again from the start when they next connect.");
     }
   } finally {
     db.close();

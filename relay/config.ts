@@ -55,7 +55,12 @@ export const relayConfigSchema = z
     /** Tolerance for X-Service-Timestamp when it is signed. */
     timestampToleranceSeconds: z.number().int().min(1).max(86_400).default(DEFAULT_TOLERANCE_SECONDS),
     /** Largest webhook body accepted; 413 beyond. */
-    maxBodyBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(16 * 1024 * 1024)
+      .default(64 * 1024),
     /** SSE heartbeat period; at most 15 s. */
     heartbeatSeconds: z.number().min(0.05).max(15).default(15),
     /** Largest number of deliveries committed together. */
@@ -102,8 +107,7 @@ export class RelayConfigError extends Error {
 export function describeConfigError(error: z.ZodError, source: string, envOf: Record<string, string> = {}): string {
   const lines = error.issues.map((issue) => {
     const path = issue.path.map(String).join('.') || '(root)';
-    const message =
-      issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+    const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
     const top = issue.path[0];
     const from = typeof top === 'string' && envOf[top] ? ` (set by ${envOf[top]})` : '';
     return `  ${path}${from}: ${message}`;

@@ -100,12 +100,8 @@ export class EventLog {
          transaction_json, first_timestamp, latest_timestamp)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.touch = db.prepare(
-      'UPDATE events SET deliveries = deliveries + 1, latest_timestamp = MAX(latest_timestamp, ?) WHERE seq = ?',
-    );
-    this.pageAll = db.prepare<[number, number], EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`,
-    );
+    this.touch = db.prepare('UPDATE events SET deliveries = deliveries + 1, latest_timestamp = MAX(latest_timestamp, ?) WHERE seq = ?');
+    this.pageAll = db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`);
     this.pageEnv = db.prepare<[string, number, number], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE environment = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
@@ -186,9 +182,7 @@ export class EventLog {
   }
 
   getByClientReference(clientReference: string, environment?: Environment): RelayEvent | undefined {
-    const row = environment
-      ? this.byClientRefEnv.get(clientReference, environment)
-      : this.byClientRef.get(clientReference);
+    const row = environment ? this.byClientRefEnv.get(clientReference, environment) : this.byClientRef.get(clientReference);
     return row ? rowToEvent(row) : undefined;
   }
 

@@ -72,10 +72,7 @@ export class RelayMetrics {
     'relay_deliveries_duplicate_total',
     'Repeat deliveries of a stored transaction, acknowledged and not stored or pushed again.',
   );
-  readonly rejected = new Counter(
-    'relay_deliveries_rejected_total',
-    'Deliveries refused (nothing stored, nothing pushed), by reason.',
-  );
+  readonly rejected = new Counter('relay_deliveries_rejected_total', 'Deliveries refused (nothing stored, nothing pushed), by reason.');
   readonly securityAlerts = new Counter(
     'relay_security_alerts_total',
     'Security alerts, by kind (conflicting_repeat: a repeat disagreeing with the stored final state).',

@@ -111,7 +111,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
   function webhook(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
-    if (closing) return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
+    if (closing)
+      return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
     receiver.handle(req, res);
   }
 
@@ -158,7 +159,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  log({ level: 'info', msg: 'relay_started', url, lastSeq: eventLog.lastSeq(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length, signedPayload: config.signedPayload });
+  log({
+    level: 'info',
+    msg: 'relay_started',
+    url,
+    lastSeq: eventLog.lastSeq(),
+    keys: config.keys.map((k) => k.publicId),
+    tills: config.tills.length,
+    signedPayload: config.signedPayload,
+  });
 
   let closed: Promise<void> | null = null;
   async function close(): Promise<void> {

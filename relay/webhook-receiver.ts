@@ -349,12 +349,7 @@ class Receiver implements WebhookReceiver {
             storedSeq: outcome.seq,
             differingFields: outcome.fields,
           });
-          sendError(
-            res,
-            409,
-            'DUPLICATE_REFERENCE',
-            'This reference already has a different final state; the delivery was not stored',
-          );
+          sendError(res, 409, 'DUPLICATE_REFERENCE', 'This reference already has a different final state; the delivery was not stored');
           return;
       }
     } finally {

@@ -146,7 +146,10 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
     return sendError(res, 405, 'NOT_FOUND', 'Use GET or POST', { allow: 'GET, POST' });
   }
   const origin = req.headers.origin;
-  if (req.headers['x-sandbox-dashboard'] !== '1' || (origin !== undefined && !hostAllowed({ headers: { host: origin.replace(/^https?:\/\//, '') } } as IncomingMessage, port))) {
+  if (
+    req.headers['x-sandbox-dashboard'] !== '1' ||
+    (origin !== undefined && !hostAllowed({ headers: { host: origin.replace(/^https?:\/\//, '') } } as IncomingMessage, port))
+  ) {
     req.resume();
     return sendError(res, 403, 'FORBIDDEN', 'Dashboard changes need the X-Sandbox-Dashboard: 1 header from the same origin');
   }

@@ -168,7 +168,9 @@ export class DeliveryEngine {
     }
     if (made >= MAX_ATTEMPTS) {
       this.o.db
-        .prepare("UPDATE deliveries SET status = 'FAILED', scheduled_attempts = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ? AND status = 'PENDING'")
+        .prepare(
+          "UPDATE deliveries SET status = 'FAILED', scheduled_attempts = ?, next_attempt_at = NULL, updated_at = ? WHERE id = ? AND status = 'PENDING'",
+        )
         .run(made, now, id);
       this.o.log({ level: 'warn', msg: 'delivery_failed', deliveryId: id, reference: delivery.reference, attempts: made });
       return;
@@ -206,9 +208,7 @@ export class DeliveryEngine {
       );
     } catch (caught) {
       if (controller.signal.reason instanceof ClosingError) throw controller.signal.reason;
-      error = controller.signal.aborted
-        ? `timeout: no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
-        : describeNetworkError(caught);
+      error = controller.signal.aborted ? `timeout: no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : describeNetworkError(caught);
     } finally {
       cancelTimeout();
       this.controllers.delete(controller);
@@ -217,7 +217,11 @@ export class DeliveryEngine {
     const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
     const attemptNo = this.o.db.transaction(() => {
       const next =
-        ((this.o.db.prepare('SELECT MAX(attempt_no) AS n FROM delivery_attempts WHERE delivery_id = ?').get(delivery.id) as { n: number | null }).n ?? 0) + 1;
+        ((
+          this.o.db.prepare('SELECT MAX(attempt_no) AS n FROM delivery_attempts WHERE delivery_id = ?').get(delivery.id) as {
+            n: number | null;
+          }
+        ).n ?? 0) + 1;
       this.o.db
         .prepare(
           `INSERT INTO delivery_attempts (delivery_id, attempt_no, manual, started_at, duration_ms, status_code, error, ok)

@@ -34,9 +34,7 @@ export function keyCreationBlock(status: MerchantStatus, environment: Environmen
   return null;
 }
 
-export type AuthResult =
-  | { ok: true; merchantId: string; publicId: string; environment: Environment }
-  | { ok: false; message: string };
+export type AuthResult = { ok: true; merchantId: string; publicId: string; environment: Environment } | { ok: false; message: string };
 
 export class MerchantStore {
   constructor(
@@ -87,13 +85,24 @@ export class MerchantStore {
         `INSERT INTO api_keys (public_id, merchant_id, environment, secret_sha256, secret_encrypted, secret_last4, is_demo, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(publicId, merchantId, environment, sha256Hex(secret), this.box.encrypt(secret, publicId), row.secret_last4, row.is_demo, row.created_at);
+      .run(
+        publicId,
+        merchantId,
+        environment,
+        sha256Hex(secret),
+        this.box.encrypt(secret, publicId),
+        row.secret_last4,
+        row.is_demo,
+        row.created_at,
+      );
     return { publicId, secret, row };
   }
 
   getKey(publicId: string): KeyRow | undefined {
     return this.db
-      .prepare('SELECT public_id, merchant_id, environment, secret_last4, is_demo, created_at, revoked_at FROM api_keys WHERE public_id = ?')
+      .prepare(
+        'SELECT public_id, merchant_id, environment, secret_last4, is_demo, created_at, revoked_at FROM api_keys WHERE public_id = ?',
+      )
       .get(publicId) as KeyRow | undefined;
   }
 
@@ -113,8 +122,7 @@ export class MerchantStore {
   /** The secret of a key, decrypted, for signing webhooks. */
   secretOf(publicId: string): string {
     const row = this.db.prepare('SELECT secret_encrypted FROM api_keys WHERE public_id = ?').get(publicId) as
-      | { secret_encrypted: Buffer }
-      | undefined;
+      { secret_encrypted: Buffer } | undefined;
     if (!row) throw new Error(`No key ${publicId}`);
     return this.box.decrypt(row.secret_encrypted, publicId);
   }
@@ -146,7 +154,8 @@ export class MerchantStore {
     const match = /^Bearer (sk_(?:test|live)_[A-Za-z0-9]{16,128})$/.exec(authorization);
     if (!match) return { ok: false, message: 'Authorization must be "Bearer sk_test_…" or "Bearer sk_live_…"' };
     if (!merchantHeader) return { ok: false, message: 'Missing X-Service-Merchant-Id header' };
-    if (!MERCHANT_ID.test(merchantHeader)) return { ok: false, message: 'X-Service-Merchant-Id must look like MCH_ followed by 12 letters or digits' };
+    if (!MERCHANT_ID.test(merchantHeader))
+      return { ok: false, message: 'X-Service-Merchant-Id must look like MCH_ followed by 12 letters or digits' };
     const key = this.db
       .prepare('SELECT public_id, merchant_id, environment, revoked_at FROM api_keys WHERE secret_sha256 = ?')
       .get(sha256Hex(match[1] as string)) as Pick<KeyRow, 'public_id' | 'merchant_id' | 'environment' | 'revoked_at'> | undefined;
@@ -156,7 +165,10 @@ export class MerchantStore {
     const merchant = this.getMerchant(key.merchant_id);
     if (!merchant) return { ok: false, message: 'Unknown merchant' };
     if (merchant.status === 'SUSPENDED' || merchant.status === 'REJECTED') {
-      return { ok: false, message: `The merchant account is ${merchant.status === 'SUSPENDED' ? 'Suspended' : 'Rejected'}; its keys are disconnected` };
+      return {
+        ok: false,
+        message: `The merchant account is ${merchant.status === 'SUSPENDED' ? 'Suspended' : 'Rejected'}; its keys are disconnected`,
+      };
     }
     if (merchant.status === 'PENDING_REVIEW' && key.environment === 'live') {
       return { ok: false, message: 'Live keys are locked while the merchant is Pending review' };

@@ -134,7 +134,13 @@ export class Payments {
         )
         .run(row);
       this.schedulePrompt(row.reference, row.outcome, delay);
-      this.o.log({ msg: 'payment_initialized', reference: row.reference, environment: row.environment, outcome: row.outcome, keyId: auth.publicId });
+      this.o.log({
+        msg: 'payment_initialized',
+        reference: row.reference,
+        environment: row.environment,
+        outcome: row.outcome,
+        keyId: auth.publicId,
+      });
       return { kind: 'created', body: this.initializeAnswer(row) };
     })();
   }
@@ -149,18 +155,27 @@ export class Payments {
 
   /** After a restart: pending prompts continue to their stored outcome time. */
   resumeAll(): void {
-    const rows = this.o.db
-      .prepare("SELECT reference, outcome, outcome_at FROM transactions WHERE status = 'PENDING'")
-      .all() as Pick<TransactionRow, 'reference' | 'outcome' | 'outcome_at'>[];
+    const rows = this.o.db.prepare("SELECT reference, outcome, outcome_at FROM transactions WHERE status = 'PENDING'").all() as Pick<
+      TransactionRow,
+      'reference' | 'outcome' | 'outcome_at'
+    >[];
     const now = this.o.clock.now();
     for (const row of rows) this.schedulePrompt(row.reference, row.outcome, (row.outcome_at ?? now) - now);
   }
 
   /** A tester's hand on a pending live prompt. */
-  decideByHand(reference: string, decision: 'authorise' | 'decline'): { ok: true; row: TransactionRow } | { ok: false; status: number; message: string } {
+  decideByHand(
+    reference: string,
+    decision: 'authorise' | 'decline',
+  ): { ok: true; row: TransactionRow } | { ok: false; status: number; message: string } {
     const row = this.get(reference);
     if (!row) return { ok: false, status: 404, message: `No transaction ${reference}` };
-    if (row.outcome !== 'MANUAL') return { ok: false, status: 409, message: 'Only live-key prompts are authorised or declined by hand; test prompts follow the MSISDN table' };
+    if (row.outcome !== 'MANUAL')
+      return {
+        ok: false,
+        status: 409,
+        message: 'Only live-key prompts are authorised or declined by hand; test prompts follow the MSISDN table',
+      };
     if (row.status !== 'PENDING') return { ok: false, status: 409, message: `Transaction ${reference} is already ${row.status}` };
     this.networkReport(reference, decision === 'authorise' ? { status: 'SUCCESS' } : { status: 'FAILED', reason: 'DECLINED' });
     return { ok: true, row: this.get(reference) as TransactionRow };
@@ -189,7 +204,12 @@ export class Payments {
     try {
       this.networkReport(reference, result);
     } catch (error) {
-      this.o.log({ level: 'error', msg: 'network_report_failed', reference, error: error instanceof Error ? error.message : String(error) });
+      this.o.log({
+        level: 'error',
+        msg: 'network_report_failed',
+        reference,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -204,12 +224,20 @@ export class Payments {
       const row = this.get(reference);
       if (!row) return false;
       if (row.status !== 'PENDING') {
-        this.o.log({ msg: 'network_report_deduplicated', reference, reported: result.status, final: row.status, reports: row.network_reports });
+        this.o.log({
+          msg: 'network_report_deduplicated',
+          reference,
+          reported: result.status,
+          final: row.status,
+          reports: row.network_reports,
+        });
         return false;
       }
       const fee = result.status === 'SUCCESS' ? feeForAmount(row.amount_pesewas, this.o.feeBasisPoints) : 0;
       this.o.db
-        .prepare("UPDATE transactions SET status = ?, failure_reason = ?, fee_pesewas = ?, completed_at = ? WHERE reference = ? AND status = 'PENDING'")
+        .prepare(
+          "UPDATE transactions SET status = ?, failure_reason = ?, fee_pesewas = ?, completed_at = ? WHERE reference = ? AND status = 'PENDING'",
+        )
         .run(result.status, result.status === 'FAILED' ? result.reason : null, fee, now, reference);
       const final = this.get(reference) as TransactionRow;
       const body = JSON.stringify({ createdAt: new Date(now).toISOString(), data: wireTransaction(final) });

@@ -98,7 +98,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let demo: ReturnType<MerchantStore['ensureDemo']>;
   try {
     opened = openDb(dataDir);
-    merchants = new MerchantStore(opened, options.masterKey !== undefined ? SecretBox.fromKey(options.masterKey) : SecretBox.open(dataDir), () => clock.now());
+    merchants = new MerchantStore(
+      opened,
+      options.masterKey !== undefined ? SecretBox.fromKey(options.masterKey) : SecretBox.open(dataDir),
+      () => clock.now(),
+    );
     demo = merchants.ensureDemo();
   } catch (error) {
     opened?.close();

@@ -58,20 +58,36 @@ if (!existsSync(binding)) {
   const source = join(root, 'node_modules', 'better-sqlite3');
   const version = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')).version;
   cpSync(source, copy, { recursive: true, filter: (src) => !src.startsWith(join(source, 'build')) });
-  writeFileSync(join(cacheApp, 'package.json'), JSON.stringify({ name: 'momo-native-cache', private: true, dependencies: { 'better-sqlite3': version } }));
+  writeFileSync(
+    join(cacheApp, 'package.json'),
+    JSON.stringify({ name: 'momo-native-cache', private: true, dependencies: { 'better-sqlite3': version } }),
+  );
   const { rebuild } = await import('@electron/rebuild');
   try {
-    await rebuild({ buildPath: cacheApp, electronVersion, arch: process.arch, force: true, onlyModules: ['better-sqlite3'], mode: 'sequential' });
+    await rebuild({
+      buildPath: cacheApp,
+      electronVersion,
+      arch: process.arch,
+      force: true,
+      onlyModules: ['better-sqlite3'],
+      mode: 'sequential',
+    });
   } catch (error) {
     rmSync(cacheApp, { recursive: true, force: true });
-    fail(`could not build better-sqlite3 for Electron ${electronVersion}: ${error.message}\n(needs the Electron headers or a prebuilt binary: internet access once, and a C++ toolchain if no prebuilt exists)`);
+    fail(
+      `could not build better-sqlite3 for Electron ${electronVersion}: ${error.message}\n(needs the Electron headers or a prebuilt binary: internet access once, and a C++ toolchain if no prebuilt exists)`,
+    );
   }
   if (!existsSync(binding)) fail(`the rebuild finished but ${binding} is missing`);
 }
 
 // 2. Build main, preload and renderer.
 if (!process.env.MOMO_SKIP_BUILD) {
-  const built = spawnSync(join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite'), ['build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const built = spawnSync(
+    join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite'),
+    ['build'],
+    { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' },
+  );
   if (built.status !== 0) fail('electron-vite build failed (see above)');
 }
 

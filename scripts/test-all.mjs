@@ -27,6 +27,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 run('lint', bin('eslint'), ['.', '--max-warnings=0']);
+run('format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level=warn']);
 const built = run('build (electron-vite)', bin('electron-vite'), ['build']);
 
 // One vitest run per group, one after another: the timing-sensitive integration and browser tests
@@ -60,7 +61,8 @@ for (const projects of groups) {
       failures.push({ where, name: '(the file did not load)', message: file.message ?? '' });
     }
     for (const test of file.assertionResults ?? []) {
-      if (test.status === 'failed') failures.push({ where, name: test.fullName ?? test.title, message: (test.failureMessages ?? []).join('\n') });
+      if (test.status === 'failed')
+        failures.push({ where, name: test.fullName ?? test.title, message: (test.failureMessages ?? []).join('\n') });
     }
   }
 }
@@ -70,7 +72,10 @@ rmSync(reportDir, { recursive: true, force: true });
 if (failures.length > 0) {
   console.log(`\n=== failed tests (${failures.length})`);
   for (const f of failures) {
-    const lines = stripVTControlCharacters(f.message).split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = stripVTControlCharacters(f.message)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     console.log(`- ${f.where} > ${f.name}`);
     for (const line of lines.slice(0, 4)) console.log(`    ${line.slice(0, 300)}`);
   }

@@ -111,7 +111,8 @@ export function displayMsisdn(msisdn: string): string {
 /** Best-effort network guess while a cashier is still typing (null until a prefix is known). */
 export function guessNetwork(partial: string): Network | null {
   let d = compact(partial);
-  if (d.startsWith('00233')) d = `0${d.slice(5)}`; // international prefix typed as 00, as normaliseMsisdn accepts
+  if (d.startsWith('00233'))
+    d = `0${d.slice(5)}`; // international prefix typed as 00, as normaliseMsisdn accepts
   else if (d.startsWith('+233')) d = `0${d.slice(4)}`;
   else if (d.startsWith('233')) d = `0${d.slice(3)}`;
   if (!/^0[0-9]{2}/.test(d)) return null;

@@ -66,14 +66,11 @@ function assertSecret(secret: unknown): void {
 }
 
 /** The hex HMAC-SHA256 digest (without the scheme tag). */
-export function computeSignatureHex(
-  secret: string,
-  rawBody: RawBody,
-  timestamp: string,
-  signedPayload: SignedPayload = 'body',
-): string {
+export function computeSignatureHex(secret: string, rawBody: RawBody, timestamp: string, signedPayload: SignedPayload = 'body'): string {
   assertSecret(secret);
-  return createHmac('sha256', secret).update(signedBytes(toBuffer(rawBody), timestamp, signedPayload)).digest('hex');
+  return createHmac('sha256', secret)
+    .update(signedBytes(toBuffer(rawBody), timestamp, signedPayload))
+    .digest('hex');
 }
 
 /** Signs a delivery: returns the X-Service-Signature header value `v1=<hex>`. */

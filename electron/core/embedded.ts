@@ -53,7 +53,8 @@ async function embeddedMasterKey(sandboxDir: string, secrets: SecretStore, log: 
     if (key.length === MASTER_KEY_BYTES) {
       const text = key.toString('base64');
       await secrets.set(MASTER_KEY_ACCOUNT, text);
-      if ((await secrets.get(MASTER_KEY_ACCOUNT)) !== text) throw new Error('The embedded simulator key could not be moved into the keychain');
+      if ((await secrets.get(MASTER_KEY_ACCOUNT)) !== text)
+        throw new Error('The embedded simulator key could not be moved into the keychain');
       unlinkSync(file);
       log.info('embedded.master_key_moved_to_keychain');
       return { key, created: false };
@@ -111,7 +112,16 @@ export async function startEmbedded(options: {
   options.log.registerSecret(master.key.toString('base64'));
   const start = () =>
     listenPreferring(options.preferredPorts?.sandbox, (port) =>
-      startSandbox({ port, host: '127.0.0.1', dataDir: sandboxDir, masterKey: master.key, timeScale: options.timeScale ?? 1, ...(options.clock ? { clock: options.clock } : {}), signedPayload: 'body', log: quiet('sandbox') }),
+      startSandbox({
+        port,
+        host: '127.0.0.1',
+        dataDir: sandboxDir,
+        masterKey: master.key,
+        timeScale: options.timeScale ?? 1,
+        ...(options.clock ? { clock: options.clock } : {}),
+        signedPayload: 'body',
+        log: quiet('sandbox'),
+      }),
     );
   let sandbox;
   try {

@@ -103,7 +103,8 @@ export function createHandlers(ctx: CoreContext): Handlers {
       requireOwner();
       const name = tillName.trim();
       if (!name) throw new CoreError('SETTINGS_INVALID', 'Till name: enter a name such as "Front counter".', 'tillName');
-      if (!isValidTimeZone(timeZone)) throw new CoreError('SETTINGS_INVALID', `Time zone: "${timeZone}" is not a time zone (e.g. Africa/Accra).`, 'timeZone');
+      if (!isValidTimeZone(timeZone))
+        throw new CoreError('SETTINGS_INVALID', `Time zone: "${timeZone}" is not a time zone (e.g. Africa/Accra).`, 'timeZone');
       ctx.settings.update({ tillName: name, timeZone });
       ctx.transactions.setTimeZone(timeZone);
       return { ok: true };
@@ -121,12 +122,19 @@ export function createHandlers(ctx: CoreContext): Handlers {
         '233241234567',
         'MTN',
       );
-      ctx.log.info('settings.test_connection', { environment, kind: result.kind, ...(result.kind === 'no-answer' ? { reason: result.reason } : { status: result.status }) });
+      ctx.log.info('settings.test_connection', {
+        environment,
+        kind: result.kind,
+        ...(result.kind === 'no-answer' ? { reason: result.reason } : { status: result.status }),
+      });
       if (result.kind === 'answer' || (result.kind === 'error' && result.code === 'ACCOUNT_NOT_FOUND')) {
         return { result: 'ok', message: `Connected: the payment service accepted the ${environment.toUpperCase()} key and Merchant ID.` };
       }
       if (result.kind === 'no-answer') {
-        return { result: 'unreachable', message: `The payment service at ${config.baseUrl} did not answer (${result.reason.replace('-', ' ')}). Check the Service URL and the internet connection.` };
+        return {
+          result: 'unreachable',
+          message: `The payment service at ${config.baseUrl} did not answer (${result.reason.replace('-', ' ')}). Check the Service URL and the internet connection.`,
+        };
       }
       if (result.status === 401) return { result: 'unauthorized', message: UNAUTHENTICATED_MESSAGE.replace(' No money was taken.', '') };
       return { result: 'error', message: messageForServiceError(result.status, result.code, result.message) };
@@ -138,8 +146,13 @@ export function createHandlers(ctx: CoreContext): Handlers {
       if (environment === 'live') {
         const live = await ctx.configFor('live');
         if (!isComplete(live)) {
-          const missing = (['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'] as const).filter((k) => !live[k]);
-          return { ok: false, message: `LIVE cannot be switched on: its settings are incomplete (missing ${missing.map((k) => MISSING_LABELS[k]).join(', ')}).` };
+          const missing = (['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'] as const).filter(
+            (k) => !live[k],
+          );
+          return {
+            ok: false,
+            message: `LIVE cannot be switched on: its settings are incomplete (missing ${missing.map((k) => MISSING_LABELS[k]).join(', ')}).`,
+          };
         }
       }
       ctx.setActive(environment);
@@ -154,10 +167,16 @@ export function createHandlers(ctx: CoreContext): Handlers {
         if (error instanceof PhoneError) return { name: null, message: error.message };
         throw error;
       }
-      if (!(NETWORKS as readonly string[]).includes(network)) return { name: null, message: 'Choose the network: MTN, Telecel or AirtelTigo.' };
+      if (!(NETWORKS as readonly string[]).includes(network))
+        return { name: null, message: 'Choose the network: MTN, Telecel or AirtelTigo.' };
       const config = await ctx.configFor(active());
-      if (!config.baseUrl || !config.merchantId || !config.secretKey) return { name: null, message: 'The till is not set up to look up names yet.' };
-      const result = await ctx.client.resolve({ baseUrl: config.baseUrl, merchantId: config.merchantId, secretKey: config.secretKey }, normalised, network);
+      if (!config.baseUrl || !config.merchantId || !config.secretKey)
+        return { name: null, message: 'The till is not set up to look up names yet.' };
+      const result = await ctx.client.resolve(
+        { baseUrl: config.baseUrl, merchantId: config.merchantId, secretKey: config.secretKey },
+        normalised,
+        network,
+      );
       if (result.kind === 'answer') {
         const parsed = resolveResponseSchema.safeParse(result.json);
         return parsed.success ? { name: parsed.data.data.name } : { name: null };

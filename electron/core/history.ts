@@ -64,7 +64,8 @@ export class History {
       // Each alternative is its own index range; their union is small, then sorted.
       // Each arm keeps at most MAX_MATCHES ids (the last in index order: references and merchantRefs
       // are time-sortable), so a very short prefix such as "TX_" cannot make a page sort the whole table.
-      const arm = (where: string, order: string) => `SELECT id FROM (SELECT id FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
+      const arm = (where: string, order: string) =>
+        `SELECT id FROM (SELECT id FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
       const terms = [
         arm('environment = @environment AND reference >= @q AND reference < @qEnd', 'reference'),
         arm('environment = @environment AND merchant_ref >= @q AND merchant_ref < @qEnd', 'merchant_ref'),

@@ -6,7 +6,16 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describeZodError } from '../../shared/wire/initialize.js';
-import { ipcContract, ipcEvents, type IpcChannel, type IpcEvent, type IpcEventPayload, type IpcResponse, type RelayState, type TillEnvironment } from '../../shared/ipc/contract.js';
+import {
+  ipcContract,
+  ipcEvents,
+  type IpcChannel,
+  type IpcEvent,
+  type IpcEventPayload,
+  type IpcResponse,
+  type RelayState,
+  type TillEnvironment,
+} from '../../shared/ipc/contract.js';
 import type { CoreContext } from './core-context.js';
 import { openDatabase } from './database.js';
 import { startEmbedded, type EmbeddedServices } from './embedded.js';
@@ -78,7 +87,10 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
 
   const secrets = options.secretStore ?? createKeychainStore(keychainServiceName(dataDir));
   await secrets.get('probe'); // a missing keychain is a clear error now, not at the first sale
-  const settings = new SettingsStore(dataDir, secrets, { tillName: options.tillName ?? 'Till 1', timeZone: options.timeZone ?? 'Africa/Accra' });
+  const settings = new SettingsStore(dataDir, secrets, {
+    tillName: options.tillName ?? 'Till 1',
+    timeZone: options.timeZone ?? 'Africa/Accra',
+  });
   const db = openDatabase(join(dataDir, 'till.db'), { nativeBinding: options.nativeBinding });
   const repo = new PaymentsRepo(db);
   const transactions = new TransactionsStore(db, settings.settings.timeZone);
@@ -88,10 +100,18 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
   });
 
   let embedded: EmbeddedServices | null = null;
-  const useEmbedded = (environment: TillEnvironment) => options.embedded !== false && environment === 'test' && settings.settings.test.baseUrl === '';
+  const useEmbedded = (environment: TillEnvironment) =>
+    options.embedded !== false && environment === 'test' && settings.settings.test.baseUrl === '';
   const ensureEmbedded = async () => {
     if (embedded || !useEmbedded('test')) return;
-    embedded = await startEmbedded({ dataDir, secrets, log, preferredPorts: settings.settings.embeddedPorts, timeScale: options.embeddedTimeScale, clock: options.embeddedClock });
+    embedded = await startEmbedded({
+      dataDir,
+      secrets,
+      log,
+      preferredPorts: settings.settings.embeddedPorts,
+      timeScale: options.embeddedTimeScale,
+      clock: options.embeddedClock,
+    });
     settings.update({ embeddedPorts: embedded.ports });
     log.info('embedded.started', { baseUrl: embedded.baseUrl, relayUrl: embedded.relayUrl });
   };
@@ -100,7 +120,17 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
   const configFor = async (environment: TillEnvironment): Promise<EnvironmentConfig> => {
     if (useEmbedded(environment) && embedded) {
       const e = embedded;
-      return { environment, embedded: true, baseUrl: e.baseUrl, merchantId: e.merchantId, publicKeyId: e.publicKeyId, secretKey: e.secretKey, relayUrl: e.relayUrl, relayToken: e.relayToken, callbackUrl: `${e.relayUrl}/v1/webhooks` };
+      return {
+        environment,
+        embedded: true,
+        baseUrl: e.baseUrl,
+        merchantId: e.merchantId,
+        publicKeyId: e.publicKeyId,
+        secretKey: e.secretKey,
+        relayUrl: e.relayUrl,
+        relayToken: e.relayToken,
+        callbackUrl: `${e.relayUrl}/v1/webhooks`,
+      };
     }
     let config = configs.get(environment);
     if (!config) {

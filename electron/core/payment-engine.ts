@@ -84,7 +84,10 @@ export class PaymentEngine {
     }
     const credentials = await this.deps.credentialsFor(environment);
     if (!credentials) {
-      return { ok: false, message: `${environment.toUpperCase()} settings are incomplete: the owner must finish them in Settings before the till can charge.` };
+      return {
+        ok: false,
+        message: `${environment.toUpperCase()} settings are incomplete: the owner must finish them in Settings before the till can charge.`,
+      };
     }
 
     const tillId = this.deps.tillId();
@@ -101,31 +104,33 @@ export class PaymentEngine {
       metadata: { till: tillId },
     });
 
-    const outcome = db.transaction((): PaymentRow | { busy: PaymentRow } => {
-      const again = repo.byRequestId(input.requestId);
-      if (again) return again;
-      const busy = repo.busy(tillId, environment);
-      if (busy) return { busy };
-      const at = now();
-      repo.insert({
-        id,
-        request_id: input.requestId,
-        merchant_ref: merchantRef,
-        environment,
-        state: 'created',
-        amount: pesewas,
-        msisdn,
-        msisdn_rev: [...msisdn].reverse().join(''),
-        network: input.network,
-        customer_name: input.customerName ?? null,
-        description,
-        request_body: body,
-        till_id: tillId,
-        created_at: at,
-        updated_at: at,
-      });
-      return repo.get(id) as PaymentRow;
-    }).immediate();
+    const outcome = db
+      .transaction((): PaymentRow | { busy: PaymentRow } => {
+        const again = repo.byRequestId(input.requestId);
+        if (again) return again;
+        const busy = repo.busy(tillId, environment);
+        if (busy) return { busy };
+        const at = now();
+        repo.insert({
+          id,
+          request_id: input.requestId,
+          merchant_ref: merchantRef,
+          environment,
+          state: 'created',
+          amount: pesewas,
+          msisdn,
+          msisdn_rev: [...msisdn].reverse().join(''),
+          network: input.network,
+          customer_name: input.customerName ?? null,
+          description,
+          request_body: body,
+          till_id: tillId,
+          created_at: at,
+          updated_at: at,
+        });
+        return repo.get(id) as PaymentRow;
+      })
+      .immediate();
 
     if ('busy' in outcome) {
       return { ok: false, message: 'Another payment is still being sent from this till. Wait for it to finish, then charge again.' };
@@ -183,7 +188,9 @@ export class PaymentEngine {
       const parsed = initializeResponseSchema.safeParse(result.json);
       const reference = parsed.success ? parsed.data.data.reference : null;
       log.info('payment.accepted', { id, status: result.status, reference, attempt: sending.attempts });
-      const updated = repo.update(id, { state: 'awaiting_customer', reference, error_code: null, error_message: null }, now(), ['submitting']);
+      const updated = repo.update(id, { state: 'awaiting_customer', reference, error_code: null, error_message: null }, now(), [
+        'submitting',
+      ]);
       if (updated) this.emit(updated);
       this.applyKnownResult(id);
       return;
@@ -192,7 +199,12 @@ export class PaymentEngine {
       const message = messageForServiceError(result.status, result.code, result.message);
       log.warn('payment.refused', { id, status: result.status, code: result.code, attempt: sending.attempts });
       if (firstAttempt) {
-        const updated = repo.update(id, { state: 'rejected', error_code: result.code ?? `HTTP_${result.status}`, error_message: message }, now(), ['submitting']);
+        const updated = repo.update(
+          id,
+          { state: 'rejected', error_code: result.code ?? `HTTP_${result.status}`, error_message: message },
+          now(),
+          ['submitting'],
+        );
         if (updated) this.emit(updated);
         return;
       }
@@ -208,7 +220,12 @@ export class PaymentEngine {
       attempt: sending.attempts,
       ...(result.kind === 'error' ? { status: result.status, code: result.code } : { reason: result.reason }),
     });
-    const updated = repo.update(id, { state: 'uncertain', error_code: result.kind === 'error' ? result.code : result.reason, error_message: message }, now(), ['submitting']);
+    const updated = repo.update(
+      id,
+      { state: 'uncertain', error_code: result.kind === 'error' ? result.code : result.reason, error_message: message },
+      now(),
+      ['submitting'],
+    );
     if (updated) this.scheduleRetry(updated, { retryAfterMs: result.kind === 'error' ? result.retryAfterMs : null });
   }
 
@@ -324,4 +341,3 @@ export class PaymentEngine {
     await Promise.allSettled([...this.inflight.values()]);
   }
 }
-

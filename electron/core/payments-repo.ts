@@ -58,7 +58,9 @@ export function toPaymentView(row: PaymentRow): PaymentView {
   };
 }
 
-export type PaymentPatch = Partial<Pick<PaymentRow, 'state' | 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'>>;
+export type PaymentPatch = Partial<
+  Pick<PaymentRow, 'state' | 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'>
+>;
 
 export class PaymentsRepo {
   private readonly stmts;
@@ -85,7 +87,12 @@ export class PaymentsRepo {
     };
   }
 
-  insert(row: Omit<PaymentRow, 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'> & { reference?: string | null }): void {
+  insert(
+    row: Omit<
+      PaymentRow,
+      'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'
+    > & { reference?: string | null },
+  ): void {
     this.stmts.insert.run({ reference: null, ...row });
   }
 

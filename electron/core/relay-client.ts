@@ -77,10 +77,13 @@ export class RelayClient {
       headersTimeout: o.connectTimeoutMs ?? 5_000,
       bodyTimeout: o.heartbeatTimeoutMs ?? 45_000,
     });
-    const row = o.db.prepare('SELECT relay_url FROM relay_cursor WHERE environment = ?').get(o.environment) as { relay_url: string } | undefined;
+    const row = o.db.prepare('SELECT relay_url FROM relay_cursor WHERE environment = ?').get(o.environment) as
+      { relay_url: string } | undefined;
     if (!row || row.relay_url !== o.relayUrl) {
       o.db
-        .prepare('INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0, log_id = NULL')
+        .prepare(
+          'INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0, log_id = NULL',
+        )
         .run(o.environment, o.relayUrl);
     }
   }
@@ -90,13 +93,15 @@ export class RelayClient {
   }
 
   get lastSeq(): number {
-    const row = this.o.db.prepare('SELECT last_seq FROM relay_cursor WHERE environment = ?').get(this.o.environment) as { last_seq: number } | undefined;
+    const row = this.o.db.prepare('SELECT last_seq FROM relay_cursor WHERE environment = ?').get(this.o.environment) as
+      { last_seq: number } | undefined;
     return row?.last_seq ?? 0;
   }
 
   /** The relay log the stored cursor belongs to; null until the relay first names it. */
   get logId(): string | null {
-    const row = this.o.db.prepare('SELECT log_id FROM relay_cursor WHERE environment = ?').get(this.o.environment) as { log_id: string | null } | undefined;
+    const row = this.o.db.prepare('SELECT log_id FROM relay_cursor WHERE environment = ?').get(this.o.environment) as
+      { log_id: string | null } | undefined;
     return row?.log_id ?? null;
   }
 
@@ -150,7 +155,8 @@ export class RelayClient {
           continue;
         }
         resyncs = 0;
-        if (!this.stopped) this.o.log.warn(outcome === 'resync' ? 'relay.resync_repeated' : 'relay.stream_ended', { environment: this.o.environment });
+        if (!this.stopped)
+          this.o.log.warn(outcome === 'resync' ? 'relay.resync_repeated' : 'relay.stream_ended', { environment: this.o.environment });
       } catch (error) {
         if (this.stopped) break;
         const status = error instanceof RelayHttpError ? error.status : null;
@@ -225,7 +231,11 @@ export class RelayClient {
         if (parsed.success) this.handle(parsed.data);
         else {
           const seq = (item as { seq?: unknown } | null)?.seq;
-          this.o.log.warn('relay.bad_event', { environment: this.o.environment, id: typeof seq === 'number' ? seq : null, issue: parsed.error.issues[0]?.message });
+          this.o.log.warn('relay.bad_event', {
+            environment: this.o.environment,
+            id: typeof seq === 'number' ? seq : null,
+            issue: parsed.error.issues[0]?.message,
+          });
         }
       }
       if (page.nextAfter > this.lastSeq) this.saveSeq(page.nextAfter);

@@ -99,6 +99,7 @@ function classify(error: unknown): 'connect-timeout' | 'response-timeout' | 'ref
   if (name === 'TimeoutError' || name === 'AbortError') return 'response-timeout';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect-timeout';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'response-timeout';
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'refused';
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return 'refused';
   return 'broken';
 }

@@ -87,10 +87,12 @@ export class SettingsStore {
         throw new CoreError('INTERNAL', `settings.json is damaged (it is not valid JSON); fix or remove it: ${this.file}`);
       }
       const parsed = storedSettingsSchema.safeParse(json);
-      if (!parsed.success) throw new CoreError('INTERNAL', `settings.json is damaged (${parsed.error.issues[0]?.path.join('.')}); fix or remove it.`);
+      if (!parsed.success)
+        throw new CoreError('INTERNAL', `settings.json is damaged (${parsed.error.issues[0]?.path.join('.')}); fix or remove it.`);
       this.current = parsed.data;
     } else {
-      if (!isValidTimeZone(defaults.timeZone)) throw new CoreError('INTERNAL', `"${defaults.timeZone}" is not a time zone (e.g. Africa/Accra).`);
+      if (!isValidTimeZone(defaults.timeZone))
+        throw new CoreError('INTERNAL', `"${defaults.timeZone}" is not a time zone (e.g. Africa/Accra).`);
       this.current = {
         version: 1,
         tillId: newTillId(),

@@ -30,7 +30,11 @@ function checkUrl(value: string, environment: TillEnvironment, field: string, la
   // The till appends its own paths (/v1/…, the callback URL /v1/webhooks): a ? or # part would end up in
   // the middle of them, and a token pasted there would be kept in settings.json and SQLite.
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
-    throw new CoreError('SETTINGS_INVALID', `${label} must be the address alone, without a ? or # part (such as https://pay.example.com)`, field);
+    throw new CoreError(
+      'SETTINGS_INVALID',
+      `${label} must be the address alone, without a ? or # part (such as https://pay.example.com)`,
+      field,
+    );
   }
   if (environment === 'live' && url.protocol !== 'https:' && !isLoopbackUrl(url)) {
     throw new CoreError('SETTINGS_INVALID', `${label} must use https:// in LIVE mode (real money travels over it)`, field);
@@ -67,15 +71,27 @@ export function validateEnvironmentInput(environment: TillEnvironment, input: En
       throw new CoreError('SETTINGS_INVALID', `Public key id looks like pk_${environment}_ followed by letters and digits`, 'publicKeyId');
     }
     if (environmentOfKey(publicKeyId) !== environment) {
-      throw new CoreError('SETTINGS_INVALID', `This is a ${environmentOfKey(publicKeyId)?.toUpperCase()} public key id; ${ENV} needs one starting pk_${environment}_`, 'publicKeyId');
+      throw new CoreError(
+        'SETTINGS_INVALID',
+        `This is a ${environmentOfKey(publicKeyId)?.toUpperCase()} public key id; ${ENV} needs one starting pk_${environment}_`,
+        'publicKeyId',
+      );
     }
   }
   if (secretKey) {
     if (environmentOfKey(secretKey) && environmentOfKey(secretKey) !== environment) {
-      throw new CoreError('SETTINGS_INVALID', `This is a ${environmentOfKey(secretKey)?.toUpperCase()} secret key; ${ENV} needs one starting sk_${environment}_`, 'secretKey');
+      throw new CoreError(
+        'SETTINGS_INVALID',
+        `This is a ${environmentOfKey(secretKey)?.toUpperCase()} secret key; ${ENV} needs one starting sk_${environment}_`,
+        'secretKey',
+      );
     }
     if (!SECRET_KEY.test(secretKey)) {
-      throw new CoreError('SETTINGS_INVALID', `Secret key looks like sk_${environment}_ followed by at least 16 letters or digits`, 'secretKey');
+      throw new CoreError(
+        'SETTINGS_INVALID',
+        `Secret key looks like sk_${environment}_ followed by at least 16 letters or digits`,
+        'secretKey',
+      );
     }
   }
   if (relayUrl) clean.relayUrl = checkUrl(relayUrl, environment, 'relayUrl', 'Relay URL');

@@ -14,7 +14,6 @@ import { TAKINGS_NETWORK_SQL } from './transactions-store.js';
 
 export const MAX_RANGE_DAYS = 366;
 
-
 type Sums = { succeeded: number; failed: number; gross: number; fees: number; net: number };
 type RollupRow = Sums & { local_date: string; till_id: string; network: string };
 

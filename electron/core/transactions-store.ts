@@ -105,7 +105,9 @@ export class TransactionsStore {
     return own?.network ?? wireNetwork;
   }
 
-  private addToRollup(row: Omit<TransactionRow, 'reference' | 'client_reference' | 'msisdn' | 'description' | 'completed_at'> & { status: string }): void {
+  private addToRollup(
+    row: Omit<TransactionRow, 'reference' | 'client_reference' | 'msisdn' | 'description' | 'completed_at'> & { status: string },
+  ): void {
     const success = row.status === 'SUCCESS';
     this.bumpRollup.run({
       environment: row.environment,

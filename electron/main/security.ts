@@ -42,7 +42,12 @@ export function hardenSession(session: Session, devServerUrl: string | null): vo
   });
   // Only our own scheme and the local dev server are ever fetched by the renderer.
   session.webRequest.onBeforeRequest((details, callback) => {
-    const ok = details.url.startsWith('app://momo/') || isOwnBlob(details.url, devServerUrl) || details.url.startsWith('data:') || details.url.startsWith('devtools://') || (devServerUrl !== null && (details.url.startsWith(devServerUrl) || details.url.startsWith(devServerUrl.replace(/^http/, 'ws'))));
+    const ok =
+      details.url.startsWith('app://momo/') ||
+      isOwnBlob(details.url, devServerUrl) ||
+      details.url.startsWith('data:') ||
+      details.url.startsWith('devtools://') ||
+      (devServerUrl !== null && (details.url.startsWith(devServerUrl) || details.url.startsWith(devServerUrl.replace(/^http/, 'ws'))));
     callback({ cancel: !ok });
   });
 }

@@ -20,7 +20,11 @@ export function isTrustedUrl(url: string | null | undefined, devServerUrl: strin
   if (parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && !parsed.username && !parsed.password) return true;
   if (devServerUrl) {
     try {
-      return parsed.origin === new URL(devServerUrl).origin && /^https?:$/.test(parsed.protocol) && ['localhost', '127.0.0.1'].includes(parsed.hostname);
+      return (
+        parsed.origin === new URL(devServerUrl).origin &&
+        /^https?:$/.test(parsed.protocol) &&
+        ['localhost', '127.0.0.1'].includes(parsed.hostname)
+      );
     } catch {
       return false;
     }

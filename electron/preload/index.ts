@@ -11,13 +11,15 @@ const events = new Set<string>(IPC_EVENT_NAMES);
 
 const momo = Object.freeze({
   async invoke(channel: string, payload: unknown): Promise<unknown> {
-    if (typeof channel !== 'string' || !channels.has(channel)) throw { code: 'UNKNOWN_CHANNEL', message: `Unknown call ${String(channel).slice(0, 64)}` };
+    if (typeof channel !== 'string' || !channels.has(channel))
+      throw { code: 'UNKNOWN_CHANNEL', message: `Unknown call ${String(channel).slice(0, 64)}` };
     const envelope = (await ipcRenderer.invoke(channel, payload)) as IpcEnvelope;
     if (envelope.ok) return envelope.value;
     throw { ...envelope.error };
   },
   on(event: string, listener: (payload: unknown) => void): () => void {
-    if (typeof event !== 'string' || !events.has(event)) throw { code: 'UNKNOWN_EVENT', message: `Unknown event ${String(event).slice(0, 64)}` };
+    if (typeof event !== 'string' || !events.has(event))
+      throw { code: 'UNKNOWN_EVENT', message: `Unknown event ${String(event).slice(0, 64)}` };
     if (typeof listener !== 'function') throw { code: 'INVALID_REQUEST', message: 'listener must be a function' };
     const wrapped = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
     ipcRenderer.on(event, wrapped);

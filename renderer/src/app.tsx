@@ -81,9 +81,7 @@ export function App() {
         ) : null}
         {/* A screen that fails to render leaves the status bar and tabs working; its button goes back to Charge. */}
         <ErrorBoundary resetKey={page} onReset={() => navigate('charge')}>
-          {page === 'charge' ? (
-            <SaleFlow sale={sale} status={status} announce={announce} />
-          ) : null}
+          {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
           {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} /> : null}
           {page === 'takings' && status ? (
             <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>

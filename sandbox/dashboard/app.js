@@ -69,7 +69,18 @@ function renderMerchants(merchants) {
           onclick: () => act(() => post(`/merchants/${m.id}/status`, { status: select.value }), `Status of ${m.id} set`),
         }),
       ),
-      el('td', {}, el('button', { type: 'button', text: 'Keys', onclick: () => { selectedMerchant = m.id; refresh(true); } })),
+      el(
+        'td',
+        {},
+        el('button', {
+          type: 'button',
+          text: 'Keys',
+          onclick: () => {
+            selectedMerchant = m.id;
+            refresh(true);
+          },
+        }),
+      ),
     );
     body.append(row);
   }
@@ -115,9 +126,19 @@ function renderTransactions(transactions) {
     const actions = el('td');
     if (t.awaitingTester) {
       actions.append(
-        el('button', { type: 'button', 'data-action': 'authorise', text: 'Authorise', onclick: () => act(() => post(`/transactions/${t.reference}/authorise`), `${t.reference} authorised`) }),
+        el('button', {
+          type: 'button',
+          'data-action': 'authorise',
+          text: 'Authorise',
+          onclick: () => act(() => post(`/transactions/${t.reference}/authorise`), `${t.reference} authorised`),
+        }),
         ' ',
-        el('button', { type: 'button', 'data-action': 'decline', text: 'Decline', onclick: () => act(() => post(`/transactions/${t.reference}/decline`), `${t.reference} declined`) }),
+        el('button', {
+          type: 'button',
+          'data-action': 'decline',
+          text: 'Decline',
+          onclick: () => act(() => post(`/transactions/${t.reference}/decline`), `${t.reference} declined`),
+        }),
       );
     }
     body.append(
@@ -128,7 +149,10 @@ function renderTransactions(transactions) {
         el('td', { text: t.environment }),
         el('td', { text: `GHS ${t.amount}` }),
         el('td', { text: `${t.msisdn} ${t.network}${t.customerName ? ` (${t.customerName})` : ''}` }),
-        el('td', { class: t.status === 'SUCCESS' ? 'ok' : t.status === 'FAILED' ? 'bad' : '', text: t.status + (t.failureReason ? ` (${t.failureReason})` : '') }),
+        el('td', {
+          class: t.status === 'SUCCESS' ? 'ok' : t.status === 'FAILED' ? 'bad' : '',
+          text: t.status + (t.failureReason ? ` (${t.failureReason})` : ''),
+        }),
         el('td', { text: t.networkReports }),
         el('td', { text: time(t.createdAt) }),
         actions,
@@ -161,8 +185,29 @@ function renderDeliveries(deliveries) {
         { class: 'delivery', 'data-delivery-id': d.id, 'data-delivery-status': d.status },
         el('h3', {}, el('code', { text: d.reference }), ` → ${d.callbackUrl} · ${d.status}`),
         el('p', { text: `Signed by ${d.keyId}. ${d.nextAttemptAt ? `Next attempt ${time(d.nextAttemptAt)}.` : ''}` }),
-        el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'Attempt' }), el('th', { text: 'Time' }), el('th', { text: 'Status code or error' }), el('th', { text: 'Duration' }))), attempts),
-        el('button', { type: 'button', 'data-action': 'replay', text: 'Replay', onclick: () => act(() => post(`/deliveries/${d.id}/replay`), `Delivery ${d.id} replayed`) }),
+        el(
+          'table',
+          {},
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', { text: 'Attempt' }),
+              el('th', { text: 'Time' }),
+              el('th', { text: 'Status code or error' }),
+              el('th', { text: 'Duration' }),
+            ),
+          ),
+          attempts,
+        ),
+        el('button', {
+          type: 'button',
+          'data-action': 'replay',
+          text: 'Replay',
+          onclick: () => act(() => post(`/deliveries/${d.id}/replay`), `Delivery ${d.id} replayed`),
+        }),
       ),
     );
   }
@@ -181,7 +226,11 @@ async function act(fn, done) {
 async function refresh(force = false) {
   try {
     const [merchants, transactions, deliveries] = await Promise.all([get('/merchants'), get('/transactions'), get('/deliveries')]);
-    const snap = { merchants: JSON.stringify([merchants, selectedMerchant]), transactions: JSON.stringify(transactions), deliveries: JSON.stringify(deliveries) };
+    const snap = {
+      merchants: JSON.stringify([merchants, selectedMerchant]),
+      transactions: JSON.stringify(transactions),
+      deliveries: JSON.stringify(deliveries),
+    };
     // Re-render only what changed, so a half-chosen status menu is not reset under the user's hand.
     if (force || snap.merchants !== lastSnapshot.merchants) renderMerchants(merchants);
     if (force || snap.transactions !== lastSnapshot.transactions) renderTransactions(transactions);

@@ -12,15 +12,7 @@ import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES, type IpcChannelName, type IpcEventN
 export const environmentSchema = z.enum(['test', 'live']);
 export type TillEnvironment = z.infer<typeof environmentSchema>;
 
-export const paymentStateSchema = z.enum([
-  'created',
-  'submitting',
-  'awaiting_customer',
-  'uncertain',
-  'rejected',
-  'success',
-  'failed',
-]);
+export const paymentStateSchema = z.enum(['created', 'submitting', 'awaiting_customer', 'uncertain', 'rejected', 'success', 'failed']);
 export type PaymentState = z.infer<typeof paymentStateSchema>;
 
 export const relayStateSchema = z.enum(['connected', 'reconnecting', 'offline']);

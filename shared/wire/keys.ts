@@ -8,15 +8,9 @@ export const SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{16,128}$/;
 export type Environment = 'test' | 'live';
 export const ENVIRONMENTS = ['test', 'live'] as const;
 
-export const merchantIdSchema = z
-  .string()
-  .regex(MERCHANT_ID, 'Merchant ID looks like MCH_ followed by 12 letters or digits');
-export const publicKeyIdSchema = z
-  .string()
-  .regex(PUBLIC_KEY_ID, 'Public key id looks like pk_test_… or pk_live_…');
-export const secretKeySchema = z
-  .string()
-  .regex(SECRET_KEY, 'Secret key looks like sk_test_… or sk_live_…');
+export const merchantIdSchema = z.string().regex(MERCHANT_ID, 'Merchant ID looks like MCH_ followed by 12 letters or digits');
+export const publicKeyIdSchema = z.string().regex(PUBLIC_KEY_ID, 'Public key id looks like pk_test_… or pk_live_…');
+export const secretKeySchema = z.string().regex(SECRET_KEY, 'Secret key looks like sk_test_… or sk_live_…');
 
 export function environmentOfKey(key: string): Environment | null {
   const m = /^(?:pk|sk)_(test|live)_/.exec(key);

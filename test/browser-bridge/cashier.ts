@@ -33,7 +33,9 @@ export async function focused(page: Page, id: string): Promise<void> {
 /** Fails unless the focused element's text matches (buttons have no id). */
 export async function focusedText(page: Page, pattern: RegExp): Promise<void> {
   try {
-    await page.waitForFunction((source) => new RegExp(source).test(document.activeElement?.textContent ?? ''), pattern.source, { timeout: 10_000 });
+    await page.waitForFunction((source) => new RegExp(source).test(document.activeElement?.textContent ?? ''), pattern.source, {
+      timeout: 10_000,
+    });
   } catch {
     throw new Error(`Expected the focus on an element matching ${pattern}, found it on ${await describeFocus(page)}`);
   }

@@ -86,7 +86,10 @@ export async function openTill(
   const unsubscribe = IPC_EVENTS.map((event) =>
     core.on(event, (payload) => {
       page
-        .evaluate(([e, p]) => (window as unknown as { __momoEmit?: (e: string, p: unknown) => void }).__momoEmit?.(e, p), [event, payload] as const)
+        .evaluate(([e, p]) => (window as unknown as { __momoEmit?: (e: string, p: unknown) => void }).__momoEmit?.(e, p), [
+          event,
+          payload,
+        ] as const)
         .catch(() => undefined);
     }),
   );

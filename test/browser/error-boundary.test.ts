@@ -58,7 +58,9 @@ describe('a screen that fails to render', () => {
     await page.getByRole('button', { name: 'Open the broken screen' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect((await alert.innerText()).replace(/\s+/g, ' ').trim()).toBe('Something went wrong on this screen. Your payments are safe. Back to Charge');
+    expect((await alert.innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      'Something went wrong on this screen. Your payments are safe. Back to Charge',
+    );
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Back to Charge');
     const body = await page.locator('body').innerText();
     expect(body).not.toContain(SECRET_KEY);

@@ -27,7 +27,11 @@ const clock = new HeldClock();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, dataDir: dirs.sandbox, timeScale: TIME_SCALE, clock, signedPayload: 'body', log: quiet });
-  config = parseRelayConfig({ keys: [sandbox.keys.test, sandbox.keys.live], tills: [{ label: 'browser-test', tokenHash: token.tokenHash }], signedPayload: 'body' });
+  config = parseRelayConfig({
+    keys: [sandbox.keys.test, sandbox.keys.live],
+    tills: [{ label: 'browser-test', tokenHash: token.tokenHash }],
+    signedPayload: 'body',
+  });
   relay = await startRelay({ port: 0, host: '127.0.0.1', dataDir: dirs.relay, config, log: quiet });
   relayPort = Number(new URL(relay.url).port);
 });
@@ -56,7 +60,14 @@ describe('own sandbox and relay', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await tabTo(page, /Service address/);
     await focused(page, 'test-baseUrl');
-    for (const value of [sandbox.baseUrl, sandbox.merchantId, sandbox.keys.test.publicId, sandbox.keys.test.secret, relay?.url ?? '', token.token]) {
+    for (const value of [
+      sandbox.baseUrl,
+      sandbox.merchantId,
+      sandbox.keys.test.publicId,
+      sandbox.keys.test.secret,
+      relay?.url ?? '',
+      token.token,
+    ]) {
       await page.keyboard.type(value);
       await page.keyboard.press('Tab');
     }
@@ -118,7 +129,14 @@ describe('own sandbox and relay', () => {
     await enter(page);
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.locator('#live-baseUrl').focus();
-    for (const value of [sandbox.baseUrl, sandbox.merchantId, sandbox.keys.live.publicId, sandbox.keys.live.secret, relay?.url ?? '', token.token]) {
+    for (const value of [
+      sandbox.baseUrl,
+      sandbox.merchantId,
+      sandbox.keys.live.publicId,
+      sandbox.keys.live.secret,
+      relay?.url ?? '',
+      token.token,
+    ]) {
       await page.keyboard.type(value);
       await page.keyboard.press('Tab');
     }

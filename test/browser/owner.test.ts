@@ -209,7 +209,9 @@ describe('the owner', () => {
     await focused(page, 'history-search'); // the focus comes back to the list
     coreClockAheadMs = 0;
     clock.release();
-    await expect.poll(async () => (await till.get().invoke('payments:pending', {})) as { items: unknown[] }, { timeout: 15_000 }).toEqual({ items: [] });
+    await expect
+      .poll(async () => (await till.get().invoke('payments:pending', {})) as { items: unknown[] }, { timeout: 15_000 })
+      .toEqual({ items: [] });
     await goTo(page, 'Takings'); // History is not an owner screen: the PIN again
     await focused(page, 'owner-pin');
     await page.keyboard.type(PIN);
@@ -303,7 +305,9 @@ describe('the owner', () => {
     await goTo(page, 'Charge');
     await focused(page, 'amount');
     await sell(page, '500', '0241234580');
-    await expect.poll(() => text(page, 'charge-error'), { timeout: 15_000 }).toMatch(/revoked or is wrong.*The owner must update the keys in Settings/);
+    await expect
+      .poll(() => text(page, 'charge-error'), { timeout: 15_000 })
+      .toMatch(/revoked or is wrong.*The owner must update the keys in Settings/);
     await focusedText(page, /^Charge$/); // the Charge button, so Enter tries again once the key is fixed
     expect(await page.evaluate(() => (document.activeElement as HTMLButtonElement).type)).toBe('submit');
     expect(await page.inputValue('#amount')).toBe('GH₵5.00');

@@ -16,7 +16,14 @@ beforeAll(async () => {
   receiver = await startReceiver();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -56,7 +63,9 @@ describe('sandbox dashboard', () => {
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe('UNAUTHENTICATED');
     // the demo key was not touched
-    expect((await api(sandbox.baseUrl, resolvePath, { creds: { merchantId: sandbox.merchantId, secret: sandbox.keys.test.secret } })).status).toBe(200);
+    expect(
+      (await api(sandbox.baseUrl, resolvePath, { creds: { merchantId: sandbox.merchantId, secret: sandbox.keys.test.secret } })).status,
+    ).toBe(200);
   });
 
   it('replays a delivery: a new attempt appears and reaches the receiver', async () => {
@@ -67,7 +76,11 @@ describe('sandbox dashboard', () => {
     expect(init.status).toBe(202);
     await waitFor(() => receiver.on('/browser').length === 1, 10_000, 'the first delivery');
     const delivery = await waitFor(async () => {
-      const list = (await api(sandbox.baseUrl, '/dashboard/api/deliveries')).json.data as { id: string; reference: string; status: string }[];
+      const list = (await api(sandbox.baseUrl, '/dashboard/api/deliveries')).json.data as {
+        id: string;
+        reference: string;
+        status: string;
+      }[];
       return list.find((d) => d.reference === init.json.data.reference && d.status === 'DELIVERED');
     }, 5_000);
 

@@ -46,13 +46,24 @@ describe(`Electron shell${canLaunch ? '' : ` (skipped: ${skipReason})`}`, () => 
   });
 
   it.skipIf(!canLaunch)('the preload reaches the core: status on the embedded TEST sandbox, errors as {code, message}', async () => {
-    const status = await page.evaluate(() => (window as unknown as { momo: { invoke(c: string, p: unknown): Promise<{ environment: string; embedded: boolean }> } }).momo.invoke('app:status', {}));
+    const status = await page.evaluate(() =>
+      (window as unknown as { momo: { invoke(c: string, p: unknown): Promise<{ environment: string; embedded: boolean }> } }).momo.invoke(
+        'app:status',
+        {},
+      ),
+    );
     expect(status).toMatchObject({ environment: 'test', embedded: true });
     const error = await page.evaluate(() =>
-      (window as unknown as { momo: { invoke(c: string, p: unknown): Promise<unknown> } }).momo.invoke('takings:report', { from: 'x', to: 'y' }).catch((e: unknown) => e),
+      (window as unknown as { momo: { invoke(c: string, p: unknown): Promise<unknown> } }).momo
+        .invoke('takings:report', { from: 'x', to: 'y' })
+        .catch((e: unknown) => e),
     );
     expect(error).toEqual({ code: 'INVALID_REQUEST', message: expect.stringMatching(/from/) });
-    const unknown = await page.evaluate(() => (window as unknown as { momo: { invoke(c: string, p: unknown): Promise<unknown> } }).momo.invoke('fs:read', {}).catch((e: unknown) => e));
+    const unknown = await page.evaluate(() =>
+      (window as unknown as { momo: { invoke(c: string, p: unknown): Promise<unknown> } }).momo
+        .invoke('fs:read', {})
+        .catch((e: unknown) => e),
+    );
     expect(unknown).toMatchObject({ code: 'UNKNOWN_CHANNEL' });
   });
 

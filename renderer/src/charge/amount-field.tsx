@@ -11,10 +11,7 @@ type Props = {
   onFocus: () => void;
 };
 
-export const AmountField = forwardRef<HTMLInputElement, Props>(function AmountField(
-  { digits, error, onDigits, onEnter, onFocus },
-  ref,
-) {
+export const AmountField = forwardRef<HTMLInputElement, Props>(function AmountField({ digits, error, onDigits, onEnter, onFocus }, ref) {
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {
       e.preventDefault();

@@ -11,10 +11,7 @@ type Props = {
   onBlur: () => void;
 };
 
-export const PhoneField = forwardRef<HTMLInputElement, Props>(function PhoneField(
-  { phone, error, onPhone, onFocus, onBlur },
-  ref,
-) {
+export const PhoneField = forwardRef<HTMLInputElement, Props>(function PhoneField({ phone, error, onPhone, onFocus, onBlur }, ref) {
   return (
     <div className="field phone-field">
       <label htmlFor="phone">Customer’s mobile-money number</label>

@@ -8,10 +8,7 @@ import { tryNormaliseMsisdn } from '../../../shared/phone';
 import { call } from '../api';
 
 export type AccountLookup =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'found'; name: string }
-  | { state: 'none'; message: string };
+  { state: 'idle' } | { state: 'loading' } | { state: 'found'; name: string } | { state: 'none'; message: string };
 
 const WAIT_AT_MOST_MS = 2500;
 

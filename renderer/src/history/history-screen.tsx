@@ -107,7 +107,11 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
                 </td>
                 <td>
                   <button type="button" className="link" onClick={() => setSelected(p)}>
-                    Open<span className="visually-hidden"> payment of {ghs(p.amount)} from {phone(p.msisdn)}</span>
+                    Open
+                    <span className="visually-hidden">
+                      {' '}
+                      payment of {ghs(p.amount)} from {phone(p.msisdn)}
+                    </span>
                   </button>
                 </td>
               </tr>

@@ -18,8 +18,8 @@ export function PaymentDetail({ payment, timeZone, onClose }: Props) {
       </h2>
       {payment.overdue ? (
         <p className="warning-text" data-testid="detail-overdue">
-          No result after 15 minutes, longer than the service keeps trying to send one: its result most likely never reached
-          the relay. Do not hand over goods for it. Find it in the service&apos;s dashboard under Deliveries (reference{' '}
+          No result after 15 minutes, longer than the service keeps trying to send one: its result most likely never reached the relay. Do
+          not hand over goods for it. Find it in the service&apos;s dashboard under Deliveries (reference{' '}
           {payment.reference ?? 'not known yet'}) and replay it; the result then lands here by itself.
         </p>
       ) : null}

@@ -27,13 +27,10 @@ export function useLateResults(announce: (message: string, urgent?: boolean) => 
     [announce],
   );
 
-  const watch = useCallback(
-    (p: PaymentView) => {
-      if (isFinal(p)) return;
-      watching.current.add(p.id);
-    },
-    [],
-  );
+  const watch = useCallback((p: PaymentView) => {
+    if (isFinal(p)) return;
+    watching.current.add(p.id);
+  }, []);
 
   // Payments still open from before this window opened (a restart mid-sale) resolve with a notice too.
   useEffect(() => {

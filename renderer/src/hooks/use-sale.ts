@@ -62,35 +62,38 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
     };
   }, [watchedId, show]);
 
-  const charge = useCallback(async (customerName?: string | null): Promise<keyof FieldErrors | null> => {
-    if (inFlight.current) return null;
-    const checked = checkForm(customerName === undefined ? form : { ...form, customerName });
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      return (Object.keys(checked.errors)[0] as keyof FieldErrors | undefined) ?? null;
-    }
-    inFlight.current = true;
-    setCharging(true);
-    setErrors({});
-    try {
-      const answer = await call('payments:charge', { requestId: requestId.current, ...checked.input });
-      if (!answer.ok) {
-        const field = FIELD_OF[answer.field ?? ''] ?? 'form';
-        setErrors({ [field]: answer.message });
-        requestId.current = newRequestId();
-        return field;
+  const charge = useCallback(
+    async (customerName?: string | null): Promise<keyof FieldErrors | null> => {
+      if (inFlight.current) return null;
+      const checked = checkForm(customerName === undefined ? form : { ...form, customerName });
+      if (!checked.ok) {
+        setErrors(checked.errors);
+        return (Object.keys(checked.errors)[0] as keyof FieldErrors | undefined) ?? null;
       }
-      show(answer.payment);
-      return answer.payment.state === 'rejected' ? 'form' : null;
-    } catch (error) {
-      // Unknown whether it started: keep the requestId so pressing Charge again cannot double-charge.
-      setErrors({ form: errorMessage(error) });
-      return 'form';
-    } finally {
-      inFlight.current = false;
-      setCharging(false);
-    }
-  }, [form, show]);
+      inFlight.current = true;
+      setCharging(true);
+      setErrors({});
+      try {
+        const answer = await call('payments:charge', { requestId: requestId.current, ...checked.input });
+        if (!answer.ok) {
+          const field = FIELD_OF[answer.field ?? ''] ?? 'form';
+          setErrors({ [field]: answer.message });
+          requestId.current = newRequestId();
+          return field;
+        }
+        show(answer.payment);
+        return answer.payment.state === 'rejected' ? 'form' : null;
+      } catch (error) {
+        // Unknown whether it started: keep the requestId so pressing Charge again cannot double-charge.
+        setErrors({ form: errorMessage(error) });
+        return 'form';
+      } finally {
+        inFlight.current = false;
+        setCharging(false);
+      }
+    },
+    [form, show],
+  );
 
   const stopWaiting = useCallback(async () => {
     if (!payment) return;

@@ -39,7 +39,14 @@ export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
         <p className="hint">LIVE settings are not complete yet; fill in the LIVE environment below first.</p>
       ) : null}
       {target === null ? (
-        <button type="button" className={other === 'live' ? 'danger' : 'secondary'} onClick={() => { setTarget(other); setError(null); }}>
+        <button
+          type="button"
+          className={other === 'live' ? 'danger' : 'secondary'}
+          onClick={() => {
+            setTarget(other);
+            setError(null);
+          }}
+        >
           Switch to {other === 'live' ? 'LIVE' : 'TEST'}…
         </button>
       ) : (
@@ -51,8 +58,16 @@ export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
           </p>
           <div className="field">
             <label htmlFor="switch-pin">Owner PIN to confirm</label>
-            <input id="switch-pin" type="password" inputMode="numeric" autoComplete="off" autoFocus value={pin}
-              aria-describedby={error ? 'switch-error' : undefined} onChange={(e) => setPin(e.target.value)} />
+            <input
+              id="switch-pin"
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              autoFocus
+              value={pin}
+              aria-describedby={error ? 'switch-error' : undefined}
+              onChange={(e) => setPin(e.target.value)}
+            />
           </div>
           {error ? (
             <p className="form-error" id="switch-error" role="alert" data-testid="switch-error">
@@ -63,7 +78,15 @@ export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
             <button type="submit" className={target === 'live' ? 'danger' : 'primary'}>
               Yes, switch to {target === 'live' ? 'LIVE' : 'TEST'}
             </button>
-            <button type="button" className="secondary" onClick={() => { setTarget(null); setPin(''); setError(null); }}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setTarget(null);
+                setPin('');
+                setError(null);
+              }}
+            >
               Cancel
             </button>
           </div>

@@ -49,12 +49,27 @@ export function PinSetup({ mode, onDone }: Props) {
       {mode === 'change' ? (
         <div className="field">
           <label htmlFor={`${prefix}-current`}>Current PIN</label>
-          <input id={`${prefix}-current`} type="password" inputMode="numeric" autoComplete="off" value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <input
+            id={`${prefix}-current`}
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
         </div>
       ) : null}
       <div className="field">
         <label htmlFor={`${prefix}-new`}>New PIN</label>
-        <input ref={ref} id={`${prefix}-new`} type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(e) => setPin(e.target.value)} />
+        <input
+          ref={ref}
+          id={`${prefix}-new`}
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          value={pin}
+          onChange={(e) => setPin(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${prefix}-again`}>New PIN again</label>
@@ -69,7 +84,11 @@ export function PinSetup({ mode, onDone }: Props) {
         />
         <FieldError id={`${prefix}-pin-error`} message={error} />
       </div>
-      {done && mode === 'change' ? <p className="ok-text" role="status">PIN changed.</p> : null}
+      {done && mode === 'change' ? (
+        <p className="ok-text" role="status">
+          PIN changed.
+        </p>
+      ) : null}
       <button type="submit" className="primary">
         {mode === 'first' ? 'Set the PIN' : 'Change the PIN'}
       </button>

@@ -16,9 +16,9 @@ export function TakingsAwaiting({ awaiting }: { awaiting: Awaiting }) {
       {awaiting.overdue > 0 ? (
         <p data-testid="awaiting-overdue">
           {overdue} waited more than {awaiting.overdueAfterMinutes} minutes, longer than the service keeps trying to send a result.{' '}
-          {one ? 'Its result most likely never reached the relay: find it' : 'Their results most likely never reached the relay: find them'} in the
-          service's dashboard under Deliveries and replay {one ? 'it' : 'them'}; History flags {one ? 'it' : 'them'} and shows the reference. A replayed
-          result lands here by itself.
+          {one ? 'Its result most likely never reached the relay: find it' : 'Their results most likely never reached the relay: find them'}{' '}
+          in the service's dashboard under Deliveries and replay {one ? 'it' : 'them'}; History flags {one ? 'it' : 'them'} and shows the
+          reference. A replayed result lands here by itself.
         </p>
       ) : null}
     </section>

@@ -29,7 +29,11 @@ export function TillForm({ tillName, timeZone, onSaved }: { tillName: string; ti
           <input id="till-zone" maxLength={64} value={zone} onChange={(e) => setZone(e.target.value)} />
         </div>
       </div>
-      {message ? <p className={message.ok ? 'ok-text' : 'form-error'} role="status">{message.text}</p> : null}
+      {message ? (
+        <p className={message.ok ? 'ok-text' : 'form-error'} role="status">
+          {message.text}
+        </p>
+      ) : null}
       <button type="submit" className="secondary">
         Save till details
       </button>

@@ -44,8 +44,8 @@ export function ResultScreen({ payment, tillName, timeZone, onNewSale, onTryAgai
       ) : (
         <div className="result-failed-help" data-testid="result-help">
           <p>
-            The money did <strong>not</strong> move. The customer may have declined, the prompt may have timed out, the
-            wallet may not have had enough money, or the network rejected the prompt — the service does not say which.
+            The money did <strong>not</strong> move. The customer may have declined, the prompt may have timed out, the wallet may not have
+            had enough money, or the network rejected the prompt — the service does not say which.
           </p>
           <p>Check with the customer, then try again or take another payment method.</p>
           <p className="muted">

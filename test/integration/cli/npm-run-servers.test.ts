@@ -78,7 +78,14 @@ describe('npm run sandbox / npm run relay', () => {
   it('npm run relay prints the ready JSON first and stops with npm', async () => {
     const dir = tempDir();
     const config = join(dir, 'relay.json');
-    writeFileSync(config, JSON.stringify({ keys: [{ publicId: 'pk_test_NpmRun0001', secret: `sk_test_${'NpmRunSecret00000001'}` }], tills: [], signedPayload: 'body' }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        keys: [{ publicId: 'pk_test_NpmRun0001', secret: `sk_test_${'NpmRunSecret00000001'}` }],
+        tills: [],
+        signedPayload: 'body',
+      }),
+    );
     const { child, firstLine } = await npmRun('relay', ['--port', '0', '--data', join(dir, 'data'), '--config', config]);
     const ready = JSON.parse(firstLine) as { ready: boolean; url: string };
     expect(ready).toEqual({ ready: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });

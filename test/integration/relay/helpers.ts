@@ -213,7 +213,12 @@ export class SseClient {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export type RelayProcess = { proc: import('node:child_process').ChildProcess; url: string; stderr: () => string; exited: Promise<number | null> };
+export type RelayProcess = {
+  proc: import('node:child_process').ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+};
 
 /**
  * Starts `relay/cli.ts` as its own Node process (tsx loaded in-process, so the pid IS the relay:
@@ -253,7 +258,10 @@ export async function spawnRelay(args: string[], env: Record<string, string> = {
 }
 
 /** Runs the CLI to completion. */
-export async function runRelayCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runRelayCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const root = fileURLToPath(new URL('../../../', import.meta.url));

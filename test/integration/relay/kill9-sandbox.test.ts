@@ -21,7 +21,11 @@ const PAYMENTS = 80;
 const SUFFIXES = ['00', '11', '01', '03', '04', '05', '27', '42'];
 
 type SandboxTx = { reference: string; environment: string; status: string; amount: string; clientReference: string | null };
-type SandboxDelivery = { reference: string; status: string; attempts: Array<{ ok: boolean; statusCode: number | null; error: string | null }> };
+type SandboxDelivery = {
+  reference: string;
+  status: string;
+  attempts: Array<{ ok: boolean; statusCode: number | null; error: string | null }>;
+};
 
 describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => {
   const tmp = tempDir('relay-kill9-');
@@ -44,12 +48,22 @@ describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => 
   }
 
   it('ends with every payment final state stored exactly once', async () => {
-    sandbox = await startSandbox({ port: 0, dataDir: join(tmp.dir, 'sandbox'), timeScale: TIME_SCALE, signedPayload: 'timestamp.body', log: () => {} });
+    sandbox = await startSandbox({
+      port: 0,
+      dataDir: join(tmp.dir, 'sandbox'),
+      timeScale: TIME_SCALE,
+      signedPayload: 'timestamp.body',
+      log: () => {},
+    });
     const { token, tokenHash } = createRelayToken();
     const configFile = join(tmp.dir, 'relay.json');
     writeFileSync(
       configFile,
-      JSON.stringify({ keys: [sandbox.keys.test, sandbox.keys.live], tills: [{ label: 'front-counter', tokenHash }], signedPayload: 'timestamp.body' }),
+      JSON.stringify({
+        keys: [sandbox.keys.test, sandbox.keys.live],
+        tills: [{ label: 'front-counter', tokenHash }],
+        signedPayload: 'timestamp.body',
+      }),
     );
     const relayData = join(tmp.dir, 'relay-data');
     relay = await spawnRelay(['--port', '0', '--data', relayData, '--config', configFile]);

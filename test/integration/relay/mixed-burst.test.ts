@@ -7,7 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, tempDir, transaction, webhookBody } from './helpers.js';
+import {
+  deliver,
+  get,
+  LIVE_KEY,
+  makeConfig,
+  post,
+  signedHeaders,
+  SseClient,
+  TEST_KEY,
+  tempDir,
+  transaction,
+  webhookBody,
+} from './helpers.js';
 
 describe('relay: a burst mixing good and bad deliveries', () => {
   const tmp = tempDir();
@@ -39,12 +51,13 @@ describe('relay: a burst mixing good and bad deliveries', () => {
     type Case = { name: string; expect: number; send: () => ReturnType<typeof post> };
     const cases: Case[] = [
       ...good.map((tx, i): Case => ({ name: `good ${i}`, expect: 200, send: () => deliver(relay.url, tx, i % 2 ? TEST_KEY : LIVE_KEY) })),
-      ...good.slice(0, 5).map((tx, i): Case => ({ name: `repeat ${i}`, expect: 200, send: () => deliver(relay.url, tx, i % 2 ? TEST_KEY : LIVE_KEY) })),
+      ...good
+        .slice(0, 5)
+        .map((tx, i): Case => ({ name: `repeat ${i}`, expect: 200, send: () => deliver(relay.url, tx, i % 2 ? TEST_KEY : LIVE_KEY) })),
       {
         name: 'tampered body',
         expect: 401,
-        send: () =>
-          post(`${relay.url}/v1/webhooks`, tamperedBody.replace('12.50', '13.50'), signedHeaders(tamperedBody, LIVE_KEY)),
+        send: () => post(`${relay.url}/v1/webhooks`, tamperedBody.replace('12.50', '13.50'), signedHeaders(tamperedBody, LIVE_KEY)),
       },
       { name: 'live body, test key', expect: 400, send: () => deliver(relay.url, wrongEnvironment, TEST_KEY) },
       { name: 'invalid amount', expect: 400, send: () => deliver(relay.url, invalid, TEST_KEY) },
@@ -74,9 +87,7 @@ describe('relay: a burst mixing good and bad deliveries', () => {
     // The log: the stored one plus the 30 good ones, sequence 1..31, nothing else.
     const page = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0&limit=100`, token)).json);
     expect(page.items.map((e) => e.seq)).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
-    expect(new Set(page.items.map((e) => e.transaction.reference))).toEqual(
-      new Set([stored.reference, ...good.map((tx) => tx.reference)]),
-    );
+    expect(new Set(page.items.map((e) => e.transaction.reference))).toEqual(new Set([stored.reference, ...good.map((tx) => tx.reference)]));
     for (const tx of good) expect(page.items.find((e) => e.transaction.reference === tx.reference)?.seq).toBe(seqOf.get(tx.reference));
     const byRef = new Map(page.items.map((e) => [e.transaction.reference, e]));
     expect(byRef.get(stored.reference)?.transaction.amount).toBe('12.50');

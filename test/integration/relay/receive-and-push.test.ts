@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayPageSchema, relayEventSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import {
-  deliver,
-  get,
-  LIVE_KEY,
-  makeConfig,
-  sleep,
-  SseClient,
-  TEST_KEY,
-  tempDir,
-  transaction,
-} from './helpers.js';
+import { deliver, get, LIVE_KEY, makeConfig, sleep, SseClient, TEST_KEY, tempDir, transaction } from './helpers.js';
 
 describe('relay: receiving and pushing over real HTTP', () => {
   const tmp = tempDir();
@@ -181,7 +171,13 @@ describe('relay: receiving and pushing over real HTTP', () => {
     const res = await get(`${relay.url}/metrics`);
     expect(res.status).toBe(200);
     const text = res.body;
-    const value = (line: string) => Number(text.split('\n').find((l) => l.startsWith(line + ' '))?.split(' ')[1]);
+    const value = (line: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(line + ' '))
+          ?.split(' ')[1],
+      );
     expect(value('relay_deliveries_accepted_total{environment="live"}')).toBe(relay.metrics.accepted.get({ environment: 'live' }));
     expect(value('relay_deliveries_accepted_total{environment="live"}')).toBeGreaterThanOrEqual(10);
     expect(value('relay_deliveries_accepted_total{environment="test"}')).toBe(1);

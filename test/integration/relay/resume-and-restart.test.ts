@@ -95,7 +95,10 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
 
   it('ends the streams of a revoked token and refuses it afterwards', async () => {
     const second = makeConfig();
-    const config = parseRelayConfig({ ...made.config, tills: [...made.config.tills, ...second.config.tills.map((t) => ({ ...t, label: 'back-office' }))] });
+    const config = parseRelayConfig({
+      ...made.config,
+      tills: [...made.config.tills, ...second.config.tills.map((t) => ({ ...t, label: 'back-office' }))],
+    });
     relay!.setConfig(config);
     const kept = await sse(`${relay!.url}/v1/events?after=10`);
     const revoked = await sse(`${relay!.url}/v1/events?after=10`, {}, second.token);

@@ -39,7 +39,14 @@ describe.each(ENDPOINTS)('$name: 401 UNAUTHENTICATED', ({ path, body }) => {
     await expect401(path, h(undefined, sandbox.merchantId), body(), /Missing Authorization/);
   });
   it('with a malformed Authorization header', async () => {
-    for (const value of ['Basic abc', `Bearer`, `bearer ${sandbox.keys.test.secret}`, `Bearer ${sandbox.keys.test.publicId}`, `Bearer sk_prod_${'a'.repeat(20)}`, sandbox.keys.test.secret]) {
+    for (const value of [
+      'Basic abc',
+      `Bearer`,
+      `bearer ${sandbox.keys.test.secret}`,
+      `Bearer ${sandbox.keys.test.publicId}`,
+      `Bearer sk_prod_${'a'.repeat(20)}`,
+      sandbox.keys.test.secret,
+    ]) {
       await expect401(path, h(value, sandbox.merchantId), body(), /Authorization must be/);
     }
   });
@@ -120,7 +127,10 @@ describe('revocation, status and key creation', () => {
     const test = await dashboard(sandbox.baseUrl, `/merchants/${m.id}/keys`, { environment: 'test' });
     const live = await dashboard(sandbox.baseUrl, `/merchants/${m.id}/keys`, { environment: 'live' });
     expect([test.status, live.status]).toEqual([testStatus, liveStatus]);
-    for (const [res, env] of [[test, 'test'], [live, 'live']] as const) {
+    for (const [res, env] of [
+      [test, 'test'],
+      [live, 'live'],
+    ] as const) {
       if (res.status === 201) {
         expect(res.json.data.publicId).toMatch(new RegExp(`^pk_${env}_`));
         expect(res.json.data.secret).toMatch(new RegExp(`^sk_${env}_`));

@@ -25,7 +25,11 @@ afterAll(() => {
 function run(args: string[], via: 'npm' | 'tsx' = 'tsx') {
   const [cmd, pre] = via === 'npm' ? ['npm', ['run', '--silent', 'sandbox', '--']] : ['node_modules/.bin/tsx', ['sandbox/cli.ts']];
   // detached: its own process group, so the npm case can be stopped whole (npm's `sh -c` does not pass SIGTERM on)
-  const child = spawn(cmd as string, [...(pre as string[]), ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd as string, [...(pre as string[]), ...args], {
+    cwd: process.cwd(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   spawned.push(child);
   const stdout: string[] = [];
   const stderr: string[] = [];

@@ -79,7 +79,9 @@ export async function api(
 
 export function dashboard(baseUrl: string, path: string, body?: unknown) {
   return api(baseUrl, `/dashboard/api${path}`, {
-    body: body ?? (path.endsWith('/revoke') || path.endsWith('/replay') || path.endsWith('/authorise') || path.endsWith('/decline') ? {} : undefined),
+    body:
+      body ??
+      (path.endsWith('/revoke') || path.endsWith('/replay') || path.endsWith('/authorise') || path.endsWith('/decline') ? {} : undefined),
     headers: { 'x-sandbox-dashboard': '1' },
   });
 }
@@ -100,7 +102,12 @@ export function signatureValid(secret: string, received: Received, signedPayload
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition', everyMs = 20): Promise<T> {
+export async function waitFor<T>(
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+  everyMs = 20,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();

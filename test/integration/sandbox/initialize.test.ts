@@ -38,7 +38,11 @@ describe('initialize: validation errors name the field (400 VALIDATION_ERROR)', 
     ['callbackUrl not http(s)', () => ({ ...base(), callbackUrl: 'ftp://127.0.0.1/x' }), /^callbackUrl/],
     ['customer missing', () => without('customer'), /^customer/],
     ['customer.msisdn in local form', () => ({ ...base(), customer: { msisdn: '0241234567', network: 'MTN' } }), /^customer\.msisdn/],
-    ['customer.msisdn not a Ghana mobile', () => ({ ...base(), customer: { msisdn: '233001234567', network: 'MTN' } }), /^customer\.msisdn/],
+    [
+      'customer.msisdn not a Ghana mobile',
+      () => ({ ...base(), customer: { msisdn: '233001234567', network: 'MTN' } }),
+      /^customer\.msisdn/,
+    ],
     ['customer.msisdn missing', () => ({ ...base(), customer: { network: 'MTN' } }), /^customer\.msisdn/],
     ['customer.network unknown', () => ({ ...base(), customer: { msisdn: '233241234567', network: 'VODAFONE' } }), /^customer\.network/],
     ['customer.network missing', () => ({ ...base(), customer: { msisdn: '233241234567' } }), /^customer\.network/],
@@ -68,7 +72,11 @@ describe('initialize: validation errors name the field (400 VALIDATION_ERROR)', 
     expect(res.json.error.message).toMatch(/JSON object/);
   });
   it('a body that is not JSON', async () => {
-    const res = await api(sandbox.baseUrl, INIT, { creds, rawBody: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await api(sandbox.baseUrl, INIT, {
+      creds,
+      rawBody: 'amount=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toMatch(/Content-Type/);
   });
@@ -113,7 +121,14 @@ describe('initialize: answers and idempotent merchantRef', () => {
     const first = await api(sandbox.baseUrl, INIT, { creds, body });
     expect(first.status).toBe(202);
     // same content, keys in another order
-    const reordered = { metadata: { b: [1, 2], a: 1 }, merchantRef: 'ORD-IDEM', customer: body.customer, callbackUrl: body.callbackUrl, description: body.description, amount: body.amount };
+    const reordered = {
+      metadata: { b: [1, 2], a: 1 },
+      merchantRef: 'ORD-IDEM',
+      customer: body.customer,
+      callbackUrl: body.callbackUrl,
+      description: body.description,
+      amount: body.amount,
+    };
     const second = await api(sandbox.baseUrl, INIT, { creds, body: reordered });
     expect(second.status).toBe(200);
     expect(second.json).toEqual(first.json);
@@ -124,8 +139,12 @@ describe('initialize: answers and idempotent merchantRef', () => {
     expect(third.json.data.reference).toBe(first.json.data.reference);
     await sleep(200);
     // no second prompt: every webhook on this path is the one transaction's (retried at most, never another)
-    expect(new Set(receiver.on('/idem').map((h) => JSON.parse(h.raw.toString('utf8')).data.reference))).toEqual(new Set([first.json.data.reference]));
-    const txs = (await api(sandbox.baseUrl, '/dashboard/api/transactions')).json.data.filter((t: { clientReference: string }) => t.clientReference === 'ORD-IDEM');
+    expect(new Set(receiver.on('/idem').map((h) => JSON.parse(h.raw.toString('utf8')).data.reference))).toEqual(
+      new Set([first.json.data.reference]),
+    );
+    const txs = (await api(sandbox.baseUrl, '/dashboard/api/transactions')).json.data.filter(
+      (t: { clientReference: string }) => t.clientReference === 'ORD-IDEM',
+    );
     expect(txs).toHaveLength(1);
   });
 

@@ -34,7 +34,11 @@ describe('an injected clock drives prompts and the retry schedule', () => {
     expect(init.json.data.createdAt).toBe(new Date(t0).toISOString());
     const reference = init.json.data.reference as string;
     const attempts = async () => {
-      const list = (await api(sandbox.baseUrl, '/dashboard/api/deliveries')).json.data as { reference: string; status: string; attempts: Attempt[] }[];
+      const list = (await api(sandbox.baseUrl, '/dashboard/api/deliveries')).json.data as {
+        reference: string;
+        status: string;
+        attempts: Attempt[];
+      }[];
       return list.find((d) => d.reference === reference);
     };
 

@@ -39,7 +39,8 @@ describe('startSandbox({ masterKey })', () => {
     for (const file of files) {
       const bytes = readFileSync(file);
       expect(bytes.includes(masterKey), `${file} holds the master key`).toBe(false);
-      for (const secret of [keys.test.secret, keys.live.secret]) expect(bytes.includes(Buffer.from(secret.slice(8))), `${file} holds a secret`).toBe(false);
+      for (const secret of [keys.test.secret, keys.live.secret])
+        expect(bytes.includes(Buffer.from(secret.slice(8))), `${file} holds a secret`).toBe(false);
     }
 
     const second = await startSandbox({ dataDir: dir, masterKey: Buffer.from(masterKey), log: quietLog });

@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { webhookBodySchema } from '../../../shared/wire/webhook.js';
-import { api, dashboard, paymentBody, quietLog, signatureValid, sleep, startReceiver, waitFor, type Creds, type Received } from './helpers.js';
+import {
+  api,
+  dashboard,
+  paymentBody,
+  quietLog,
+  signatureValid,
+  sleep,
+  startReceiver,
+  waitFor,
+  type Creds,
+  type Received,
+} from './helpers.js';
 
 // 0.02: a default prompt in 40 ms, the slow (06) path in 600 ms; the webhook time-out keeps its 1 s floor
 const SCALE = 0.02;
@@ -57,7 +68,10 @@ describe('test keys: the outcome chosen by the MSISDN last two digits, and its s
   it.each(TABLE)('…$suffix -> $status ($reason) after at least $minMs ms (scaled)', async ({ suffix, status, reason, minMs }) => {
     const path = `/t-${suffix}`;
     const msisdn = `2332412345${suffix}`;
-    const { reference, started } = await pay(testCreds, path, msisdn, { merchantRef: `R-${suffix}`, metadata: { lane: 2, items: ['bread'] } });
+    const { reference, started } = await pay(testCreds, path, msisdn, {
+      merchantRef: `R-${suffix}`,
+      metadata: { lane: 2, items: ['bread'] },
+    });
     const hook = await waitFor(() => receiver.on(path)[0], 5_000, `webhook for ${suffix}`);
     expect(hook.at - started).toBeGreaterThanOrEqual(minMs - 2);
     if (suffix === '00') expect(hook.at - started).toBeLessThan(30_000 * SCALE); // not the slow or the time-out path
@@ -93,12 +107,18 @@ describe('test keys: the outcome chosen by the MSISDN last two digits, and its s
 
   it('05: the network reports the same success three times; exactly one webhook goes out', async () => {
     const { reference } = await pay(testCreds, '/dedupe', '233241234505');
-    await waitFor(async () => (await api(sandbox.baseUrl, `/dashboard/api/transactions/${reference}`)).json.data.networkReports === 3, 5_000, 'three reports');
+    await waitFor(
+      async () => (await api(sandbox.baseUrl, `/dashboard/api/transactions/${reference}`)).json.data.networkReports === 3,
+      5_000,
+      'three reports',
+    );
     await sleep(600);
     const tx = (await api(sandbox.baseUrl, `/dashboard/api/transactions/${reference}`)).json.data;
     expect(tx).toMatchObject({ status: 'SUCCESS', networkReports: 3 });
     // one final state, one delivery; the receiver saw that one webhook (once, unless an attempt had to be retried)
-    const deliveries = (await api(sandbox.baseUrl, '/dashboard/api/deliveries')).json.data.filter((d: { reference: string }) => d.reference === reference);
+    const deliveries = (await api(sandbox.baseUrl, '/dashboard/api/deliveries')).json.data.filter(
+      (d: { reference: string }) => d.reference === reference,
+    );
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0].status).toBe('DELIVERED');
     const hits = receiver.on('/dedupe');
@@ -150,7 +170,13 @@ describe('live keys: the live service, prompts decided by hand', () => {
     expect(signatureValid(patient.keys.test.secret, hook)).toBe(false);
     const body = JSON.parse(hook.raw.toString('utf8'));
     expect(body.data).not.toHaveProperty('sandbox');
-    expect(body.data).toMatchObject({ reference, status: 'SUCCESS', fee: '0.24', net: '12.26', customer: { msisdn: '233201234501', network: 'MTN' } });
+    expect(body.data).toMatchObject({
+      reference,
+      status: 'SUCCESS',
+      fee: '0.24',
+      net: '12.26',
+      customer: { msisdn: '233201234501', network: 'MTN' },
+    });
     // a second decision is refused
     expect((await dashboard(base, `/transactions/${reference}/decline`)).status).toBe(409);
   });

@@ -40,7 +40,10 @@ describe('restart on the same data dir', () => {
     expect(init.status).toBe(202);
     const reference = init.json.data.reference as string;
     // a slow prompt (06: 30 s, 600 ms scaled) still pending when the simulator stops
-    const slow = await api(first.baseUrl, '/v1/payments/initialize', { creds, body: paymentBody(`${receiver.url}/slow-prompt`, '233241234506') });
+    const slow = await api(first.baseUrl, '/v1/payments/initialize', {
+      creds,
+      body: paymentBody(`${receiver.url}/slow-prompt`, '233241234506'),
+    });
     expect(slow.status).toBe(202);
 
     await waitFor(async () => (await deliveryOf(first.baseUrl, reference))?.attempts.length === 2, 5_000, 'two attempts');
@@ -82,7 +85,10 @@ describe('restart on the same data dir', () => {
   it('key material is kept with a 0600 master key; a key created through the API is never shown again', async () => {
     expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
     const h = handles.at(-1) as SandboxHandle;
-    const created = await api(h.baseUrl, `/dashboard/api/merchants/${h.merchantId}/keys`, { body: { environment: 'test' }, headers: { 'x-sandbox-dashboard': '1' } });
+    const created = await api(h.baseUrl, `/dashboard/api/merchants/${h.merchantId}/keys`, {
+      body: { environment: 'test' },
+      headers: { 'x-sandbox-dashboard': '1' },
+    });
     expect(created.status).toBe(201);
     await h.close();
     const again = await start();

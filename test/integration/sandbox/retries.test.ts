@@ -20,7 +20,10 @@ let creds: Creds;
 const references = new Map<string, string>();
 let refusedUrl: string;
 
-type Delivery = { status: string; attempts: { attemptNo: number; startedAt: string; statusCode: number | null; error: string | null; durationMs: number; ok: boolean }[] };
+type Delivery = {
+  status: string;
+  attempts: { attemptNo: number; startedAt: string; statusCode: number | null; error: string | null; durationMs: number; ok: boolean }[];
+};
 async function deliveryOf(path: string): Promise<Delivery> {
   const reference = references.get(path);
   const list = (await api(sandbox.baseUrl, '/dashboard/api/deliveries')).json.data as (Delivery & { reference: string })[];

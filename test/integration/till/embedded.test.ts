@@ -27,7 +27,11 @@ const MASTER_KEY_ACCOUNT = 'test.embedded-sandbox-master-key';
 async function demoKeysFromKeychain(till: string) {
   const stored = await createKeychainStore(keychainServiceName(till)).get(MASTER_KEY_ACCOUNT);
   expect(stored).toMatch(/^[A-Za-z0-9+/]{43}=$/);
-  const sandbox = await startSandbox({ dataDir: join(till, 'embedded', 'sandbox'), masterKey: Buffer.from(stored as string, 'base64'), log: () => {} });
+  const sandbox = await startSandbox({
+    dataDir: join(till, 'embedded', 'sandbox'),
+    masterKey: Buffer.from(stored as string, 'base64'),
+    log: () => {},
+  });
   await sandbox.close();
   return { merchantId: sandbox.merchantId, keys: sandbox.keys, masterKey: stored as string };
 }
@@ -39,7 +43,8 @@ function expectNothingRecoverable(till: string, secrets: string[], masterKey: st
   expect(files.filter((f) => basename(f.path) === 'master.key').map((f) => f.path)).toEqual([]);
   const raw = Buffer.from(masterKey, 'base64');
   for (const file of files) {
-    for (const secret of secrets) expect(file.bytes.includes(Buffer.from(secret.slice('sk_test_'.length))), `${file.path} holds a demo secret`).toBe(false);
+    for (const secret of secrets)
+      expect(file.bytes.includes(Buffer.from(secret.slice('sk_test_'.length))), `${file.path} holds a demo secret`).toBe(false);
     expect(file.bytes.includes(raw) || file.bytes.includes(Buffer.from(masterKey)), `${file.path} holds the master key`).toBe(false);
   }
 }
@@ -54,7 +59,12 @@ describe('embedded TEST default', () => {
     expect(settings.test.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(settings.test.secretKeyMasked).toMatch(/^sk_test_••••/);
 
-    const result = await core.invoke('payments:charge', { requestId: requestId(), amount: '1.00', msisdn: msisdnEnding('00', 7), network: 'MTN' });
+    const result = await core.invoke('payments:charge', {
+      requestId: requestId(),
+      amount: '1.00',
+      msisdn: msisdnEnding('00', 7),
+      network: 'MTN',
+    });
     if (!result.ok) throw new Error(result.message);
     const final = await waitForState(core, result.payment.id, ['success']);
     expect(final.net).toBe('0.98');
@@ -112,7 +122,12 @@ describe('embedded simulator data from an older version (with a master.key file)
     expect(settings.test.secretKeyMasked).toBe(`sk_test_••••${before.keys.test.secret.slice(-4)}`);
     expect(existsSync(join(sandboxDir, 'master.key'))).toBe(false);
     expect(await createKeychainStore(keychainServiceName(oldDir)).get(MASTER_KEY_ACCOUNT)).toBe(fileKey.toString('base64'));
-    const result = await old.invoke('payments:charge', { requestId: requestId(), amount: '2.00', msisdn: msisdnEnding('00', 8), network: 'MTN' });
+    const result = await old.invoke('payments:charge', {
+      requestId: requestId(),
+      amount: '2.00',
+      msisdn: msisdnEnding('00', 8),
+      network: 'MTN',
+    });
     if (!result.ok) throw new Error(result.message);
     await waitForState(old, result.payment.id, ['success']);
     expect(old.lines.some((l) => JSON.stringify(l).includes(fileKey.toString('base64')))).toBe(false);

@@ -103,7 +103,12 @@ export async function configureTest(core: TillCore, services: Services, secretKe
 }
 
 /** Resolves with the first event payload that satisfies `match`. */
-export function waitForEvent<E extends IpcEvent>(core: TillCore, event: E, match: (p: IpcEventPayload<E>) => boolean, timeoutMs = 10_000): Promise<IpcEventPayload<E>> {
+export function waitForEvent<E extends IpcEvent>(
+  core: TillCore,
+  event: E,
+  match: (p: IpcEventPayload<E>) => boolean,
+  timeoutMs = 10_000,
+): Promise<IpcEventPayload<E>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();

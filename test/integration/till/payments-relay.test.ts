@@ -44,7 +44,13 @@ afterAll(async () => {
 });
 
 async function charge(c: LoggedCore, msisdn: string, amount = '10.00') {
-  const result = await c.invoke('payments:charge', { requestId: requestId(), amount, msisdn, network: 'MTN', description: 'Integration test' });
+  const result = await c.invoke('payments:charge', {
+    requestId: requestId(),
+    amount,
+    msisdn,
+    network: 'MTN',
+    description: 'Integration test',
+  });
   if (!result.ok) throw new Error(`charge refused: ${result.message}`);
   return result.payment;
 }
@@ -107,13 +113,28 @@ describe('no double charge', () => {
       await configureTest(slow, services);
       await slow.invoke('settings:save', {
         environment: 'test',
-        values: { baseUrl: proxy.url, merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
+        values: {
+          baseUrl: proxy.url,
+          merchantId: services.sandbox.merchantId,
+          publicKeyId: services.sandbox.keys.test.publicId,
+          relayUrl: services.relay.url,
+        },
       });
       proxy.hold(1, 200);
       services.clock.hold(); // the customer answers only after the checks
-      const first = slow.invoke('payments:charge', { requestId: requestId(), amount: '3.00', msisdn: msisdnEnding('06', 12), network: 'MTN' });
+      const first = slow.invoke('payments:charge', {
+        requestId: requestId(),
+        amount: '3.00',
+        msisdn: msisdnEnding('06', 12),
+        network: 'MTN',
+      });
       await waitForEvent(slow, 'payment:updated', (p) => p.state === 'submitting');
-      const second = await slow.invoke('payments:charge', { requestId: requestId(), amount: '3.00', msisdn: msisdnEnding('12', 12), network: 'MTN' });
+      const second = await slow.invoke('payments:charge', {
+        requestId: requestId(),
+        amount: '3.00',
+        msisdn: msisdnEnding('12', 12),
+        network: 'MTN',
+      });
       expect(second).toEqual({ ok: false, message: expect.stringContaining('still being sent') });
       const done = await first;
       expect(done.ok && done.payment.state).toBe('awaiting_customer');
@@ -133,13 +154,23 @@ describe('no double charge', () => {
       await configureTest(till, services);
       await till.invoke('settings:save', {
         environment: 'test',
-        values: { baseUrl: proxy.url, merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
+        values: {
+          baseUrl: proxy.url,
+          merchantId: services.sandbox.merchantId,
+          publicKeyId: services.sandbox.keys.test.publicId,
+          relayUrl: services.relay.url,
+        },
       });
       // The sandbox takes the payment (its customer held back), but its answer reaches the till
       // after the till's 120 ms response time-out.
       proxy.hold(1, 220);
       services.clock.hold();
-      const result = await till.invoke('payments:charge', { requestId: requestId(), amount: '42.00', msisdn: msisdnEnding('06', 21), network: 'MTN' });
+      const result = await till.invoke('payments:charge', {
+        requestId: requestId(),
+        amount: '42.00',
+        msisdn: msisdnEnding('06', 21),
+        network: 'MTN',
+      });
       expect(result.ok).toBe(true);
       if (!result.ok) return;
       expect(result.payment.state).toBe('uncertain');
@@ -171,7 +202,9 @@ describe('results that arrive late', () => {
     services.clock.release(); // approved while the till is stopped
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const res = await fetch(`${services.relay.url}/v1/transactions/${started.reference}`, { headers: { authorization: `Bearer ${services.token}` } });
+      const res = await fetch(`${services.relay.url}/v1/transactions/${started.reference}`, {
+        headers: { authorization: `Bearer ${services.token}` },
+      });
       await res.body?.cancel();
       if (res.status === 200) break;
       if (Date.now() > deadline) throw new Error('the relay never got the result');
@@ -231,4 +264,3 @@ describe('results that arrive late', () => {
     }
   });
 });
-

@@ -47,7 +47,13 @@ afterAll(async () => {
 });
 
 async function pay(msisdn: string, amount: string) {
-  const result = await core.invoke('payments:charge', { requestId: requestId(), amount, msisdn, network: 'MTN', description: 'Relay replaced' });
+  const result = await core.invoke('payments:charge', {
+    requestId: requestId(),
+    amount,
+    msisdn,
+    network: 'MTN',
+    description: 'Relay replaced',
+  });
   if (!result.ok) throw new Error(`charge refused: ${result.message}`);
   return result.payment;
 }
@@ -56,7 +62,10 @@ async function pay(msisdn: string, amount: string) {
 function cursor(): { last_seq: number; log_id: string | null } {
   const db = new Database(join(root, 'till', 'till.db'), { readonly: true });
   try {
-    return db.prepare("SELECT last_seq, log_id FROM relay_cursor WHERE environment = 'test'").get() as { last_seq: number; log_id: string | null };
+    return db.prepare("SELECT last_seq, log_id FROM relay_cursor WHERE environment = 'test'").get() as {
+      last_seq: number;
+      log_id: string | null;
+    };
   } finally {
     db.close();
   }

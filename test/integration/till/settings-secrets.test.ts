@@ -55,10 +55,15 @@ const liveValues = () => ({
 
 describe('owner PIN and settings', () => {
   it('settings cannot be saved before a PIN exists or while the owner is locked out', async () => {
-    await expect(core.invoke('settings:save', { environment: 'test', values: liveValues() })).rejects.toEqual({ code: 'PIN_NOT_SET', message: expect.any(String) });
+    await expect(core.invoke('settings:save', { environment: 'test', values: liveValues() })).rejects.toEqual({
+      code: 'PIN_NOT_SET',
+      message: expect.any(String),
+    });
     await core.invoke('owner:setPin', { pin: PIN });
     await core.invoke('owner:lock', {});
-    await expect(core.invoke('settings:save', { environment: 'test', values: liveValues() })).rejects.toMatchObject({ code: 'OWNER_LOCKED' });
+    await expect(core.invoke('settings:save', { environment: 'test', values: liveValues() })).rejects.toMatchObject({
+      code: 'OWNER_LOCKED',
+    });
     await expect(core.invoke('takings:report', { from: '2026-01-01', to: '2026-01-02' })).rejects.toMatchObject({ code: 'OWNER_LOCKED' });
     expect(await core.invoke('owner:unlock', { pin: '0000' })).toEqual({ ok: false, message: 'That PIN is not right.' });
     expect(await core.invoke('owner:unlock', { pin: PIN })).toEqual({ ok: true });
@@ -67,8 +72,18 @@ describe('owner PIN and settings', () => {
 
   it('rejects bad values with a message naming the field, and saves nothing', async () => {
     const bad = async (environment: 'test' | 'live', patch: Record<string, string>, field: string, message: RegExp) => {
-      const values = { ...liveValues(), ...(environment === 'test' ? { publicKeyId: services.sandbox.keys.test.publicId, secretKey: services.sandbox.keys.test.secret } : {}), ...patch };
-      await expect(core.invoke('settings:save', { environment, values })).rejects.toEqual({ code: 'SETTINGS_INVALID', field, message: expect.stringMatching(message) });
+      const values = {
+        ...liveValues(),
+        ...(environment === 'test'
+          ? { publicKeyId: services.sandbox.keys.test.publicId, secretKey: services.sandbox.keys.test.secret }
+          : {}),
+        ...patch,
+      };
+      await expect(core.invoke('settings:save', { environment, values })).rejects.toEqual({
+        code: 'SETTINGS_INVALID',
+        field,
+        message: expect.stringMatching(message),
+      });
     };
     await bad('test', { secretKey: services.sandbox.keys.live.secret }, 'secretKey', /LIVE secret key; TEST needs one starting sk_test_/);
     await bad('live', { secretKey: services.sandbox.keys.test.secret }, 'secretKey', /TEST secret key; LIVE needs one starting sk_live_/);
@@ -103,7 +118,12 @@ describe('owner PIN and settings', () => {
     // Saving again without a secret keeps the stored one.
     await core.invoke('settings:save', {
       environment: 'test',
-      values: { baseUrl: services.sandbox.baseUrl, merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
+      values: {
+        baseUrl: services.sandbox.baseUrl,
+        merchantId: services.sandbox.merchantId,
+        publicKeyId: services.sandbox.keys.test.publicId,
+        relayUrl: services.relay.url,
+      },
     });
     expect(await keychain.get('test.secret-key')).toBe(secret);
     // A fresh start reads the same settings back.
@@ -124,7 +144,12 @@ describe('owner PIN and settings', () => {
     expect(tested.result).toBe('unauthorized');
     expect(tested.message).toMatch(/revoked or is wrong/);
 
-    const charged = await core.invoke('payments:charge', { requestId: requestId(), amount: '5.00', msisdn: msisdnEnding('00', 1), network: 'MTN' });
+    const charged = await core.invoke('payments:charge', {
+      requestId: requestId(),
+      amount: '5.00',
+      msisdn: msisdnEnding('00', 1),
+      network: 'MTN',
+    });
     expect(charged.ok).toBe(true);
     if (!charged.ok) return;
     expect(charged.payment.state).toBe('rejected');
@@ -133,7 +158,12 @@ describe('owner PIN and settings', () => {
 
     await core.invoke('settings:save', {
       environment: 'test',
-      values: { baseUrl: 'http://127.0.0.1:9', merchantId: services.sandbox.merchantId, publicKeyId: services.sandbox.keys.test.publicId, relayUrl: services.relay.url },
+      values: {
+        baseUrl: 'http://127.0.0.1:9',
+        merchantId: services.sandbox.merchantId,
+        publicKeyId: services.sandbox.keys.test.publicId,
+        relayUrl: services.relay.url,
+      },
     });
     expect(await core.invoke('settings:testConnection', { environment: 'test' })).toMatchObject({ result: 'unreachable' });
     await configureTest(core, services); // back to the demo key
@@ -144,24 +174,39 @@ describe('LIVE', () => {
   it('is refused with incomplete LIVE settings, and without the right PIN', async () => {
     const incomplete = await core.invoke('settings:setEnvironment', { environment: 'live', pin: PIN });
     expect(incomplete.ok).toBe(false);
-    expect(incomplete.message).toMatch(/LIVE cannot be switched on: its settings are incomplete \(missing Service URL, Merchant ID, Public key id, Secret key, Relay URL, Relay token\)/);
+    expect(incomplete.message).toMatch(
+      /LIVE cannot be switched on: its settings are incomplete \(missing Service URL, Merchant ID, Public key id, Secret key, Relay URL, Relay token\)/,
+    );
     await core.invoke('settings:save', { environment: 'live', values: { ...liveValues(), relayToken: '' } });
     const stillMissing = await core.invoke('settings:setEnvironment', { environment: 'live', pin: PIN });
     expect(stillMissing.message).toMatch(/missing Relay token/);
     await core.invoke('settings:save', { environment: 'live', values: liveValues() });
-    expect(await core.invoke('settings:setEnvironment', { environment: 'live', pin: '9999' })).toEqual({ ok: false, message: 'That PIN is not right.' });
+    expect(await core.invoke('settings:setEnvironment', { environment: 'live', pin: '9999' })).toEqual({
+      ok: false,
+      message: 'That PIN is not right.',
+    });
     expect((await core.invoke('app:status', {})).environment).toBe('test');
     expect((await core.invoke('app:status', {})).liveReady).toBe(true);
   });
 
   it('with complete settings and the PIN, LIVE is entered; TEST and LIVE payments never mix in history or takings', async () => {
-    const testSale = await core.invoke('payments:charge', { requestId: requestId(), amount: '11.00', msisdn: msisdnEnding('00', 2), network: 'MTN' });
+    const testSale = await core.invoke('payments:charge', {
+      requestId: requestId(),
+      amount: '11.00',
+      msisdn: msisdnEnding('00', 2),
+      network: 'MTN',
+    });
     if (!testSale.ok) throw new Error(testSale.message);
     await waitForState(core, testSale.payment.id, ['success']);
 
     expect(await core.invoke('settings:setEnvironment', { environment: 'live', pin: PIN })).toEqual({ ok: true });
     expect((await core.invoke('app:status', {})).environment).toBe('live');
-    const liveSale = await core.invoke('payments:charge', { requestId: requestId(), amount: '30.00', msisdn: msisdnEnding('00', 3), network: 'MTN' });
+    const liveSale = await core.invoke('payments:charge', {
+      requestId: requestId(),
+      amount: '30.00',
+      msisdn: msisdnEnding('00', 3),
+      network: 'MTN',
+    });
     if (!liveSale.ok) throw new Error(liveSale.message);
     expect(liveSale.payment.environment).toBe('live');
     await sandboxPost(services, `transactions/${liveSale.payment.reference}/authorise`); // a live prompt is approved by hand
@@ -191,7 +236,9 @@ describe('secrets never leave the keychain', () => {
   it('no file in the data folder and no log line holds a secret key or a relay token', async () => {
     const secrets = [services.sandbox.keys.test.secret, services.sandbox.keys.live.secret, services.token];
     const files = allFiles(dataDir);
-    expect(files.map((f) => f.path.slice(dataDir.length))).toEqual(expect.arrayContaining(['/settings.json', '/till.db', '/logs/till.log']));
+    expect(files.map((f) => f.path.slice(dataDir.length))).toEqual(
+      expect.arrayContaining(['/settings.json', '/till.db', '/logs/till.log']),
+    );
     expect(files.filter((f) => f.path.endsWith('/master.key')).map((f) => f.path)).toEqual([]); // no key that decrypts anything
     const logFile = files.find((f) => f.path.endsWith('till.log'));
     expect(logFile && logFile.bytes.length).toBeGreaterThan(1000);
@@ -213,6 +260,9 @@ describe('secrets never leave the keychain', () => {
       timeout: 30_000,
     });
     const result = JSON.parse(out.trim().split('\n').at(-1) as string);
-    expect(result).toEqual({ code: 'KEYCHAIN_UNAVAILABLE', message: expect.stringMatching(/keychain is not available.*Secret Service keyring/) });
+    expect(result).toEqual({
+      code: 'KEYCHAIN_UNAVAILABLE',
+      message: expect.stringMatching(/keychain is not available.*Secret Service keyring/),
+    });
   });
 });

@@ -75,7 +75,9 @@ describe('relay config', () => {
       expect(c.keys.map((k) => k.publicId)).toEqual([TEST_KEY.publicId, LIVE_KEY.publicId]);
       const fromEnvOnly = loadRelayConfig(undefined, { RELAY_KEYS: JSON.stringify([LIVE_KEY]) });
       expect(fromEnvOnly.keys).toHaveLength(1);
-      expect(errorOf(() => loadRelayConfig(file, { RELAY_MAX_BODY_BYTES: 'lots' }))).toContain('maxBodyBytes (set by RELAY_MAX_BODY_BYTES)');
+      expect(errorOf(() => loadRelayConfig(file, { RELAY_MAX_BODY_BYTES: 'lots' }))).toContain(
+        'maxBodyBytes (set by RELAY_MAX_BODY_BYTES)',
+      );
       expect(errorOf(() => loadRelayConfig(file, { RELAY_KEYS: '[oops' }))).toContain('RELAY_KEYS');
       writeFileSync(file, '{ not json');
       expect(errorOf(() => loadRelayConfig(file, {}))).toContain('not valid JSON');

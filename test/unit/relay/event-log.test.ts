@@ -73,9 +73,18 @@ describe('event log', () => {
     reordered.transactionJson = JSON.stringify({ amount: '5.00', status: 'SUCCESS', clientReference: 'c-A', reference: 'A' });
     expect(log.apply(reordered)).toMatchObject({ kind: 'duplicate', seq: 1, outOfOrder: false });
     // An older timestamp than the latest seen: out of order.
-    expect(log.apply(delivery('A', {}, { timestamp: 1005 }))).toMatchObject({ kind: 'duplicate', outOfOrder: true, previousTimestamp: 1010 });
+    expect(log.apply(delivery('A', {}, { timestamp: 1005 }))).toMatchObject({
+      kind: 'duplicate',
+      outOfOrder: true,
+      previousTimestamp: 1010,
+    });
 
-    expect(log.apply(delivery('A', { status: 'FAILED' }))).toEqual({ kind: 'conflict', seq: 1, storedEnvironment: 'live', fields: ['status'] });
+    expect(log.apply(delivery('A', { status: 'FAILED' }))).toEqual({
+      kind: 'conflict',
+      seq: 1,
+      storedEnvironment: 'live',
+      fields: ['status'],
+    });
     expect(log.apply(delivery('A', {}, { environment: 'test' }))).toMatchObject({ kind: 'conflict', fields: ['environment'] });
 
     expect(log.apply(delivery('B')).kind).toBe('accepted');

@@ -156,7 +156,11 @@ describe('webhook retry schedule on an injected clock', () => {
     expect(new Set(timestamps).size).toBe(3);
     for (const { request } of ctx.sends) {
       expect(request.body).toBe(body);
-      expect(request.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'Service-Webhooks', 'x-service-key-id': KEY_ID });
+      expect(request.headers).toMatchObject({
+        'content-type': 'application/json',
+        'user-agent': 'Service-Webhooks',
+        'x-service-key-id': KEY_ID,
+      });
       expect(request.headers['x-service-signature']).toBe(`v1=${createHmac('sha256', SECRET).update(body).digest('hex')}`);
     }
     await ctx.engine.close();

@@ -71,12 +71,16 @@ describe('relayPageSchema', () => {
   });
 
   it('rejects a bad item, a negative cursor, a missing flag, a missing or malformed log id', () => {
-    expect(relayPageSchema.safeParse({ logId: LOG_ID, items: [{ ...event(), seq: 0 }], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual(['items', 0, 'seq']);
+    expect(
+      relayPageSchema.safeParse({ logId: LOG_ID, items: [{ ...event(), seq: 0 }], nextAfter: 0, hasMore: false }).error?.issues[0]?.path,
+    ).toEqual(['items', 0, 'seq']);
     expect(relayPageSchema.safeParse({ logId: LOG_ID, items: [], nextAfter: -1, hasMore: false }).success).toBe(false);
     expect(relayPageSchema.safeParse({ logId: LOG_ID, items: [], nextAfter: 0 }).success).toBe(false);
     expect(relayPageSchema.safeParse({ logId: LOG_ID, items: {}, nextAfter: 0, hasMore: false }).success).toBe(false);
     expect(relayPageSchema.safeParse({ items: [], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual(['logId']);
-    expect(relayPageSchema.safeParse({ logId: 'short', items: [], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual(['logId']);
+    expect(relayPageSchema.safeParse({ logId: 'short', items: [], nextAfter: 0, hasMore: false }).error?.issues[0]?.path).toEqual([
+      'logId',
+    ]);
     expect(relayPageSchema.safeParse({ logId: `${LOG_ID.slice(1)}=`, items: [], nextAfter: 0, hasMore: false }).success).toBe(false);
   });
 });

@@ -68,9 +68,7 @@ describe('signWebhook matches an independent HMAC-SHA256 computed with node:cryp
     const expected = hmacHex(SECRET, Buffer.concat([Buffer.from(`${TS}.`), Buffer.from(BODY, 'utf8')]));
     expect(signWebhook({ secret: SECRET, rawBody: BODY, timestamp: TS, signedPayload: 'timestamp.body' })).toBe(`v1=${expected}`);
     // a numeric timestamp is signed as its decimal string
-    expect(signWebhook({ secret: SECRET, rawBody: BODY, timestamp: Number(TS), signedPayload: 'timestamp.body' })).toBe(
-      `v1=${expected}`,
-    );
+    expect(signWebhook({ secret: SECRET, rawBody: BODY, timestamp: Number(TS), signedPayload: 'timestamp.body' })).toBe(`v1=${expected}`);
   });
 
   it('matches a digest fixed by hand (guards against both sides drifting together)', () => {
@@ -188,9 +186,7 @@ describe('verifyWebhook: rejections', () => {
   });
 
   it('checks the raw body before anything else (a parsed object is reported even with no headers)', () => {
-    expect(codeOf(() => verify({ rawBody: {} as string, signatureHeader: undefined, timestampHeader: undefined }))).toBe(
-      'NOT_RAW_BODY',
-    );
+    expect(codeOf(() => verify({ rawBody: {} as string, signatureHeader: undefined, timestampHeader: undefined }))).toBe('NOT_RAW_BODY');
   });
 });
 
@@ -219,15 +215,12 @@ describe('the two payload settings do not verify each other', () => {
     expect(() => verify({ signedPayload: 'timestamp_body' as SignedPayload })).toThrow(
       'signedPayload must be "body" or "timestamp.body", not "timestamp_body"',
     );
-    expect(() => signWebhook({ secret: SECRET, rawBody: BODY, timestamp: TS, signedPayload: 'raw' as SignedPayload })).toThrow(
-      TypeError,
-    );
+    expect(() => signWebhook({ secret: SECRET, rawBody: BODY, timestamp: TS, signedPayload: 'raw' as SignedPayload })).toThrow(TypeError);
   });
 });
 
 describe('timestamp tolerance (enforced only when the timestamp is signed)', () => {
-  const signedTs = (ts: string) =>
-    signWebhook({ secret: SECRET, rawBody: BODY, timestamp: ts, signedPayload: 'timestamp.body' });
+  const signedTs = (ts: string) => signWebhook({ secret: SECRET, rawBody: BODY, timestamp: ts, signedPayload: 'timestamp.body' });
   const verifyAt = (ts: string, nowMs: number, toleranceSeconds?: number) =>
     verifyWebhook({
       rawBody: BODY,
@@ -290,13 +283,24 @@ describe('timestamp tolerance (enforced only when the timestamp is signed)', () 
   it('uses the real clock when none is injected', () => {
     const nowTs = String(Math.floor(Date.now() / 1000));
     expect(
-      verifyWebhook({ rawBody: BODY, signatureHeader: signedTs(nowTs), timestampHeader: nowTs, secret: SECRET, signedPayload: 'timestamp.body' })
-        .timestamp,
+      verifyWebhook({
+        rawBody: BODY,
+        signatureHeader: signedTs(nowTs),
+        timestampHeader: nowTs,
+        secret: SECRET,
+        signedPayload: 'timestamp.body',
+      }).timestamp,
     ).toBe(Number(nowTs));
     const in2001 = '1000000000';
     expect(
       codeOf(() =>
-        verifyWebhook({ rawBody: BODY, signatureHeader: signedTs(in2001), timestampHeader: in2001, secret: SECRET, signedPayload: 'timestamp.body' }),
+        verifyWebhook({
+          rawBody: BODY,
+          signatureHeader: signedTs(in2001),
+          timestampHeader: in2001,
+          secret: SECRET,
+          signedPayload: 'timestamp.body',
+        }),
       ),
     ).toBe('TIMESTAMP_OUT_OF_TOLERANCE');
   });

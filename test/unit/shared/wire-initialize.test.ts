@@ -75,9 +75,7 @@ describe('initializeRequestSchema: invalid, with a message naming the field', ()
   });
 
   it('customer.network is required and must be one of the three networks', () => {
-    expect(describe400({ ...request(), customer: { msisdn: '233241234567' } })).toBe(
-      'customer.network must be MTN, TELECEL or AIRTELTIGO',
-    );
+    expect(describe400({ ...request(), customer: { msisdn: '233241234567' } })).toBe('customer.network must be MTN, TELECEL or AIRTELTIGO');
     for (const network of ['SANDBOX', 'mtn', 'VODAFONE', '']) {
       expect(describe400({ ...request(), customer: { msisdn: '233241234567', network } })).toBe(
         'customer.network must be MTN, TELECEL or AIRTELTIGO',
@@ -117,9 +115,7 @@ describe('initializeRequestSchema: invalid, with a message naming the field', ()
   });
 
   it('description over 140 characters', () => {
-    expect(describe400({ ...request(), description: 'd'.repeat(MAX_DESCRIPTION + 1) })).toBe(
-      'description must be at most 140 characters',
-    );
+    expect(describe400({ ...request(), description: 'd'.repeat(MAX_DESCRIPTION + 1) })).toBe('description must be at most 140 characters');
   });
 
   it('metadata over 4 KiB (counted as UTF-8 bytes of its JSON)', () => {

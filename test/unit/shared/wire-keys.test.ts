@@ -59,14 +59,17 @@ describe('secret key (spec 2.2: sk_test_<secret> / sk_live_<secret>)', () => {
     expect(secretKeySchema.parse(key)).toBe(key);
   });
 
-  it.each(['sk_test_short', `sk_test_${'a'.repeat(129)}`, 'pk_test_4eC39HqLyjWDarjtT1zdp7dc', 'sk_beta_4eC39HqLyjWDarjtT1zdp7dc', 'sk_test_4eC39HqLyjWDarjtT1zdp7d!'])(
-    'rejects %s',
-    (key) => {
-      const result = secretKeySchema.safeParse(key);
-      expect(result.success).toBe(false);
-      expect(result.error?.issues[0]?.message).toBe('Secret key looks like sk_test_… or sk_live_…');
-    },
-  );
+  it.each([
+    'sk_test_short',
+    `sk_test_${'a'.repeat(129)}`,
+    'pk_test_4eC39HqLyjWDarjtT1zdp7dc',
+    'sk_beta_4eC39HqLyjWDarjtT1zdp7dc',
+    'sk_test_4eC39HqLyjWDarjtT1zdp7d!',
+  ])('rejects %s', (key) => {
+    const result = secretKeySchema.safeParse(key);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('Secret key looks like sk_test_… or sk_live_…');
+  });
 
   it('Authorization is "Bearer <secret key>" exactly', () => {
     expect(authorizationHeaderSchema.safeParse(`Bearer ${SECRET_TEST}`).success).toBe(true);

@@ -130,12 +130,8 @@ describe('transactionSchema: invalid samples', () => {
   });
 
   it('rejects SUCCESS where net is not amount minus fee', () => {
-    expect(issuesOf({ ...success(), net: '98.04' })).toEqual([
-      { path: 'net', message: 'net must equal amount minus fee' },
-    ]);
-    expect(issuesOf({ ...success(), fee: '2.00' })).toEqual([
-      { path: 'net', message: 'net must equal amount minus fee' },
-    ]);
+    expect(issuesOf({ ...success(), net: '98.04' })).toEqual([{ path: 'net', message: 'net must equal amount minus fee' }]);
+    expect(issuesOf({ ...success(), fee: '2.00' })).toEqual([{ path: 'net', message: 'net must equal amount minus fee' }]);
   });
 
   it('rejects a fee larger than the amount (net would be negative)', () => {
@@ -182,9 +178,7 @@ describe('building blocks', () => {
     const zero = positive.safeParse('0.00');
     expect(zero.success).toBe(false);
     expect(zero.error?.issues[0]?.message).toBe('Amount must be more than GH₵ 0.00.');
-    expect(positive.safeParse('1.5').error?.issues[0]?.message).toBe(
-      'Amount must have exactly two decimal places, such as "12.50".',
-    );
+    expect(positive.safeParse('1.5').error?.issues[0]?.message).toBe('Amount must have exactly two decimal places, such as "12.50".');
     expect(zeroOk.safeParse(1).success).toBe(false);
   });
 

@@ -61,11 +61,7 @@ describe('webhookBodySchema (spec 6.3)', () => {
 
 describe('webhookHeadersSchema (spec 6.2, lower-case names as Node gives them)', () => {
   it('names the headers as the spec does', () => {
-    expect([SIGNATURE_HEADER, TIMESTAMP_HEADER, KEY_ID_HEADER]).toEqual([
-      'x-service-signature',
-      'x-service-timestamp',
-      'x-service-key-id',
-    ]);
+    expect([SIGNATURE_HEADER, TIMESTAMP_HEADER, KEY_ID_HEADER]).toEqual(['x-service-signature', 'x-service-timestamp', 'x-service-key-id']);
     expect(WEBHOOK_USER_AGENT).toBe('Service-Webhooks');
   });
 

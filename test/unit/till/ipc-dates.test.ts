@@ -9,12 +9,15 @@ describe('IPC dates', () => {
     expect(ipcContract['history:search'].request.safeParse({ date: '2028-02-29' }).success).toBe(true);
   });
 
-  it.each(['2026-13-01', '2026-02-30', '2027-02-29', '2026-11-31', '2026-00-10'])('refuses %s with a message that names the field', (date) => {
-    const history = ipcContract['history:search'].request.safeParse({ date });
-    expect(history.success).toBe(false);
-    if (!history.success) expect(describeZodError(history.error)).toMatch(/date.*real calendar date/);
-    const takings = ipcContract['takings:exportCsv'].request.safeParse({ from: date, to: '2026-12-31' });
-    expect(takings.success).toBe(false);
-    if (!takings.success) expect(describeZodError(takings.error)).toMatch(/from.*real calendar date/);
-  });
+  it.each(['2026-13-01', '2026-02-30', '2027-02-29', '2026-11-31', '2026-00-10'])(
+    'refuses %s with a message that names the field',
+    (date) => {
+      const history = ipcContract['history:search'].request.safeParse({ date });
+      expect(history.success).toBe(false);
+      if (!history.success) expect(describeZodError(history.error)).toMatch(/date.*real calendar date/);
+      const takings = ipcContract['takings:exportCsv'].request.safeParse({ from: date, to: '2026-12-31' });
+      expect(takings.success).toBe(false);
+      if (!takings.success) expect(describeZodError(takings.error)).toMatch(/from.*real calendar date/);
+    },
+  );
 });

@@ -13,19 +13,32 @@ afterEach(() => {
 describe('redaction', () => {
   const r = createRedactor();
   it('masks anything shaped like a secret key, a relay token or a bearer header, wherever it is', () => {
-    const out = JSON.stringify(r.redact({ note: `used sk_live_${'AbCdEfGh1234567890'} then`, nested: [{ text: `token rt_${'x'.repeat(43)} here` }], h: 'Bearer abc.def' }));
+    const out = JSON.stringify(
+      r.redact({
+        note: `used sk_live_${'AbCdEfGh1234567890'} then`,
+        nested: [{ text: `token rt_${'x'.repeat(43)} here` }],
+        h: 'Bearer abc.def',
+      }),
+    );
     expect(out).not.toContain('AbCdEfGh1234567890');
     expect(out).not.toContain('x'.repeat(43));
     expect(out).not.toContain('abc.def');
     expect(out).toContain('sk_live_••••');
   });
   it('masks values under secret-looking keys but keeps booleans such as relayTokenSet', () => {
-    expect(r.redact({ secretKey: 'whatever', relayToken: 'abc', pin: '1234', relayTokenSet: true })).toEqual({ secretKey: '[redacted]', relayToken: '[redacted]', pin: '[redacted]', relayTokenSet: true });
+    expect(r.redact({ secretKey: 'whatever', relayToken: 'abc', pin: '1234', relayTokenSet: true })).toEqual({
+      secretKey: '[redacted]',
+      relayToken: '[redacted]',
+      pin: '[redacted]',
+      relayTokenSet: true,
+    });
   });
   it('masks registered secrets of any shape, also inside error messages', () => {
     const own = createRedactor();
     own.register('hunter2-very-secret');
-    expect(own.redact({ error: new Error('failed with hunter2-very-secret inside') })).toEqual({ error: { name: 'Error', message: 'failed with •••• inside' } });
+    expect(own.redact({ error: new Error('failed with hunter2-very-secret inside') })).toEqual({
+      error: { name: 'Error', message: 'failed with •••• inside' },
+    });
   });
 });
 
@@ -40,7 +53,13 @@ describe('logger', () => {
     const text = readFileSync(join(dir, 'logs', 'till.log'), 'utf8');
     expect(text).not.toContain('AAAAAAAAAAAAAAAAAAAA');
     expect(text).not.toContain('custom-secret-value');
-    expect(JSON.parse(text)).toEqual({ time: '2026-11-21T10:00:00.000Z', level: 'info', event: 'x', authorization: '[redacted]', detail: '••••' });
+    expect(JSON.parse(text)).toEqual({
+      time: '2026-11-21T10:00:00.000Z',
+      level: 'info',
+      event: 'x',
+      authorization: '[redacted]',
+      detail: '••••',
+    });
     expect(sink).toHaveLength(1);
   });
 });

@@ -23,8 +23,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const tables = (db: Db) => (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
-const isStrict = (db: Db, table: string) => (db.prepare('SELECT strict FROM pragma_table_list WHERE name = ?').get(table) as { strict: number }).strict === 1;
+const tables = (db: Db) =>
+  (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+const isStrict = (db: Db, table: string) =>
+  (db.prepare('SELECT strict FROM pragma_table_list WHERE name = ?').get(table) as { strict: number }).strict === 1;
 
 describe('opening', () => {
   it('sets WAL and synchronous=FULL on every open, and reaches the latest schema', () => {
@@ -64,7 +66,9 @@ describe('migration 1: payments and the relay cursor', () => {
     insert('a', 'created');
     expect(() => insert('b', 'pending')).toThrow(/CHECK constraint/);
     expect(() => insert('c', 'created', 'a')).toThrow(/UNIQUE/);
-    expect(() => db.prepare("UPDATE payments SET amount = '12.50 GHS' WHERE id = 'a'").run()).toThrow(/cannot store TEXT value in INTEGER column/);
+    expect(() => db.prepare("UPDATE payments SET amount = '12.50 GHS' WHERE id = 'a'").run()).toThrow(
+      /cannot store TEXT value in INTEGER column/,
+    );
   });
 });
 
@@ -107,7 +111,13 @@ describe('migration 3: payment counts kept by triggers', () => {
     insert(v2, 'c', 'live');
     v2.close();
     const v3 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 3) }));
-    const counts = () => Object.fromEntries((v3.prepare('SELECT environment, total FROM payment_counts').all() as Array<{ environment: string; total: number }>).map((r) => [r.environment, r.total]));
+    const counts = () =>
+      Object.fromEntries(
+        (v3.prepare('SELECT environment, total FROM payment_counts').all() as Array<{ environment: string; total: number }>).map((r) => [
+          r.environment,
+          r.total,
+        ]),
+      );
     expect(counts()).toEqual({ test: 2, live: 1 });
     insert(v3, 'd', 'live');
     v3.prepare("DELETE FROM payments WHERE id = 'a'").run();
@@ -150,7 +160,9 @@ describe('migration 5: merchantRef searched per environment', () => {
   it('adds an (environment, merchant_ref) index that a per-environment merchantRef range uses', () => {
     const db = track(openDatabase(file(), { migrations: MIGRATIONS.slice(0, 5) }));
     const plan = db
-      .prepare("EXPLAIN QUERY PLAN SELECT id FROM payments WHERE environment = 'test' AND merchant_ref >= 'T1.' AND merchant_ref < 'T1.\uffff' ORDER BY merchant_ref DESC LIMIT 1000")
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT id FROM payments WHERE environment = 'test' AND merchant_ref >= 'T1.' AND merchant_ref < 'T1.\uffff' ORDER BY merchant_ref DESC LIMIT 1000",
+      )
       .all() as Array<{ detail: string }>;
     expect(plan.map((r) => r.detail).join(' | ')).toMatch(/payments_env_merchant_ref/);
   });

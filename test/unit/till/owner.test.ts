@@ -15,7 +15,11 @@ describe('owner PIN', () => {
 
   it('locks out after repeated wrong PINs, then accepts again', async () => {
     let now = 1_000_000;
-    const session = new OwnerSession(() => now, 60_000, () => {});
+    const session = new OwnerSession(
+      () => now,
+      60_000,
+      () => {},
+    );
     const hash = await hashPin('1357');
     for (let i = 0; i < MAX_ATTEMPTS; i += 1) expect(await session.check('0000', hash)).toBe(false);
     await expect(session.check('1357', hash)).rejects.toThrow(/Too many wrong PINs. Try again in 60 seconds/);
@@ -26,7 +30,11 @@ describe('owner PIN', () => {
   it('a session ends on its own and slides forward while used', () => {
     let now = 0;
     const changes: boolean[] = [];
-    const session = new OwnerSession(() => now, 10_000, (unlocked) => changes.push(unlocked));
+    const session = new OwnerSession(
+      () => now,
+      10_000,
+      (unlocked) => changes.push(unlocked),
+    );
     expect(() => session.require('hash')).toThrow(/owner PIN/);
     expect(() => session.require(null)).toThrow(/Set an owner PIN first/);
     session.unlock();

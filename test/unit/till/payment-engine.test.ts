@@ -27,12 +27,29 @@ const accepted = (ref: string): ServiceResult => ({
   kind: 'answer',
   status: 202,
   retryAfterMs: null,
-  json: { data: { reference: ref, clientReference: 'x', status: 'PENDING', amount: '10.00', currency: 'GHS', customer: { msisdn: '233241234567', network: 'MTN' }, createdAt: '2026-11-21T10:00:00Z' } },
+  json: {
+    data: {
+      reference: ref,
+      clientReference: 'x',
+      status: 'PENDING',
+      amount: '10.00',
+      currency: 'GHS',
+      customer: { msisdn: '233241234567', network: 'MTN' },
+      createdAt: '2026-11-21T10:00:00Z',
+    },
+  },
 });
 
-const CREDENTIALS = { baseUrl: 'http://127.0.0.1:9', merchantId: 'MCH_ABCDEF123456', secretKey: 'sk_test_abcdefghijklmnop', callbackUrl: 'http://127.0.0.1:9/v1/webhooks' };
+const CREDENTIALS = {
+  baseUrl: 'http://127.0.0.1:9',
+  merchantId: 'MCH_ABCDEF123456',
+  secretKey: 'sk_test_abcdefghijklmnop',
+  callbackUrl: 'http://127.0.0.1:9/v1/webhooks',
+};
 
-function makeEngine(credentialsFor: (environment: 'test' | 'live') => Promise<typeof CREDENTIALS | null> = async () => CREDENTIALS): PaymentEngine {
+function makeEngine(
+  credentialsFor: (environment: 'test' | 'live') => Promise<typeof CREDENTIALS | null> = async () => CREDENTIALS,
+): PaymentEngine {
   const client: ServiceClient = {
     initialize: async (_c, body) => {
       bodies.push(body);
@@ -69,13 +86,32 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const sale = (requestId: string, extra: Record<string, string> = {}) => ({ requestId, amount: '10.00', msisdn: '024 123 4567', network: 'MTN', ...extra });
+const sale = (requestId: string, extra: Record<string, string> = {}) => ({
+  requestId,
+  amount: '10.00',
+  msisdn: '024 123 4567',
+  network: 'MTN',
+  ...extra,
+});
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);
 };
 function finalTx(ref: string, clientReference: string, sandbox = true): WireTransaction {
-  return { reference: ref, clientReference, status: 'SUCCESS', amount: '10.00', fee: '0.20', net: '9.80', currency: 'GHS', customer: { msisdn: '233241234567', network: 'SANDBOX' }, description: '', metadata: null, completedAt: '2026-11-21T10:00:05Z', ...(sandbox ? { sandbox: true } : {}) } as WireTransaction;
+  return {
+    reference: ref,
+    clientReference,
+    status: 'SUCCESS',
+    amount: '10.00',
+    fee: '0.20',
+    net: '9.80',
+    currency: 'GHS',
+    customer: { msisdn: '233241234567', network: 'SANDBOX' },
+    description: '',
+    metadata: null,
+    completedAt: '2026-11-21T10:00:05Z',
+    ...(sandbox ? { sandbox: true } : {}),
+  } as WireTransaction;
 }
 
 describe('payment engine', () => {
@@ -94,7 +130,11 @@ describe('payment engine', () => {
     await until(() => events.some((e) => e.id === id && e.state === 'awaiting_customer'));
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toBe(bodies[0]);
-    expect(JSON.parse(bodies[0] as string)).toMatchObject({ amount: '10.00', customer: { msisdn: '233241234567', network: 'MTN' }, merchantRef: expect.stringMatching(/^TUNIT01\.[0-9A-Z]{26}$/) });
+    expect(JSON.parse(bodies[0] as string)).toMatchObject({
+      amount: '10.00',
+      customer: { msisdn: '233241234567', network: 'MTN' },
+      merchantRef: expect.stringMatching(/^TUNIT01\.[0-9A-Z]{26}$/),
+    });
   });
 
   it('a 4xx answer to the first attempt rejects; to a retry it stays uncertain (the first may have arrived)', async () => {
@@ -103,7 +143,10 @@ describe('payment engine', () => {
     expect(first.ok && first.payment.state).toBe('rejected');
     expect(first.ok && first.payment.errorMessage).toMatch(/revoked or is wrong/);
 
-    script = [{ kind: 'no-answer', reason: 'response-timeout' }, { kind: 'error', status: 401, code: 'UNAUTHENTICATED', message: 'revoked', retryAfterMs: null }];
+    script = [
+      { kind: 'no-answer', reason: 'response-timeout' },
+      { kind: 'error', status: 401, code: 'UNAUTHENTICATED', message: 'revoked', retryAfterMs: null },
+    ];
     const second = await engine.charge('test', sale('r-21'));
     const id = second.ok ? second.payment.id : '';
     await until(() => bodies.length >= 3);
@@ -133,16 +176,38 @@ describe('payment engine', () => {
     let liveReady = false; // at this start the LIVE secret is gone from the keychain
     engine = makeEngine(async (environment) => (environment === 'live' && !liveReady ? null : CREDENTIALS));
     // A LIVE sale a crash left 'created'.
-    new PaymentsRepo(db).insert({ id: 'p-live-stuck', request_id: 'r-live-stuck', merchant_ref: 'TUNIT01.01JD0000000000000000000001', environment: 'live', state: 'created', amount: 500, msisdn: '233241234567', msisdn_rev: '765432142332', network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TUNIT01', created_at: 1, updated_at: 1 });
+    new PaymentsRepo(db).insert({
+      id: 'p-live-stuck',
+      request_id: 'r-live-stuck',
+      merchant_ref: 'TUNIT01.01JD0000000000000000000001',
+      environment: 'live',
+      state: 'created',
+      amount: 500,
+      msisdn: '233241234567',
+      msisdn_rev: '765432142332',
+      network: 'MTN',
+      customer_name: null,
+      description: '',
+      request_body: '{}',
+      till_id: 'TUNIT01',
+      created_at: 1,
+      updated_at: 1,
+    });
     engine.resume();
     await new Promise((r) => setTimeout(r, 30));
     expect(new PaymentsRepo(db).get('p-live-stuck')?.state).toBe('created');
     expect(bodies).toHaveLength(0);
     script = [accepted('TX_T1')];
-    expect(await engine.charge('test', sale('r-test-after'))).toMatchObject({ ok: true, payment: { environment: 'test', state: 'awaiting_customer' } });
+    expect(await engine.charge('test', sale('r-test-after'))).toMatchObject({
+      ok: true,
+      payment: { environment: 'test', state: 'awaiting_customer' },
+    });
     // In LIVE itself, once its settings are back, a new sale still waits behind the one being sent.
     liveReady = true;
-    expect(await engine.charge('live', sale('r-live-2'))).toMatchObject({ ok: false, message: expect.stringMatching(/Another payment is still being sent/) });
+    expect(await engine.charge('live', sale('r-live-2'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/Another payment is still being sent/),
+    });
   });
 
   it('a payment held back by missing credentials looks again less and less often, and emits nothing meanwhile', async () => {
@@ -154,7 +219,23 @@ describe('payment engine', () => {
       reads += 1;
       return null; // the LIVE secret is gone from the keychain
     });
-    new PaymentsRepo(db).insert({ id: 'p-live-held', request_id: 'r-live-held', merchant_ref: 'TUNIT01.01JD0000000000000000000002', environment: 'live', state: 'created', amount: 500, msisdn: '233241234567', msisdn_rev: '765432142332', network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TUNIT01', created_at: 1, updated_at: 1 });
+    new PaymentsRepo(db).insert({
+      id: 'p-live-held',
+      request_id: 'r-live-held',
+      merchant_ref: 'TUNIT01.01JD0000000000000000000002',
+      environment: 'live',
+      state: 'created',
+      amount: 500,
+      msisdn: '233241234567',
+      msisdn_rev: '765432142332',
+      network: 'MTN',
+      customer_name: null,
+      description: '',
+      request_body: '{}',
+      till_id: 'TUNIT01',
+      created_at: 1,
+      updated_at: 1,
+    });
     engine.resume();
     // Reads at 0, 20, 60, 140, 300, 620 ms (doubling from the first retry delay, 20 ms here): at most 5 in
     // 400 ms, where a fixed 20 ms wait would have read the keychain 20 times.

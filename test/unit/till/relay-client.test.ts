@@ -75,7 +75,9 @@ beforeEach(async () => {
     const lastSeq = events.at(-1)?.seq ?? 0;
     if (u.pathname === '/v1/transactions') {
       if (strict && after > lastSeq) {
-        res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'CURSOR_AHEAD', message: 'ahead', logId, lastSeq } }));
+        res
+          .writeHead(409, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'CURSOR_AHEAD', message: 'ahead', logId, lastSeq } }));
         return;
       }
       const items = events.filter((e) => e.seq > after).slice(0, 3);
@@ -243,7 +245,9 @@ describe('relay client', () => {
     ]);
     expect(got.map((e) => e.seq)).toEqual([1]);
     expect(again.lastSeq).toBe(1);
-    expect(readFileSync(join(dir, 'logs', 'till.log'), 'utf8')).toMatch(/"event":"relay.cursor_reset".*"reason":"cursor_ahead".*"cursor":8.*"relayLastSeq":1/);
+    expect(readFileSync(join(dir, 'logs', 'till.log'), 'utf8')).toMatch(
+      /"event":"relay.cursor_reset".*"reason":"cursor_ahead".*"cursor":8.*"relayLastSeq":1/,
+    );
   });
 
   it("the stream's hello resets the cursor when the log's last sequence is below it, then catches up at once", async () => {
@@ -273,7 +277,19 @@ describe('relay client', () => {
 
   it('a refused token is reported offline straight away', async () => {
     const states: string[] = [];
-    const c = new RelayClient({ ...{ environment: 'test' as const, relayUrl: url, token: `rt_${'x'.repeat(43)}`, db, log: createLogger({ dataDir: dir, now: Date.now }) }, onEvent: () => {}, onState: (s) => states.push(s), initialBackoffMs: 20, maxBackoffMs: 50 });
+    const c = new RelayClient({
+      ...{
+        environment: 'test' as const,
+        relayUrl: url,
+        token: `rt_${'x'.repeat(43)}`,
+        db,
+        log: createLogger({ dataDir: dir, now: Date.now }),
+      },
+      onEvent: () => {},
+      onState: (s) => states.push(s),
+      initialBackoffMs: 20,
+      maxBackoffMs: 50,
+    });
     c.start();
     await until(() => states.includes('offline'));
     await c.stop();

@@ -42,7 +42,9 @@ describe('settings.json', () => {
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...open().settings, timeZone: 'Africa/Atlantis' }));
     expect(failure().message).toMatch(/^settings\.json is damaged \(timeZone\)/);
     rmSync(join(dir, 'settings.json'));
-    expect(() => new SettingsStore(dir, createMemorySecretStore(), { tillName: 'Till 1', timeZone: 'Mars/Olympus' })).toThrow(/"Mars\/Olympus" is not a time zone/);
+    expect(() => new SettingsStore(dir, createMemorySecretStore(), { tillName: 'Till 1', timeZone: 'Mars/Olympus' })).toThrow(
+      /"Mars\/Olympus" is not a time zone/,
+    );
   });
 
   it('a file with a wrong field is refused naming the field', () => {

@@ -24,33 +24,69 @@ function fieldError(fn: () => unknown): { field?: string; message: string } {
 
 describe('environment settings validation', () => {
   it('accepts good LIVE values and trims trailing slashes', () => {
-    expect(validateEnvironmentInput('live', good)).toMatchObject({ baseUrl: 'https://pay.example.com', secretKey: good.secretKey, relayToken: good.relayToken });
+    expect(validateEnvironmentInput('live', good)).toMatchObject({
+      baseUrl: 'https://pay.example.com',
+      secretKey: good.secretKey,
+      relayToken: good.relayToken,
+    });
   });
   it('empty means not set; an empty secret or token keeps the stored one (null)', () => {
-    expect(validateEnvironmentInput('test', { baseUrl: '', merchantId: '', publicKeyId: '', relayUrl: '', secretKey: '', relayToken: '' })).toEqual({
-      baseUrl: '', merchantId: '', publicKeyId: '', relayUrl: '', secretKey: null, relayToken: null,
+    expect(
+      validateEnvironmentInput('test', { baseUrl: '', merchantId: '', publicKeyId: '', relayUrl: '', secretKey: '', relayToken: '' }),
+    ).toEqual({
+      baseUrl: '',
+      merchantId: '',
+      publicKeyId: '',
+      relayUrl: '',
+      secretKey: null,
+      relayToken: null,
     });
   });
   it('a secret must match its environment', () => {
-    expect(fieldError(() => validateEnvironmentInput('test', { ...good, publicKeyId: 'pk_test_abc12345' }))).toEqual({ field: 'secretKey', message: 'This is a LIVE secret key; TEST needs one starting sk_test_' });
-    expect(fieldError(() => validateEnvironmentInput('live', { ...good, secretKey: 'sk_test_abcdefghijklmnop1234' })).field).toBe('secretKey');
+    expect(fieldError(() => validateEnvironmentInput('test', { ...good, publicKeyId: 'pk_test_abc12345' }))).toEqual({
+      field: 'secretKey',
+      message: 'This is a LIVE secret key; TEST needs one starting sk_test_',
+    });
+    expect(fieldError(() => validateEnvironmentInput('live', { ...good, secretKey: 'sk_test_abcdefghijklmnop1234' })).field).toBe(
+      'secretKey',
+    );
     expect(fieldError(() => validateEnvironmentInput('live', { ...good, secretKey: 'sk_live_short' })).message).toMatch(/at least 16/);
     expect(fieldError(() => validateEnvironmentInput('live', { ...good, secretKey: 'password' })).message).toMatch(/sk_live_/);
   });
   it('the public key id must match its environment', () => {
-    expect(fieldError(() => validateEnvironmentInput('live', { ...good, publicKeyId: 'pk_test_abc12345' }))).toEqual({ field: 'publicKeyId', message: 'This is a TEST public key id; LIVE needs one starting pk_live_' });
+    expect(fieldError(() => validateEnvironmentInput('live', { ...good, publicKeyId: 'pk_test_abc12345' }))).toEqual({
+      field: 'publicKeyId',
+      message: 'This is a TEST public key id; LIVE needs one starting pk_live_',
+    });
   });
   it('the Merchant ID has its shape', () => {
-    expect(fieldError(() => validateEnvironmentInput('live', { ...good, merchantId: 'MCH_123' }))).toEqual({ field: 'merchantId', message: 'Merchant ID looks like MCH_ followed by 12 letters or digits' });
+    expect(fieldError(() => validateEnvironmentInput('live', { ...good, merchantId: 'MCH_123' }))).toEqual({
+      field: 'merchantId',
+      message: 'Merchant ID looks like MCH_ followed by 12 letters or digits',
+    });
   });
   it('URLs must be http(s); LIVE needs https except on loopback', () => {
-    expect(fieldError(() => validateEnvironmentInput('live', { ...good, baseUrl: 'http://pay.example.com' })).message).toBe('Service URL must use https:// in LIVE mode (real money travels over it)');
+    expect(fieldError(() => validateEnvironmentInput('live', { ...good, baseUrl: 'http://pay.example.com' })).message).toBe(
+      'Service URL must use https:// in LIVE mode (real money travels over it)',
+    );
     expect(fieldError(() => validateEnvironmentInput('live', { ...good, relayUrl: 'http://10.0.0.5:8080' })).field).toBe('relayUrl');
-    expect(fieldError(() => validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'file:///etc/passwd' })).field).toBe('baseUrl');
-    expect(fieldError(() => validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'not a url' })).message).toMatch(/full web address/);
-    expect(fieldError(() => validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'https://user:pw@pay.example.com' })).message).toMatch(/user name or password/);
-    expect(validateEnvironmentInput('live', { ...good, baseUrl: 'http://127.0.0.1:4010', relayUrl: 'http://localhost:4020' }).baseUrl).toBe('http://127.0.0.1:4010');
-    expect(validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'http://pay.example.com' }).baseUrl).toBe('http://pay.example.com');
+    expect(
+      fieldError(() => validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'file:///etc/passwd' })).field,
+    ).toBe('baseUrl');
+    expect(
+      fieldError(() => validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'not a url' })).message,
+    ).toMatch(/full web address/);
+    expect(
+      fieldError(() =>
+        validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'https://user:pw@pay.example.com' }),
+      ).message,
+    ).toMatch(/user name or password/);
+    expect(validateEnvironmentInput('live', { ...good, baseUrl: 'http://127.0.0.1:4010', relayUrl: 'http://localhost:4020' }).baseUrl).toBe(
+      'http://127.0.0.1:4010',
+    );
+    expect(validateEnvironmentInput('test', { ...good, publicKeyId: '', secretKey: '', baseUrl: 'http://pay.example.com' }).baseUrl).toBe(
+      'http://pay.example.com',
+    );
   });
   it('URLs are the address alone: a ? or # part (which would land inside the callback URL) is refused, naming the field', () => {
     const relayWithToken = `https://relay.example.com/?token=rt_${'a'.repeat(43)}`;
@@ -60,7 +96,9 @@ describe('environment settings validation', () => {
     });
     expect(fieldError(() => validateEnvironmentInput('live', { ...good, baseUrl: 'https://pay.example.com/#x' })).field).toBe('baseUrl');
     expect(fieldError(() => validateEnvironmentInput('live', { ...good, baseUrl: 'https://pay.example.com/?' })).field).toBe('baseUrl');
-    expect(validateEnvironmentInput('live', { ...good, relayUrl: 'https://example.com/relay/' }).relayUrl).toBe('https://example.com/relay');
+    expect(validateEnvironmentInput('live', { ...good, relayUrl: 'https://example.com/relay/' }).relayUrl).toBe(
+      'https://example.com/relay',
+    );
   });
   it('a relay token has its shape', () => {
     expect(fieldError(() => validateEnvironmentInput('live', { ...good, relayToken: 'rt_short' })).field).toBe('relayToken');

@@ -12,7 +12,17 @@ describe('sender check', () => {
     expect(isTrustedSender(null, null)).toBe(false);
     expect(isTrustedSender(undefined, null)).toBe(false);
     expect(isTrustedSender({ url: 'app://momo/index.html', parent: {} }, null)).toBe(false);
-    for (const url of ['file:///index.html', 'https://momo/', 'app://evil/index.html', 'app://momo.evil/', 'app://user@momo/', 'http://localhost:5173/', 'about:blank', '', 'not a url']) {
+    for (const url of [
+      'file:///index.html',
+      'https://momo/',
+      'app://evil/index.html',
+      'app://momo.evil/',
+      'app://user@momo/',
+      'http://localhost:5173/',
+      'about:blank',
+      '',
+      'not a url',
+    ]) {
       expect(isTrustedUrl(url, null), url).toBe(false);
     }
   });
@@ -33,7 +43,14 @@ describe('app:// paths', () => {
   it('refuses anything that would leave it or is not ours', () => {
     expect(resolveAppPath('app://momo/../secret', root)).toBe('/opt/momo/out/renderer/secret'); // the URL parser already clamps it
     expect(resolveAppPath('app://momo/%2e%2e/secret', root)).toBe('/opt/momo/out/renderer/secret');
-    for (const url of ['app://momo/assets/%2e%2e%2f%2e%2e%2fsecret', 'app://momo/a%5c..%5csecret', 'app://momo/%00', 'app://other/index.html', 'file:///etc/passwd', 'app://momo/%E0%A4%A']) {
+    for (const url of [
+      'app://momo/assets/%2e%2e%2f%2e%2e%2fsecret',
+      'app://momo/a%5c..%5csecret',
+      'app://momo/%00',
+      'app://other/index.html',
+      'file:///etc/passwd',
+      'app://momo/%E0%A4%A',
+    ]) {
       expect(resolveAppPath(url, root), url).toBeNull();
     }
   });
@@ -53,7 +70,7 @@ describe('content security policy', () => {
   });
   it('relaxes only styles and the dev server origin while developing', () => {
     const dev = devContentSecurityPolicy('http://localhost:5173');
-    expect(dev).toContain('connect-src \'self\' http://localhost:5173 ws://localhost:5173');
+    expect(dev).toContain("connect-src 'self' http://localhost:5173 ws://localhost:5173");
     expect(dev).not.toContain('unsafe-eval');
   });
 });

@@ -24,7 +24,17 @@ afterEach(() => {
 });
 
 const ULID = '01JD0000000000000000000000';
-function tx(ref: string, status: 'SUCCESS' | 'FAILED', amount: string, fee: string, net: string, completedAt: string, till = 'TFRONT1', network = 'MTN', sandbox = false): WireTransaction {
+function tx(
+  ref: string,
+  status: 'SUCCESS' | 'FAILED',
+  amount: string,
+  fee: string,
+  net: string,
+  completedAt: string,
+  till = 'TFRONT1',
+  network = 'MTN',
+  sandbox = false,
+): WireTransaction {
   return {
     reference: ref,
     clientReference: `${till}.${ULID.slice(0, 20)}${ref.slice(-6).padStart(6, '0')}`,
@@ -44,7 +54,23 @@ function tx(ref: string, status: 'SUCCESS' | 'FAILED', amount: string, fee: stri
 /** One of this till's payments, `created`, or `awaiting_customer` once it has a reference. */
 function pay(repo: PaymentsRepo, i: number, env: 'test' | 'live', msisdn: string, at: number, reference: string | null = null) {
   const id = `01JD${String(i).padStart(22, '0')}`;
-  repo.insert({ id, request_id: `r${i}`, merchant_ref: `TFRONT1.${id}`, environment: env, state: 'created', amount: 100 + i, msisdn, msisdn_rev: [...msisdn].reverse().join(''), network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: at, updated_at: at });
+  repo.insert({
+    id,
+    request_id: `r${i}`,
+    merchant_ref: `TFRONT1.${id}`,
+    environment: env,
+    state: 'created',
+    amount: 100 + i,
+    msisdn,
+    msisdn_rev: [...msisdn].reverse().join(''),
+    network: 'MTN',
+    customer_name: null,
+    description: '',
+    request_body: '{}',
+    till_id: 'TFRONT1',
+    created_at: at,
+    updated_at: at,
+  });
   if (reference) repo.update(id, { reference, state: 'awaiting_customer' }, at);
   return id;
 }
@@ -67,7 +93,12 @@ describe('takings', () => {
     expect(day.byTill.map((t) => t.tillId)).toEqual(['TBACK02', 'TFRONT1']);
     const range = takings.report('live', '2026-11-19', '2026-11-22', 'Africa/Accra');
     expect(range.totals.gross).toBe('110.00');
-    expect(range.byDay.map((d) => [d.date, d.count])).toEqual([['2026-11-19', 0], ['2026-11-20', 2], ['2026-11-21', 1], ['2026-11-22', 0]]);
+    expect(range.byDay.map((d) => [d.date, d.count])).toEqual([
+      ['2026-11-19', 0],
+      ['2026-11-20', 2],
+      ['2026-11-21', 1],
+      ['2026-11-22', 0],
+    ]);
     expect(takings.report('test', '2026-11-20', '2026-11-20', 'Africa/Accra').totals.gross).toBe('999.00');
     expect(() => takings.report('live', '2026-11-22', '2026-11-20', 'Africa/Accra')).toThrow(/start date/);
     expect(() => takings.report('live', '2024-01-01', '2026-11-20', 'Africa/Accra')).toThrow(/at most 366 days/);
@@ -77,16 +108,52 @@ describe('takings', () => {
     const repo = new PaymentsRepo(db);
     const store = new TransactionsStore(db, 'Africa/Accra');
     const own = tx('TX_S00001', 'SUCCESS', '20.00', '0.39', '19.61', '2026-11-20T10:00:00Z', 'TFRONT1', 'SANDBOX', true);
-    repo.insert({ id: 'p-own', request_id: 'r-own', merchant_ref: own.clientReference as string, environment: 'test', state: 'awaiting_customer', amount: 2000, msisdn: '233201234567', msisdn_rev: '765432102332', network: 'TELECEL', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: 0, updated_at: 0 });
+    repo.insert({
+      id: 'p-own',
+      request_id: 'r-own',
+      merchant_ref: own.clientReference as string,
+      environment: 'test',
+      state: 'awaiting_customer',
+      amount: 2000,
+      msisdn: '233201234567',
+      msisdn_rev: '765432102332',
+      network: 'TELECEL',
+      customer_name: null,
+      description: '',
+      request_body: '{}',
+      till_id: 'TFRONT1',
+      created_at: 0,
+      updated_at: 0,
+    });
     store.insert('test', own, 1, 0);
     store.insert('test', tx('TX_S00002', 'FAILED', '5.00', '0.00', '0.00', '2026-11-20T11:00:00Z', 'TOTHER9', 'SANDBOX', true), 2, 0); // another till's
     // A LIVE payment charged as MTN but reported by the service as TELECEL counts as TELECEL.
     const live = tx('TX_L00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-20T12:00:00Z', 'TFRONT1', 'TELECEL');
-    repo.insert({ id: 'p-live', request_id: 'r-live', merchant_ref: live.clientReference as string, environment: 'live', state: 'awaiting_customer', amount: 1000, msisdn: '233241234567', msisdn_rev: '765432142332', network: 'MTN', customer_name: null, description: '', request_body: '{}', till_id: 'TFRONT1', created_at: 0, updated_at: 0 });
+    repo.insert({
+      id: 'p-live',
+      request_id: 'r-live',
+      merchant_ref: live.clientReference as string,
+      environment: 'live',
+      state: 'awaiting_customer',
+      amount: 1000,
+      msisdn: '233241234567',
+      msisdn_rev: '765432142332',
+      network: 'MTN',
+      customer_name: null,
+      description: '',
+      request_body: '{}',
+      till_id: 'TFRONT1',
+      created_at: 0,
+      updated_at: 0,
+    });
     store.insert('live', live, 3, 0);
     const takings = new Takings(db);
-    const networks = (env: 'test' | 'live') => takings.report(env, '2026-11-20', '2026-11-20', 'Africa/Accra').byNetwork.map((n) => [n.network, n.count, n.gross]);
-    expect(networks('test')).toEqual([['SANDBOX', 1, '0.00'], ['TELECEL', 1, '20.00']]);
+    const networks = (env: 'test' | 'live') =>
+      takings.report(env, '2026-11-20', '2026-11-20', 'Africa/Accra').byNetwork.map((n) => [n.network, n.count, n.gross]);
+    expect(networks('test')).toEqual([
+      ['SANDBOX', 1, '0.00'],
+      ['TELECEL', 1, '20.00'],
+    ]);
     expect(networks('live')).toEqual([['TELECEL', 1, '10.00']]);
     // The CSV counts each row under the same network as the screen, and keeps what the service said.
     const csvRows = new Takings(db)
@@ -103,7 +170,10 @@ describe('takings', () => {
     expect([liveRow?.[2], liveRow?.[5], liveRow?.at(-1)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
     // A time-zone change rebuilds the rollup with the same rule.
     store.setTimeZone('Africa/Nairobi');
-    expect(networks('test')).toEqual([['SANDBOX', 1, '0.00'], ['TELECEL', 1, '20.00']]);
+    expect(networks('test')).toEqual([
+      ['SANDBOX', 1, '0.00'],
+      ['TELECEL', 1, '20.00'],
+    ]);
     expect(networks('live')).toEqual([['TELECEL', 1, '10.00']]);
   });
 
@@ -111,7 +181,12 @@ describe('takings', () => {
     const repo = new PaymentsRepo(db);
     const now = Date.parse('2026-11-20T12:00:00Z');
     const takings = new Takings(db, () => now);
-    expect(takings.report('live', '2026-11-20', '2026-11-20', 'Africa/Accra').awaiting).toEqual({ count: 0, amount: '0.00', overdue: 0, overdueAfterMinutes: 15 });
+    expect(takings.report('live', '2026-11-20', '2026-11-20', 'Africa/Accra').awaiting).toEqual({
+      count: 0,
+      amount: '0.00',
+      overdue: 0,
+      overdueAfterMinutes: 15,
+    });
     pay(repo, 1, 'live', '233241230001', now - OVERDUE_AFTER_MS - 1, 'TX_OLD'); // GH₵1.01, waiting 15 min + 1 ms
     pay(repo, 2, 'live', '233241230002', now - OVERDUE_AFTER_MS, 'TX_EDGE'); // exactly 15 min: not yet overdue
     const uncertain = pay(repo, 3, 'live', '233241230003', now - 1000);
@@ -124,8 +199,18 @@ describe('takings', () => {
     repo.update(refused, { state: 'rejected' }, now);
     pay(repo, 7, 'test', '233241230007', now - 2 * OVERDUE_AFTER_MS, 'TX_TEST');
     // 1.01 + 1.02 + 1.03: whatever the dates asked for, and never the other environment's
-    expect(takings.report('live', '2026-11-01', '2026-11-01', 'Africa/Accra').awaiting).toEqual({ count: 3, amount: '3.06', overdue: 1, overdueAfterMinutes: 15 });
-    expect(takings.report('test', '2026-11-20', '2026-11-20', 'Africa/Accra').awaiting).toEqual({ count: 1, amount: '1.07', overdue: 1, overdueAfterMinutes: 15 });
+    expect(takings.report('live', '2026-11-01', '2026-11-01', 'Africa/Accra').awaiting).toEqual({
+      count: 3,
+      amount: '3.06',
+      overdue: 1,
+      overdueAfterMinutes: 15,
+    });
+    expect(takings.report('test', '2026-11-20', '2026-11-20', 'Africa/Accra').awaiting).toEqual({
+      count: 1,
+      amount: '1.07',
+      overdue: 1,
+      overdueAfterMinutes: 15,
+    });
   });
 
   it('recomputes local dates and the rollup when the time zone changes', () => {
@@ -169,7 +254,9 @@ describe('history', () => {
     const found = history.search('test', { query: 'TFRONT1.', page: 0, pageSize: 10 }, 'Africa/Accra');
     expect(found.items.map((p) => p.id)).toEqual([testId]);
     expect(found.total).toBe(1);
-    expect(history.search('live', { query: 'TFRONT1.', page: 0, pageSize: 10 }, 'Africa/Accra').items.every((p) => p.environment === 'live')).toBe(true);
+    expect(
+      history.search('live', { query: 'TFRONT1.', page: 0, pageSize: 10 }, 'Africa/Accra').items.every((p) => p.environment === 'live'),
+    ).toBe(true);
   });
 
   it('pages newest first, searches reference, merchantRef and the last digits of the phone, by date, per environment', () => {
@@ -184,7 +271,9 @@ describe('history', () => {
     expect(first.total).toBe(30);
     expect(first.items.map((p) => p.amount)).toEqual(['1.29', '1.28', '1.27', '1.26', '1.25', '1.24', '1.23', '1.22', '1.21', '1.20']);
     expect(history.search('live', { page: 2, pageSize: 10 }, 'Africa/Accra').items.at(-1)?.amount).toBe('1.00');
-    expect(history.search('live', { query: '0005', page: 0, pageSize: 10 }, 'Africa/Accra').items.map((p) => p.msisdn)).toEqual(['233241230005']);
+    expect(history.search('live', { query: '0005', page: 0, pageSize: 10 }, 'Africa/Accra').items.map((p) => p.msisdn)).toEqual([
+      '233241230005',
+    ]);
     expect(history.search('live', { query: 'TX_REF1', page: 0, pageSize: 50 }, 'Africa/Accra').total).toBe(11); // TX_REF1, TX_REF10..19
     const byRef = history.search('live', { query: first.items[0]!.merchantRef, page: 0, pageSize: 5 }, 'Africa/Accra');
     expect(byRef.items.map((p) => p.id)).toEqual([first.items[0]!.id]);
