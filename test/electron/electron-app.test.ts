@@ -10,7 +10,7 @@ import { _electron } from 'playwright-core';
 import { axe, enter, focused, resultTitle, sell } from '../browser-bridge/cashier.js';
 // The one place that decides whether the real app can launch here. It finds the binary WITHOUT
 // require('electron'), which would start a download of the binary from inside the test run.
-import { appRoot, canLaunch, electronPath, skipReason, sqliteBinding } from '../electron/electron-env.js';
+import { appRoot, canLaunch, electronPath, skipReason, sqliteBinding } from './electron-env.js';
 
 const reason = canLaunch ? '' : (skipReason ?? 'the app cannot be launched here');
 if (reason) console.warn(`[skipped] electron-app.test.ts: ${reason}`);
