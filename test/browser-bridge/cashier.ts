@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { SCREENSHOTS } from './harness.js';
+import { SCREENSHOTS_DIR } from '../support/screenshots.js';
 
 /** Type an amount on a fresh Charge screen, Enter, the number, Enter: the common sale. */
 export async function sell(page: Page, amountDigits: string, phone: string, description?: string): Promise<void> {
@@ -88,8 +88,9 @@ export async function axe(page: Page): Promise<string[]> {
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+/** Saves name.png in the ignored screenshots folder (test/support/screenshots.ts); npm run screenshots publishes it. */
+export async function screenshot(page: Page, name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), ...(clip ? { clip } : {}) });
 }
 
 export async function text(page: Page, testId: string): Promise<string> {

@@ -11,11 +11,11 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { IPC_EVENTS, type IpcChannel } from '../../shared/ipc/contract.js';
 import { createTillCore } from '../../electron/core/index.js';
+import { SCREENSHOTS_DIR } from '../support/screenshots.js';
 import { installMomoBridge } from './init-script.js';
 import { serveRenderer, type StaticServer } from './static-server.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const SCREENSHOTS = join(ROOT, 'docs/screenshots');
 
 export type TillCore = Awaited<ReturnType<typeof createTillCore>>;
 export type CoreOptions = Parameters<typeof createTillCore>[0];
@@ -94,7 +94,7 @@ export async function openTill(
     }),
   );
   await page.goto(server.url);
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
 
   return {
     core,

@@ -3,11 +3,9 @@
  * Chromium, the test bridge and the real till core with its embedded sandbox and relay (time-scaled).
  * Every result is checked against the sandbox's own record of the transaction.
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_NAMES } from '../../sandbox/names.js';
 import { axe, enter, focused, focusedText, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
-import { SCREENSHOTS } from '../browser-bridge/harness.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
@@ -94,7 +92,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     expect(await page.getByTestId('receipt').isVisible()).toBe(true);
     expect(await text(page, 'receipt')).toContain(tx?.reference ?? 'missing');
     expect(await page.getByTestId('result-title').isVisible()).toBe(false);
-    await page.screenshot({ path: join(SCREENSHOTS, 'receipt-print.png'), clip: { x: 0, y: 0, width: 320, height: 420 } });
+    await screenshot(page, 'receipt-print', { x: 0, y: 0, width: 320, height: 420 });
     await page.emulateMedia({ media: 'screen' });
 
     await page.keyboard.press('Shift+Tab');
