@@ -1,0 +1,232 @@
+/**
+ * The relay's store on PostgreSQL (`--database-url postgres://…`): many merchants, several instances
+ * on one database. Commits per merchant (pg-committer.ts), keys and tokens from memory
+ * (pg-directory.ts), news from other instances and outage handling (pg-feed.ts), reads by cursor here.
+ */
+import pg from 'pg';
+import type { Environment } from '../../shared/wire/keys.js';
+import type { CommitWaiter } from '../group-commit.js';
+import type { LogFn } from '../http-util.js';
+import type { RelayStore, ServiceKey, StoredEventRow, StoreListener, TenantDelivery, TillIdentity } from '../store.js';
+import { PgCommitter } from './pg-committer.js';
+import { PgDirectory } from './pg-directory.js';
+import { PgFeed } from './pg-feed.js';
+import { migratePg } from './schema.js';
+
+export type PgStoreOptions = {
+  databaseUrl: string;
+  masterKey: Buffer;
+  maxBatch: number;
+  /** Connections per instance (commits of different merchants run in parallel on them). */
+  poolSize?: number;
+  /** Period of the catch-up read that bounds the cost of a lost notification. */
+  catchUpMs?: number;
+  log: LogFn;
+};
+
+const COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
+
+type Row = Omit<StoredEventRow, 'seq'> & { seq: string };
+
+function toRow(r: Row): StoredEventRow {
+  return { ...r, seq: Number(r.seq) };
+}
+
+/** Settings every connection gets: acknowledged means durable, and nothing waits forever. */
+export function connectionConfig(databaseUrl: string): pg.ClientConfig {
+  return {
+    connectionString: databaseUrl,
+    options: '-c synchronous_commit=on -c statement_timeout=10000 -c idle_in_transaction_session_timeout=30000',
+    connectionTimeoutMillis: 3_000,
+    keepAlive: true,
+    application_name: 'momo-relay',
+  };
+}
+
+/** A pool on the database with the schema brought up to date (for the CLI and the relay). */
+export async function openPgPool(databaseUrl: string, max = 10): Promise<pg.Pool> {
+  const pool = new pg.Pool({ ...connectionConfig(databaseUrl), max });
+  pool.on('error', () => undefined); // an idle connection's error: the next query on a new one says more
+  const client = await pool.connect().catch(async (err: Error) => {
+    await pool.end().catch(() => undefined);
+    throw new Error(`Cannot connect to the relay database: ${err.message}`);
+  });
+  try {
+    const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+    if (sync.rows[0]?.synchronous_commit !== 'on') {
+      throw new Error(`synchronous_commit is ${sync.rows[0]?.synchronous_commit}, expected on`);
+    }
+    await migratePg(client);
+    client.release();
+    return pool;
+  } catch (err) {
+    client.release(err as Error);
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+}
+
+export class PgStore implements RelayStore {
+  readonly kind = 'postgres' as const;
+  private listener: StoreListener | null = null;
+  private watched: () => Iterable<string> = () => [];
+  private reloading: Promise<void> | null = null;
+  private readonly committer: PgCommitter;
+  private readonly feed: PgFeed;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly directory: PgDirectory,
+    options: PgStoreOptions,
+  ) {
+    this.feed = new PgFeed(pool, {
+      connection: connectionConfig(options.databaseUrl),
+      catchUpMs: options.catchUpMs ?? 1_000,
+      watched: () => this.watched(),
+      log: options.log,
+      handlers: {
+        advanced: (merchantId, lastSeq) => this.listener?.advanced(merchantId, lastSeq),
+        authVersion: (version) => {
+          if (version === null || version !== this.directory.version) void this.reloadDirectory();
+        },
+        recovered: () => void this.reloadDirectory(),
+      },
+    });
+    pool.on('error', (err) => this.feed.unavailable(err));
+    this.committer = new PgCommitter(pool, {
+      maxBatch: options.maxBatch,
+      available: () => this.feed.isAvailable,
+      unavailable: (err) => this.feed.unavailable(err),
+      committed: (report) => this.listener?.committed(report),
+      log: options.log,
+    });
+  }
+
+  static async open(options: PgStoreOptions): Promise<PgStore> {
+    const pool = await openPgPool(options.databaseUrl, options.poolSize ?? 10);
+    try {
+      const directory = new PgDirectory(options.masterKey, options.log);
+      const unreadable = await directory.reload(pool);
+      if (unreadable.length > 0) {
+        throw new Error(
+          `The master key does not open the secrets of ${unreadable.join(', ')}: start every instance with the key the secrets were added with`,
+        );
+      }
+      const store = new PgStore(pool, directory, options);
+      await store.feed.start();
+      return store;
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private reloadDirectory(): Promise<void> {
+    this.reloading ??= this.directory
+      .reload(this.pool)
+      .then(
+        () => this.listener?.authChanged(),
+        (err: Error) => this.feed.unavailable(err),
+      )
+      .finally(() => {
+        this.reloading = null;
+      });
+    return this.reloading;
+  }
+
+  findKey(publicId: string): ServiceKey | undefined {
+    return this.directory.findKey(publicId);
+  }
+
+  findTill(tokenHash: string): TillIdentity | undefined {
+    return this.directory.findTill(tokenHash);
+  }
+
+  enqueue(delivery: TenantDelivery, waiter: CommitWaiter): void {
+    this.committer.enqueue(delivery, waiter);
+  }
+
+  flush(): void {
+    this.committer.flush();
+  }
+
+  logId(merchantId: string): string {
+    return this.directory.logId(merchantId) ?? '';
+  }
+
+  get merchantCount(): number {
+    return this.directory.merchantCount();
+  }
+
+  async lastSeq(merchantId: string): Promise<number> {
+    const { rows } = await this.query<{ last_seq: string }>('relay_last_seq', 'SELECT last_seq FROM merchants WHERE id = $1', [merchantId]);
+    return Number(rows[0]?.last_seq ?? 0);
+  }
+
+  async rowsAfter(merchantId: string, after: number, limit: number, environment?: Environment): Promise<StoredEventRow[]> {
+    const { rows } = environment
+      ? await this.query<Row>(
+          'relay_rows_after_env',
+          `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND environment = $4 AND seq > $2 ORDER BY seq LIMIT $3`,
+          [merchantId, after, limit, environment],
+        )
+      : await this.query<Row>(
+          'relay_rows_after',
+          `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+          [merchantId, after, limit],
+        );
+    return rows.map(toRow);
+  }
+
+  async byReference(merchantId: string, reference: string, environment?: Environment): Promise<StoredEventRow | undefined> {
+    const { rows } = await this.query<Row>(
+      'relay_by_reference',
+      `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND reference = $2 AND ($3::text IS NULL OR environment = $3)
+       ORDER BY seq DESC LIMIT 1`,
+      [merchantId, reference, environment ?? null],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  async byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<StoredEventRow | undefined> {
+    const { rows } = await this.query<Row>(
+      'relay_by_client_reference',
+      `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND client_reference = $2 AND ($3::text IS NULL OR environment = $3)
+       ORDER BY seq DESC LIMIT 1`,
+      [merchantId, clientReference, environment ?? null],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+
+  async health(): Promise<{ ok: boolean; reason?: string }> {
+    if (!this.feed.isAvailable) return { ok: false, reason: `database unreachable: ${this.feed.reason}` };
+    try {
+      await this.pool.query('SELECT 1');
+      return { ok: true };
+    } catch (err) {
+      this.feed.unavailable(err as Error);
+      return { ok: false, reason: `database unreachable: ${(err as Error).message}` };
+    }
+  }
+
+  watch(listener: StoreListener, watched: () => Iterable<string>): void {
+    this.listener = listener;
+    this.watched = watched;
+  }
+
+  async close(): Promise<void> {
+    await this.committer.close();
+    await this.feed.close();
+    await this.pool.end();
+  }
+
+  /** A read; a failure for want of the database marks it unavailable (and is thrown to the caller). */
+  private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>({ name, text, values });
+    } catch (err) {
+      if (!(err as { code?: string }).code) this.feed.unavailable(err as Error);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The relay's PostgreSQL schema, versioned like the SQLite one: each migration runs once, recorded in
+ * relay_schema_migrations; the pending ones run in one transaction (DDL is transactional here), so a
+ * failed upgrade leaves the old schema. Instances starting together serialise on an advisory lock;
+ * a database from a newer relay is refused.
+ */
+import type pg from 'pg';
+
+export type PgMigration = { version: number; name: string; up: string };
+
+const TENANTS = `
+CREATE TABLE merchants (
+  id text PRIMARY KEY CHECK (id ~ '^MCH_[A-Za-z0-9_-]{1,60}$'),
+  name text CHECK (length(name) <= 200),
+  -- The identity of this merchant's log: sequence numbers mean something only within it.
+  log_id text NOT NULL,
+  -- The merchant's sequence counter, locked by each commit (see relay_commit).
+  last_seq bigint NOT NULL DEFAULT 0 CHECK (last_seq >= 0),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE service_keys (
+  public_id text PRIMARY KEY CHECK (public_id ~ '^pk_(test|live)_'),
+  merchant_id text NOT NULL REFERENCES merchants (id),
+  -- AES-256-GCM under the master key: 12-byte nonce, ciphertext, 16-byte tag (relay/pg/secret-box.ts).
+  secret_sealed bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX service_keys_merchant ON service_keys (merchant_id);
+CREATE TABLE till_tokens (
+  merchant_id text NOT NULL REFERENCES merchants (id),
+  label text NOT NULL CHECK (label ~ '^[A-Za-z0-9 ._:-]{1,64}$'),
+  token_hash text NOT NULL UNIQUE CHECK (token_hash ~ '^sha256:[0-9a-f]{64}$'),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (merchant_id, label)
+);
+-- Bumped by any change to merchants, keys or tokens; every instance polls it (and is woken by NOTIFY).
+CREATE TABLE auth_version (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  version bigint NOT NULL
+);
+INSERT INTO auth_version (id, version) VALUES (true, 1);
+CREATE FUNCTION relay_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE auth_version SET version = version + 1;
+  PERFORM pg_notify('relay_auth', '');
+  RETURN NULL;
+END $$;
+CREATE TRIGGER merchants_changed AFTER INSERT OR UPDATE OF id, name, log_id OR DELETE ON merchants
+  FOR EACH STATEMENT EXECUTE FUNCTION relay_auth_changed();
+CREATE TRIGGER service_keys_changed AFTER INSERT OR UPDATE OR DELETE ON service_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION relay_auth_changed();
+CREATE TRIGGER till_tokens_changed AFTER INSERT OR UPDATE OR DELETE ON till_tokens
+  FOR EACH STATEMENT EXECUTE FUNCTION relay_auth_changed();
+
+CREATE TABLE events (
+  merchant_id text NOT NULL REFERENCES merchants (id),
+  seq bigint NOT NULL CHECK (seq > 0),
+  reference text NOT NULL,
+  client_reference text,
+  environment text NOT NULL CHECK (environment IN ('test', 'live')),
+  key_id text NOT NULL,
+  received_at text NOT NULL,
+  webhook_created_at text NOT NULL,
+  transaction_json text NOT NULL,
+  first_timestamp bigint NOT NULL,
+  latest_timestamp bigint NOT NULL,
+  deliveries integer NOT NULL DEFAULT 1,
+  PRIMARY KEY (merchant_id, seq),
+  UNIQUE (merchant_id, environment, reference)
+);
+CREATE INDEX events_client_reference ON events (merchant_id, client_reference, environment);
+CREATE INDEX events_environment_seq ON events (merchant_id, environment, seq);
+`;
+
+/**
+ * One group of one merchant's deliveries, committed in one transaction (the caller's statement).
+ * The merchant's counter row is locked first and held until COMMIT, so this merchant's commits take
+ * their numbers one after the other: numbers follow commit order, a reader never sees seq n+1
+ * before n, and a rolled-back commit gives its numbers back (no gaps). Repeats are looked up after
+ * the lock is taken, so the same delivery racing on two instances is stored once: the second
+ * commit waits for the first and then finds its row.
+ */
+const COMMIT_FUNCTION = `
+CREATE FUNCTION relay_commit(
+  p_merchant text, p_environment text[], p_reference text[], p_client_reference text[], p_key_id text[],
+  p_received_at text[], p_webhook_created_at text[], p_transaction_json text[], p_timestamp bigint[])
+RETURNS TABLE (o_kind text, o_seq bigint, o_environment text, o_json text, o_previous_timestamp bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_last bigint;
+  v_first bigint;
+  v_row record;
+BEGIN
+  SELECT m.last_seq INTO v_last FROM merchants m WHERE m.id = p_merchant FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'unknown merchant %', p_merchant USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  v_first := v_last;
+  FOR i IN 1 .. coalesce(array_length(p_reference, 1), 0) LOOP
+    SELECT e.seq, e.environment, e.transaction_json, e.latest_timestamp INTO v_row
+      FROM events e
+      WHERE e.merchant_id = p_merchant AND e.environment = p_environment[i] AND e.reference = p_reference[i];
+    o_environment := NULL; o_json := NULL; o_previous_timestamp := NULL;
+    IF NOT FOUND THEN
+      v_last := v_last + 1;
+      INSERT INTO events (merchant_id, seq, reference, client_reference, environment, key_id, received_at,
+                          webhook_created_at, transaction_json, first_timestamp, latest_timestamp)
+        VALUES (p_merchant, v_last, p_reference[i], p_client_reference[i], p_environment[i], p_key_id[i],
+                p_received_at[i], p_webhook_created_at[i], p_transaction_json[i], p_timestamp[i], p_timestamp[i]);
+      o_kind := 'accepted'; o_seq := v_last;
+    ELSIF v_row.transaction_json::jsonb = p_transaction_json[i]::jsonb THEN
+      UPDATE events SET deliveries = deliveries + 1, latest_timestamp = greatest(latest_timestamp, p_timestamp[i])
+        WHERE merchant_id = p_merchant AND seq = v_row.seq;
+      o_kind := 'duplicate'; o_seq := v_row.seq; o_previous_timestamp := v_row.latest_timestamp;
+    ELSE
+      o_kind := 'conflict'; o_seq := v_row.seq; o_environment := v_row.environment; o_json := v_row.transaction_json;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+  IF v_last > v_first THEN
+    UPDATE merchants SET last_seq = v_last WHERE id = p_merchant;
+    -- Delivered to listeners at COMMIT, never before: a woken instance reads committed rows.
+    PERFORM pg_notify('relay_events', p_merchant || ' ' || v_last);
+  END IF;
+END $$;
+`;
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: 'merchants, service keys, till tokens, events', up: TENANTS },
+  { version: 2, name: 'relay_commit: per-merchant gapless group commit', up: COMMIT_FUNCTION },
+];
+
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
+
+export class PgSchemaError extends Error {
+  override name = 'PgSchemaError';
+}
+
+/** Brings the database to PG_SCHEMA_VERSION; returns the version found before. */
+export async function migratePg(client: pg.ClientBase): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    // One instance migrates at a time; the others wait here, then find nothing left to do.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('momo-relay-migrate'))");
+    await client.query(`CREATE TABLE IF NOT EXISTS relay_schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM relay_schema_migrations');
+    const found = rows[0]?.v ?? 0;
+    if (found > PG_SCHEMA_VERSION) {
+      throw new PgSchemaError(
+        `The relay database is schema version ${found}, newer than this relay understands (${PG_SCHEMA_VERSION}). ` +
+          'Run a newer relay; this one will not touch it.',
+      );
+    }
+    for (const m of PG_MIGRATIONS) {
+      if (m.version <= found) continue;
+      await client.query(m.up);
+      await client.query('INSERT INTO relay_schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+    }
+    await client.query('COMMIT');
+    return found;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
