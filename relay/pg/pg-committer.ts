@@ -12,7 +12,7 @@ import type { Environment } from '../../shared/wire/keys.js';
 import { canonicalJson, eventJson, type ApplyOutcome } from '../event-log.js';
 import { CommitError, type CommitWaiter } from '../group-commit.js';
 import type { LogFn } from '../http-util.js';
-import type { CommitReport, TenantDelivery } from '../store.js';
+import type { CommitReport, TenantDelivery } from '../tenant-store.js';
 
 type Queue = { deliveries: TenantDelivery[]; waiters: CommitWaiter[]; inFlight: boolean };
 

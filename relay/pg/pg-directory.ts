@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import type { LogFn } from '../http-util.js';
-import type { ServiceKey, TillIdentity } from '../store.js';
+import type { ServiceKey, TillIdentity } from '../tenant-store.js';
 import { openSecret } from './secret-box.js';
 
 type Snapshot = {

@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { Environment } from '../../shared/wire/keys.js';
 import type { CommitWaiter } from '../group-commit.js';
 import type { LogFn } from '../http-util.js';
-import type { RelayStore, ServiceKey, StoredEventRow, StoreListener, TenantDelivery, TillIdentity } from '../store.js';
+import type { RelayStore, ServiceKey, StoredEventRow, StoreListener, TenantDelivery, TillIdentity } from '../tenant-store.js';
 import { PgCommitter } from './pg-committer.js';
 import { PgDirectory } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';

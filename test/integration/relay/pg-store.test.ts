@@ -12,7 +12,7 @@ import { migratePg, PG_SCHEMA_VERSION } from '../../../relay/pg/schema.js';
 import { loadMasterKey } from '../../../relay/pg/secret-box.js';
 import { addKey, addMerchant, createToken, revokeToken } from '../../../relay/pg/tenants.js';
 import { hashRelayToken } from '../../../relay/config.js';
-import type { TenantDelivery } from '../../../relay/store.js';
+import type { TenantDelivery } from '../../../relay/tenant-store.js';
 import { describePg, usePgCluster } from '../../support/pg-cluster.js';
 import { sleep } from './helpers.js';
 
