@@ -16,6 +16,7 @@ import { PaymentsRepo } from '../electron/core/payments-repo.js';
 import { Takings } from '../electron/core/takings.js';
 import { History } from '../electron/core/history.js';
 import type { WireTransaction } from '../shared/wire/transaction.js';
+import { NETWORKS } from '../shared/domain.js';
 
 const rowsArg = process.argv.indexOf('--rows');
 const ROWS = rowsArg > 0 ? Number(process.argv[rowsArg + 1]) : 1_000_000;
@@ -24,7 +25,6 @@ const DAYS = 365;
 const END = Date.parse('2026-11-21T18:00:00Z');
 const START = END - DAYS * 86_400_000;
 const TILLS = ['TFRONT001', 'TBACK0002', 'TKIOSK003', 'TMARKET04', 'TSTALL005'];
-const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'];
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** ULID-shaped ids built fast (the ulid package draws crypto randomness per character: ~40 µs each). */
@@ -61,7 +61,7 @@ for (let start = 0; start < ROWS; start += BATCH) {
       const till = TILLS[i % TILLS.length] as string;
       const id = fastUlid(at, i);
       const msisdn = `2332${String(40_000_000 + Math.floor(rand() * 9_999_999)).padStart(8, '0')}`;
-      const network = NETWORKS[i % 3] as string;
+      const network = NETWORKS[i % NETWORKS.length] as string;
       const tx = {
         reference: `TX_${id}`,
         clientReference: `${till}.${id}`,

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { RelayEvent, RelayPage } from '../shared/relay-wire.js';
 import { readLogId } from './db.js';
-import type { Environment } from '../shared/wire/keys.js';
+import type { Environment } from '../shared/domain.js';
 
 /** A verified, validated delivery ready to be committed. */
 export type Delivery = {

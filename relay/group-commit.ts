@@ -84,11 +84,6 @@ export class GroupCommitter {
     this.commitOne = this.db.transaction((d: Delivery) => log.apply(d));
   }
 
-  /** Kept for callers written for an asynchronous start: the database is open once constructed. */
-  whenReady(): Promise<void> {
-    return Promise.resolve();
-  }
-
   /**
    * Queues a delivery; `waiter.settle` is called once its outcome is committed to disk, or the
    * commit failed. The commit happens at the next check phase, or at once with `flush()`.

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ENVIRONMENTS } from '../shared/domain.js';
 import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config.js';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
@@ -82,7 +83,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
           }
         }
         // Counted once per environment per commit rather than per delivery.
-        for (const environment of ['test', 'live'] as const) {
+        for (const environment of ENVIRONMENTS) {
           if (acceptedBy[environment] > 0) metrics.accepted.inc({ environment }, acceptedBy[environment]);
           if (duplicatesBy[environment] > 0) metrics.duplicates.inc({ environment }, duplicatesBy[environment]);
           acceptedBy[environment] = 0;

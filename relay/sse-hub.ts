@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Environment } from '../shared/wire/keys.js';
+import type { Environment } from '../shared/domain.js';
 import { eventJson, type EventLog } from './event-log.js';
 import type { LogFn } from './http-util.js';
 import type { RelayMetrics } from './metrics.js';

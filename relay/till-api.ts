@@ -5,7 +5,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, relayEnvironmentSchema } from '../shared/relay-wire.js';
+import { environmentSchema } from '../shared/domain-schemas.js';
+import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN } from '../shared/relay-wire.js';
 import type { RelayConfig } from './config.js';
 import type { EventLog } from './event-log.js';
 import { sendError, sendJson, type LogFn } from './http-util.js';
@@ -19,7 +20,7 @@ const seqParam = z
 
 const eventsQuerySchema = z.object({
   after: seqParam.optional(),
-  environment: relayEnvironmentSchema.optional(),
+  environment: environmentSchema.optional(),
 });
 
 const transactionsQuerySchema = z.object({
@@ -30,7 +31,7 @@ const transactionsQuerySchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1, 'must be at least 1')
     .optional(),
-  environment: relayEnvironmentSchema.optional(),
+  environment: environmentSchema.optional(),
   clientReference: z.string().min(1).max(128).optional(),
 });
 

@@ -14,8 +14,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { verifyWebhook, WebhookVerificationError } from '../shared/webhook-signature.js';
-import { describeZodError, KEY_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema } from '../shared/wire/index.js';
-import { environmentOfKey, type Environment } from '../shared/wire/keys.js';
+import { KEY_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema } from '../shared/wire/index.js';
+import { describeZodError } from '../shared/zod-error.js';
+import type { Environment } from '../shared/domain.js';
+import { environmentOfKey } from '../shared/wire/keys.js';
 import type { RelayConfig } from './config.js';
 import type { ApplyOutcome, Delivery } from './event-log.js';
 import type { CommitWaiter, GroupCommitter } from './group-commit.js';

@@ -7,7 +7,7 @@ import type { MerchantStore } from './merchants.js';
 import type { Payments } from './payments.js';
 import { parseJson, readBody, sendError, sendJson } from './http-util.js';
 import { resolveAccountName } from './names.js';
-import { INITIALIZE_NETWORKS } from '../shared/wire/initialize.js';
+import { isNetwork } from '../shared/domain.js';
 import { tryNormaliseMsisdn } from '../shared/phone.js';
 
 export type ApiContext = { merchants: MerchantStore; payments: Payments };
@@ -65,7 +65,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, url: 
     const phone = tryNormaliseMsisdn(msisdnParam);
     if (!phone.ok) return sendError(res, 400, 'VALIDATION_ERROR', `msisdn: ${phone.error}`);
     if (!network) return sendError(res, 400, 'VALIDATION_ERROR', 'network is required');
-    if (!(INITIALIZE_NETWORKS as readonly string[]).includes(network)) {
+    if (!isNetwork(network)) {
       return sendError(res, 400, 'VALIDATION_ERROR', 'network: must be MTN, TELECEL or AIRTELTIGO');
     }
     const name = resolveAccountName(phone.msisdn);

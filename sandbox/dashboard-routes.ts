@@ -14,7 +14,8 @@ import type { Payments, TransactionRow } from './payments.js';
 import type { AttemptRow, DeliveryEngine, DeliveryRow } from './deliveries.js';
 import { parseJson, readBody, sendError, sendJson } from './http-util.js';
 import { formatAmount } from '../shared/money.js';
-import { describeZodError } from '../shared/wire/initialize.js';
+import { environmentSchema } from '../shared/domain-schemas.js';
+import { describeZodError } from '../shared/zod-error.js';
 
 export type DashboardContext = {
   merchants: MerchantStore;
@@ -105,7 +106,7 @@ function deliveryJson(d: DeliveryRow, attempts: AttemptRow[]) {
 }
 
 const statusBody = z.strictObject({ status: z.enum(MERCHANT_STATUSES) });
-const keyBody = z.strictObject({ environment: z.enum(['test', 'live']) });
+const keyBody = z.strictObject({ environment: environmentSchema });
 const merchantBody = z.strictObject({ name: z.string().trim().min(1, 'name is required').max(80) });
 
 function hostAllowed(req: IncomingMessage, port: number): boolean {

@@ -4,11 +4,11 @@
  */
 import type { Db } from './db.js';
 import { newKeyPair, newMerchantId, SecretBox, sha256Hex } from './secrets.js';
+import type { Environment } from '../shared/domain.js';
 import { MERCHANT_ID } from '../shared/wire/keys.js';
 
 export const MERCHANT_STATUSES = ['PENDING_REVIEW', 'APPROVED', 'SUSPENDED', 'REJECTED'] as const;
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
-export type Environment = 'test' | 'live';
 
 export type MerchantRow = { id: string; name: string; status: MerchantStatus; is_demo: number; created_at: number };
 export type KeyRow = {

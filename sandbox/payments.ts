@@ -8,10 +8,11 @@ import type { Db } from './db.js';
 import type { SandboxClock } from './clock.js';
 import { TimerSet } from './clock.js';
 import type { DeliveryEngine } from './deliveries.js';
-import type { Environment } from './merchants.js';
+import type { Environment } from '../shared/domain.js';
 import { REPEATED_REPORTS, REPEAT_GAP_MS, resultOf, testOutcomeFor, type FailureReason, type Outcome } from './outcomes.js';
 import { resolveAccountName } from './names.js';
-import { initializeRequestSchema, describeZodError } from '../shared/wire/initialize.js';
+import { initializeRequestSchema } from '../shared/wire/initialize.js';
+import { describeZodError } from '../shared/zod-error.js';
 import { feeForAmount, formatAmount, parseAmount } from '../shared/money.js';
 import { tryNormaliseMsisdn } from '../shared/phone.js';
 

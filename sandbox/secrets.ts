@@ -9,6 +9,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Environment } from '../shared/domain.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -23,7 +24,7 @@ export function newMerchantId(): string {
   return `MCH_${randomString(12, UPPER_DIGITS)}`;
 }
 
-export function newKeyPair(environment: 'test' | 'live'): { publicId: string; secret: string } {
+export function newKeyPair(environment: Environment): { publicId: string; secret: string } {
   return { publicId: `pk_${environment}_${randomString(24)}`, secret: `sk_${environment}_${randomString(40)}` };
 }
 

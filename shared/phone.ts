@@ -7,9 +7,7 @@
  * and the cashier can change the detected network).
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-
-export const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const;
-export type Network = (typeof NETWORKS)[number];
+import { NETWORKS, type Network } from './domain.js';
 
 export const NETWORK_LABELS: Record<Network, string> = {
   MTN: 'MTN MoMo',

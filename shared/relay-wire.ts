@@ -10,15 +10,14 @@
  * the log's last sequence) starts again from 0.
  */
 import { z } from 'zod';
+import { environmentSchema } from './domain-schemas.js';
 import { isoDateTimeSchema, transactionSchema } from './wire/transaction.js';
-
-export const relayEnvironmentSchema = z.enum(['test', 'live']);
 
 export const relayEventSchema = z.object({
   /** Monotonically increasing sequence number in the relay's log (the SSE id). */
   seq: z.number().int().positive(),
   /** test when the delivery was signed by a pk_test_ key (and data.sandbox === true), live otherwise. */
-  environment: relayEnvironmentSchema,
+  environment: environmentSchema,
   /** When the relay committed the delivery. */
   receivedAt: isoDateTimeSchema,
   /** The webhook body's createdAt. */

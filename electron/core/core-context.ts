@@ -1,5 +1,5 @@
 /** What the channel handlers can reach inside a running core. */
-import type { RelayState, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { RelayState } from '../../shared/ipc/contract.js';
 import type { Logger } from './logger.js';
 import type { OwnerSession } from './owner.js';
 import type { PaymentEngine } from './payment-engine.js';
@@ -10,6 +10,7 @@ import type { CleanEnvironmentInput } from './settings-validation.js';
 import type { Takings } from './takings.js';
 import type { History } from './history.js';
 import type { TransactionsStore } from './transactions-store.js';
+import type { Environment } from '../../shared/domain.js';
 
 export type CoreContext = {
   settings: SettingsStore;
@@ -22,8 +23,8 @@ export type CoreContext = {
   client: ServiceClient;
   log: Logger;
   version: string;
-  configFor(environment: TillEnvironment): Promise<EnvironmentConfig>;
-  saveEnvironment(environment: TillEnvironment, clean: CleanEnvironmentInput): Promise<void>;
-  setActive(environment: TillEnvironment): void;
-  relayState(environment: TillEnvironment): RelayState;
+  configFor(environment: Environment): Promise<EnvironmentConfig>;
+  saveEnvironment(environment: Environment, clean: CleanEnvironmentInput): Promise<void>;
+  setActive(environment: Environment): void;
+  relayState(environment: Environment): RelayState;
 };

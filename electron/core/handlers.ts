@@ -1,7 +1,7 @@
 /** One handler per IPC channel. Requests arrive already validated by the contract's schemas. */
-import { NETWORKS, normaliseMsisdn, PhoneError } from '../../shared/phone.js';
+import { normaliseMsisdn, PhoneError } from '../../shared/phone.js';
 import { resolveResponseSchema } from '../../shared/wire/initialize.js';
-import type { IpcChannel, IpcContract, IpcResponse, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { IpcChannel, IpcContract, IpcResponse } from '../../shared/ipc/contract.js';
 import type { z } from 'zod';
 import { CoreError } from './errors.js';
 import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from './error-messages.js';
@@ -11,6 +11,7 @@ import { toPaymentView } from './payments-repo.js';
 import { isComplete, toView } from './settings-store.js';
 import { validateEnvironmentInput } from './settings-validation.js';
 import type { CoreContext } from './core-context.js';
+import { isNetwork, NETWORK_REQUIRED_MESSAGE, type Environment } from '../../shared/domain.js';
 
 type Handlers = { [C in IpcChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
@@ -24,7 +25,7 @@ const MISSING_LABELS: Record<string, string> = {
 };
 
 export function createHandlers(ctx: CoreContext): Handlers {
-  const active = (): TillEnvironment => ctx.settings.settings.active;
+  const active = (): Environment => ctx.settings.settings.active;
   const requireOwner = () => ctx.owner.require(ctx.settings.settings.pinHash);
 
   const checkPin = async (pin: string): Promise<{ ok: true } | { ok: false; message: string }> => {
@@ -167,8 +168,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
         if (error instanceof PhoneError) return { name: null, message: error.message };
         throw error;
       }
-      if (!(NETWORKS as readonly string[]).includes(network))
-        return { name: null, message: 'Choose the network: MTN, Telecel or AirtelTigo.' };
+      if (!isNetwork(network)) return { name: null, message: NETWORK_REQUIRED_MESSAGE };
       const config = await ctx.configFor(active());
       if (!config.baseUrl || !config.merchantId || !config.secretKey)
         return { name: null, message: 'The till is not set up to look up names yet.' };

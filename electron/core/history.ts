@@ -4,10 +4,11 @@
  * indexes only: the phone number is also stored reversed so "ends with" is an index range. A search
  * keeps at most MAX_MATCHES matches per field.
  */
-import type { IpcResponse, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { IpcResponse } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { isOverdue } from './overdue.js';
 import { toPaymentView, type PaymentRow } from './payments-repo.js';
+import type { Environment } from '../../shared/domain.js';
 
 /** A search returns at most this many matches per field (reference, merchantRef, phone digits). */
 export const MAX_MATCHES = 1000;
@@ -55,7 +56,7 @@ export class History {
     this.countAll = db.prepare('SELECT total FROM payment_counts WHERE environment = ?');
   }
 
-  search(environment: TillEnvironment, input: SearchInput, timeZone: string): IpcResponse<'history:search'> {
+  search(environment: Environment, input: SearchInput, timeZone: string): IpcResponse<'history:search'> {
     const where: string[] = ['p.environment = @environment'];
     let from = 'payments p';
     const params: Record<string, string | number> = { environment };

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describeZodError } from '../../shared/wire/initialize.js';
+import { describeZodError } from '../../shared/zod-error.js';
 import {
   ipcContract,
   ipcEvents,
@@ -14,7 +14,6 @@ import {
   type IpcEventPayload,
   type IpcResponse,
   type RelayState,
-  type TillEnvironment,
 } from '../../shared/ipc/contract.js';
 import type { CoreContext } from './core-context.js';
 import { openDatabase } from './database.js';
@@ -33,6 +32,7 @@ import { SettingsStore, type EnvironmentConfig } from './settings-store.js';
 import { Takings } from './takings.js';
 import { TransactionsStore } from './transactions-store.js';
 import type { SandboxClock } from '../../sandbox/clock.js';
+import { ENVIRONMENTS, type Environment } from '../../shared/domain.js';
 
 export type { SecretStore } from './secret-store.js';
 export { createKeychainStore, createMemorySecretStore, keychainServiceName } from './secret-store.js';
@@ -100,7 +100,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
   });
 
   let embedded: EmbeddedServices | null = null;
-  const useEmbedded = (environment: TillEnvironment) =>
+  const useEmbedded = (environment: Environment) =>
     options.embedded !== false && environment === 'test' && settings.settings.test.baseUrl === '';
   const ensureEmbedded = async () => {
     if (embedded || !useEmbedded('test')) return;
@@ -116,8 +116,8 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     log.info('embedded.started', { baseUrl: embedded.baseUrl, relayUrl: embedded.relayUrl });
   };
 
-  const configs = new Map<TillEnvironment, EnvironmentConfig>();
-  const configFor = async (environment: TillEnvironment): Promise<EnvironmentConfig> => {
+  const configs = new Map<Environment, EnvironmentConfig>();
+  const configFor = async (environment: Environment): Promise<EnvironmentConfig> => {
     if (useEmbedded(environment) && embedded) {
       const e = embedded;
       return {
@@ -159,9 +159,9 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     retryDelaysMs: options.retryDelaysMs ?? [2_000, 5_000, 15_000, 30_000, 60_000],
   });
 
-  const relays = new Map<TillEnvironment, RelayClient>();
-  const relayStates = new Map<TillEnvironment, RelayState>();
-  const startRelay = async (environment: TillEnvironment) => {
+  const relays = new Map<Environment, RelayClient>();
+  const relayStates = new Map<Environment, RelayState>();
+  const startRelay = async (environment: Environment) => {
     await relays.get(environment)?.stop();
     relays.delete(environment);
     const config = await configFor(environment);
@@ -236,7 +236,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
 
   try {
     await ensureEmbedded();
-    await Promise.all((['test', 'live'] as const).map((environment) => startRelay(environment)));
+    await Promise.all(ENVIRONMENTS.map((environment) => startRelay(environment)));
   } catch (error) {
     await Promise.allSettled([...relays.values()].map((r) => r.stop()));
     await (embedded as EmbeddedServices | null)?.close();

@@ -4,11 +4,10 @@
  * under 14 minutes, so after 15 its webhook most likely failed every attempt. A result can still arrive
  * later (a delivery replayed by hand from the service's dashboard).
  */
-import type { PaymentState } from '../../shared/ipc/contract.js';
-import { OPEN_STATES } from './payments-repo.js';
+import { isOpen, type PaymentState } from '../../shared/domain.js';
 
 export const OVERDUE_AFTER_MS = 15 * 60_000;
 
 export function isOverdue(state: PaymentState, createdAtMs: number, nowMs: number): boolean {
-  return OPEN_STATES.includes(state) && nowMs - createdAtMs > OVERDUE_AFTER_MS;
+  return isOpen(state) && nowMs - createdAtMs > OVERDUE_AFTER_MS;
 }

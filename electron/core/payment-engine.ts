@@ -1,26 +1,31 @@
 /**
- * The payment state machine, persisted in SQLite:
- *
- *   created -> submitting -> awaiting_customer -> success | failed
- *                 |  \-> rejected   (the service answered 4xx to the first attempt: nothing was created)
- *                 \-> uncertain     (time-out, broken connection, 5xx: it may or may not have reached the service)
- *   uncertain -> submitting again with the SAME merchantRef and the SAME body bytes (the service treats the
- *   ref as an idempotency key), until the service answers, or the relay brings the final result.
- *
- * A final result from the relay moves any open payment to success/failed, whenever it arrives.
+ * The payment state machine (its states and their sets: shared/domain.ts), persisted in SQLite. An
+ * uncertain payment is sent again with the SAME merchantRef and the SAME body bytes (the service treats
+ * the ref as an idempotency key), until the service answers or the relay brings the final result.
+ * A final result from the relay lands on any payment not yet final, whenever it arrives.
  */
 import { ulid } from 'ulid';
 import { parseAmount, MoneyError } from '../../shared/money.js';
-import { NETWORKS, normaliseMsisdn, PhoneError } from '../../shared/phone.js';
+import { normaliseMsisdn, PhoneError } from '../../shared/phone.js';
 import { initializeResponseSchema } from '../../shared/wire/initialize.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
-import type { IpcResponse, PaymentView, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { IpcResponse, PaymentView } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { isDefiniteRejection, messageForServiceError, SERVICE_TROUBLE_MESSAGE, UNREACHABLE_MESSAGE } from './error-messages.js';
 import type { Logger } from './logger.js';
-import { OPEN_STATES, PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js';
+import { PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js';
 import type { ServiceClient, ServiceCredentials } from './service-client.js';
 import type { TransactionsStore } from './transactions-store.js';
+import {
+  isFinal,
+  isNetwork,
+  isOpen,
+  isResendable,
+  NETWORK_REQUIRED_MESSAGE,
+  NOT_FINAL_STATES,
+  RESENDABLE_STATES,
+  type Environment,
+} from '../../shared/domain.js';
 
 /** The longest wait before re-sending an uncertain payment, whatever Retry-After says. */
 export const MAX_RETRY_DELAY_MS = 10 * 60_000;
@@ -46,7 +51,7 @@ export type EngineDeps = {
   now: () => number;
   tillId: () => string;
   /** Credentials and callback URL of an environment, or null when it is not usable now. */
-  credentialsFor: (environment: TillEnvironment) => Promise<(ServiceCredentials & { callbackUrl: string }) | null>;
+  credentialsFor: (environment: Environment) => Promise<(ServiceCredentials & { callbackUrl: string }) | null>;
   emit: (view: PaymentView) => void;
   retryDelaysMs: readonly number[];
 };
@@ -60,7 +65,7 @@ export class PaymentEngine {
 
   constructor(private readonly deps: EngineDeps) {}
 
-  async charge(environment: TillEnvironment, input: ChargeInput): Promise<ChargeResult> {
+  async charge(environment: Environment, input: ChargeInput): Promise<ChargeResult> {
     const { repo, db, now } = this.deps;
     const existing = repo.byRequestId(input.requestId);
     if (existing) return this.sameAgain(existing);
@@ -79,8 +84,8 @@ export class PaymentEngine {
       if (error instanceof PhoneError) return { ok: false, field: 'msisdn', message: error.message };
       throw error;
     }
-    if (!(NETWORKS as readonly string[]).includes(input.network)) {
-      return { ok: false, field: 'network', message: 'Choose the network: MTN, Telecel or AirtelTigo.' };
+    if (!isNetwork(input.network)) {
+      return { ok: false, field: 'network', message: NETWORK_REQUIRED_MESSAGE };
     }
     const credentials = await this.deps.credentialsFor(environment);
     if (!credentials) {
@@ -159,7 +164,7 @@ export class PaymentEngine {
   private async doSubmit(id: string): Promise<void> {
     const { repo, now, log } = this.deps;
     const row = repo.get(id);
-    if (!row || !['created', 'submitting', 'uncertain'].includes(row.state) || this.closed) return;
+    if (!row || !isResendable(row.state) || this.closed) return;
     let credentials: Awaited<ReturnType<EngineDeps['credentialsFor']>>;
     try {
       credentials = await this.deps.credentialsFor(row.environment);
@@ -177,7 +182,7 @@ export class PaymentEngine {
       return;
     }
     this.credentialWaits.delete(id);
-    const sending = repo.update(id, { state: 'submitting', attempts: row.attempts + 1 }, now(), ['created', 'submitting', 'uncertain']);
+    const sending = repo.update(id, { state: 'submitting', attempts: row.attempts + 1 }, now(), RESENDABLE_STATES);
     if (!sending) return;
     this.emit(sending);
     const result = await this.deps.client.initialize(credentials, row.request_body);
@@ -246,7 +251,7 @@ export class PaymentEngine {
   }
 
   /** Settings were saved: payments held back for want of this environment's credentials look again now. */
-  retryHeld(environment: TillEnvironment): void {
+  retryHeld(environment: Environment): void {
     for (const id of [...this.credentialWaits.keys()]) {
       const row = this.deps.repo.get(id);
       if (!row || row.environment !== environment) continue;
@@ -267,7 +272,7 @@ export class PaymentEngine {
   }
 
   /** A final transaction from the relay (or catch-up): store it and land it on its payment. */
-  applyTransaction(environment: TillEnvironment, tx: WireTransaction, relaySeq: number | null): void {
+  applyTransaction(environment: Environment, tx: WireTransaction, relaySeq: number | null): void {
     const { db, transactions, log, now } = this.deps;
     if ((environment === 'test') !== (tx.sandbox === true)) {
       log.warn('relay.environment_mismatch', { environment, reference: tx.reference });
@@ -287,10 +292,10 @@ export class PaymentEngine {
     }
   }
 
-  private landResult(environment: TillEnvironment, reference: string, clientReference: string | null): PaymentRow | null {
+  private landResult(environment: Environment, reference: string, clientReference: string | null): PaymentRow | null {
     const { repo, transactions, now } = this.deps;
     const payment = (clientReference ? repo.byMerchantRef(environment, clientReference) : null) ?? repo.byReference(environment, reference);
-    if (!payment || payment.state === 'success' || payment.state === 'failed') return null;
+    if (!payment || isFinal(payment.state)) return null;
     const tx = transactions.find(environment, reference, clientReference);
     if (!tx) return null;
     return repo.update(
@@ -305,7 +310,7 @@ export class PaymentEngine {
         error_message: null,
       },
       now(),
-      ['created', 'submitting', 'awaiting_customer', 'uncertain', 'rejected'],
+      NOT_FINAL_STATES,
     );
   }
 
@@ -320,7 +325,7 @@ export class PaymentEngine {
   stopWaiting(id: string): PaymentView | null {
     const row = this.deps.repo.get(id);
     if (!row) return null;
-    if (OPEN_STATES.includes(row.state) && row.stopped_waiting === 0) {
+    if (isOpen(row.state) && row.stopped_waiting === 0) {
       const updated = this.deps.repo.update(id, { stopped_waiting: 1 }, this.deps.now());
       if (updated) {
         this.emit(updated);

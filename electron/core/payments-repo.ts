@@ -1,13 +1,15 @@
 /** SQL for this till's payments, and the mapping from a row to what the UI sees. */
 import { formatAmount } from '../../shared/money.js';
-import type { PaymentState, PaymentView, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { PaymentView } from '../../shared/ipc/contract.js';
+import { OPEN_STATES, RESENDABLE_STATES, SENDING_STATES, type Environment, type PaymentState } from '../../shared/domain.js';
+import { sqlList } from '../../shared/sql-list.js';
 import type { Db } from './database.js';
 
 export type PaymentRow = {
   id: string;
   request_id: string;
   merchant_ref: string;
-  environment: TillEnvironment;
+  environment: Environment;
   state: PaymentState;
   amount: number;
   fee: number | null;
@@ -28,9 +30,6 @@ export type PaymentRow = {
   updated_at: number;
   completed_at: number | null;
 };
-
-export const FINAL_STATES: readonly PaymentState[] = ['success', 'failed', 'rejected'];
-export const OPEN_STATES: readonly PaymentState[] = ['created', 'submitting', 'awaiting_customer', 'uncertain'];
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -78,12 +77,11 @@ export class PaymentsRepo {
       byRequestId: db.prepare('SELECT * FROM payments WHERE request_id = ?'),
       byMerchantRef: db.prepare('SELECT * FROM payments WHERE environment = ? AND merchant_ref = ?'),
       byReference: db.prepare('SELECT * FROM payments WHERE environment = ? AND reference = ?'),
-      busy: db.prepare("SELECT * FROM payments WHERE till_id = ? AND environment = ? AND state IN ('created', 'submitting') LIMIT 1"),
+      busy: db.prepare(`SELECT * FROM payments WHERE till_id = ? AND environment = ? AND state IN (${sqlList(SENDING_STATES)}) LIMIT 1`),
       open: db.prepare(
-        `SELECT * FROM payments WHERE environment = ? AND state IN (${OPEN_STATES.map((s) => `'${s}'`).join(',')}) ORDER BY created_at DESC LIMIT 200`,
+        `SELECT * FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) ORDER BY created_at DESC LIMIT 200`,
       ),
-      toResume: db.prepare("SELECT * FROM payments WHERE state IN ('created', 'submitting', 'uncertain') ORDER BY created_at"),
-      awaiting: db.prepare("SELECT * FROM payments WHERE state IN ('awaiting_customer', 'uncertain', 'submitting')"),
+      toResume: db.prepare(`SELECT * FROM payments WHERE state IN (${sqlList(RESENDABLE_STATES)}) ORDER BY created_at`),
     };
   }
 
@@ -104,11 +102,11 @@ export class PaymentsRepo {
     return (this.stmts.byRequestId.get(requestId) as PaymentRow | undefined) ?? null;
   }
 
-  byMerchantRef(environment: TillEnvironment, ref: string): PaymentRow | null {
+  byMerchantRef(environment: Environment, ref: string): PaymentRow | null {
     return (this.stmts.byMerchantRef.get(environment, ref) as PaymentRow | undefined) ?? null;
   }
 
-  byReference(environment: TillEnvironment, reference: string): PaymentRow | null {
+  byReference(environment: Environment, reference: string): PaymentRow | null {
     return (this.stmts.byReference.get(environment, reference) as PaymentRow | undefined) ?? null;
   }
 
@@ -116,11 +114,11 @@ export class PaymentsRepo {
    * A payment of this till still being sent (created or submitting) in this environment. Per environment:
    * a LIVE payment held back because the LIVE secret is missing (keychain emptied) must not stop TEST sales.
    */
-  busy(tillId: string, environment: TillEnvironment): PaymentRow | null {
+  busy(tillId: string, environment: Environment): PaymentRow | null {
     return (this.stmts.busy.get(tillId, environment) as PaymentRow | undefined) ?? null;
   }
 
-  open(environment: TillEnvironment): PaymentRow[] {
+  open(environment: Environment): PaymentRow[] {
     return this.stmts.open.all(environment) as PaymentRow[];
   }
 
@@ -128,15 +126,11 @@ export class PaymentsRepo {
     return this.stmts.toResume.all() as PaymentRow[];
   }
 
-  unresolved(): PaymentRow[] {
-    return this.stmts.awaiting.all() as PaymentRow[];
-  }
-
   /** Apply a patch; `from` guards the transition (no-op and null when the state moved meanwhile). */
   update(id: string, patch: PaymentPatch, now: number, from?: readonly PaymentState[]): PaymentRow | null {
     const keys = Object.keys(patch) as Array<keyof PaymentPatch>;
     const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @updated_at'].join(', ');
-    const guard = from ? ` AND state IN (${from.map((s) => `'${s}'`).join(',')})` : '';
+    const guard = from ? ` AND state IN (${sqlList(from)})` : '';
     const sql = `UPDATE payments SET ${sets} WHERE id = @id${guard}`;
     let stmt = this.updates.get(sql);
     if (!stmt) {

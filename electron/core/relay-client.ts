@@ -20,13 +20,14 @@ import {
   relayPageSchema,
   type RelayEvent,
 } from '../../shared/relay-wire.js';
-import type { RelayState, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { RelayState } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import type { Logger } from './logger.js';
 import { SseParser } from './sse-parser.js';
+import type { Environment } from '../../shared/domain.js';
 
 export type RelayClientOptions = {
-  environment: TillEnvironment;
+  environment: Environment;
   relayUrl: string;
   token: string;
   db: Db;

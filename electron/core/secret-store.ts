@@ -6,6 +6,7 @@
  */
 import { AsyncEntry } from '@napi-rs/keyring';
 import { createHash } from 'node:crypto';
+import type { Environment } from '../../shared/domain.js';
 import { CoreError } from './errors.js';
 
 export type SecretStore = {
@@ -41,7 +42,7 @@ export function createKeychainStore(service: string): SecretStore {
 }
 
 /** Accounts used in the keychain, per environment. */
-export const secretAccount = (environment: 'test' | 'live', what: 'secret-key' | 'relay-token') => `${environment}.${what}`;
+export const secretAccount = (environment: Environment, what: 'secret-key' | 'relay-token') => `${environment}.${what}`;
 
 /** In-memory store for unit tests that are not about the keychain itself. */
 export function createMemorySecretStore(): SecretStore & { entries: Map<string, string> } {

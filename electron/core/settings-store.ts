@@ -6,8 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { Environment } from '../../shared/domain.js';
+import { environmentSchema } from '../../shared/domain-schemas.js';
 import { maskSecret } from '../../shared/wire/keys.js';
-import type { EnvironmentSettingsView, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { EnvironmentSettingsView } from '../../shared/ipc/contract.js';
 import { CoreError } from './errors.js';
 import { isValidTimeZone } from './local-date.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
@@ -25,7 +27,7 @@ const storedSettingsSchema = z.object({
   tillName: z.string(),
   // Checked on load: an unknown zone would make every local date (takings, history) throw.
   timeZone: z.string().refine(isValidTimeZone, 'not a time zone known to this computer'),
-  active: z.enum(['test', 'live']),
+  active: environmentSchema,
   pinHash: z.string().nullable(),
   test: storedEnvironmentSchema,
   live: storedEnvironmentSchema,
@@ -36,7 +38,7 @@ export type StoredEnvironment = z.infer<typeof storedEnvironmentSchema>;
 
 /** Everything the payment side needs for one environment, secrets included (never leaves the core). */
 export type EnvironmentConfig = StoredEnvironment & {
-  environment: TillEnvironment;
+  environment: Environment;
   secretKey: string | null;
   relayToken: string | null;
   callbackUrl: string;
@@ -117,7 +119,7 @@ export class SettingsStore {
     this.write();
   }
 
-  async saveEnvironment(environment: TillEnvironment, clean: CleanEnvironmentInput): Promise<void> {
+  async saveEnvironment(environment: Environment, clean: CleanEnvironmentInput): Promise<void> {
     // Secrets first: if the keychain refuses, nothing is half-saved in the file.
     if (clean.secretKey) await this.secrets.set(secretAccount(environment, 'secret-key'), clean.secretKey);
     if (clean.relayToken) await this.secrets.set(secretAccount(environment, 'relay-token'), clean.relayToken);
@@ -126,7 +128,7 @@ export class SettingsStore {
   }
 
   /** The stored configuration of one environment with its secrets read from the keychain. */
-  async storedConfig(environment: TillEnvironment): Promise<EnvironmentConfig> {
+  async storedConfig(environment: Environment): Promise<EnvironmentConfig> {
     const stored = this.current[environment];
     const [secretKey, relayToken] = await Promise.all([
       this.secrets.get(secretAccount(environment, 'secret-key')),

@@ -5,8 +5,9 @@
  */
 import { MERCHANT_ID, PUBLIC_KEY_ID, SECRET_KEY, environmentOfKey } from '../../shared/wire/keys.js';
 import { RELAY_TOKEN } from '../../shared/relay-wire.js';
-import type { EnvironmentSettingsInput, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { EnvironmentSettingsInput } from '../../shared/ipc/contract.js';
 import { CoreError } from './errors.js';
+import type { Environment } from '../../shared/domain.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -14,7 +15,7 @@ export function isLoopbackUrl(url: URL): boolean {
   return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
 }
 
-function checkUrl(value: string, environment: TillEnvironment, field: string, label: string): string {
+function checkUrl(value: string, environment: Environment, field: string, label: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -52,7 +53,7 @@ export type CleanEnvironmentInput = {
   relayToken: string | null;
 };
 
-export function validateEnvironmentInput(environment: TillEnvironment, input: EnvironmentSettingsInput): CleanEnvironmentInput {
+export function validateEnvironmentInput(environment: Environment, input: EnvironmentSettingsInput): CleanEnvironmentInput {
   const ENV = environment.toUpperCase();
   const baseUrl = input.baseUrl.trim();
   const merchantId = input.merchantId.trim();

@@ -4,13 +4,14 @@
  * transactions themselves. Every query is bound to one environment: TEST and LIVE never mix.
  */
 import { formatAmount } from '../../shared/money.js';
-import type { TakingsAwaiting, TakingsReport, TakingsTotals, TillEnvironment } from '../../shared/ipc/contract.js';
+import type { TakingsAwaiting, TakingsReport, TakingsTotals } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
 import { datesBetween } from './local-date.js';
 import { OVERDUE_AFTER_MS } from './overdue.js';
-import { OPEN_STATES } from './payments-repo.js';
 import { TAKINGS_NETWORK_SQL } from './transactions-store.js';
+import { OPEN_STATES, type Environment } from '../../shared/domain.js';
+import { sqlList } from '../../shared/sql-list.js';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -53,7 +54,7 @@ export class Takings {
     // Served by the payments (environment, state) index: only the few open payments are read.
     this.awaitingSums = db.prepare(
       `SELECT count(*) AS count, coalesce(sum(amount), 0) AS amount, coalesce(sum(created_at < ?), 0) AS overdue
-       FROM payments WHERE environment = ? AND state IN (${OPEN_STATES.map((s) => `'${s}'`).join(', ')})`,
+       FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)})`,
     );
     this.rollup = db.prepare(
       'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',
@@ -68,7 +69,7 @@ export class Takings {
     );
   }
 
-  report(environment: TillEnvironment, from: string, to: string, timeZone: string): TakingsReport {
+  report(environment: Environment, from: string, to: string, timeZone: string): TakingsReport {
     const days = checkRange(from, to);
     const all = zero();
     const byNetwork = new Map<string, Sums>();
@@ -100,12 +101,12 @@ export class Takings {
   }
 
   /** This till's payments still without a final state in this environment (any date). */
-  awaiting(environment: TillEnvironment): TakingsAwaiting {
+  awaiting(environment: Environment): TakingsAwaiting {
     const row = this.awaitingSums.get(this.now() - OVERDUE_AFTER_MS, environment) as { count: number; amount: number; overdue: number };
     return { count: row.count, amount: formatAmount(row.amount), overdue: row.overdue, overdueAfterMinutes: OVERDUE_AFTER_MS / 60_000 };
   }
 
-  exportCsv(environment: TillEnvironment, from: string, to: string): { filename: string; csv: string } {
+  exportCsv(environment: Environment, from: string, to: string): { filename: string; csv: string } {
     checkRange(from, to);
     const lines = ['date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network'];
     for (const r of this.rows.iterate(environment, from, to) as Iterable<Record<string, string | number | null>>) {

@@ -5,9 +5,10 @@
  */
 import { parseAmount } from '../../shared/money.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
-import type { TillEnvironment } from '../../shared/ipc/contract.js';
+
 import type { Db } from './database.js';
 import { localDate } from './local-date.js';
+import type { Environment } from '../../shared/domain.js';
 
 /** The network test-mode results carry on the wire (spec 6.4) whatever network the customer is on. */
 export const SANDBOX_NETWORK = 'SANDBOX';
@@ -28,7 +29,7 @@ export function tillIdOfMerchantRef(ref: string | null): string {
 }
 
 export type TransactionRow = {
-  environment: TillEnvironment;
+  environment: Environment;
   reference: string;
   client_reference: string | null;
   status: 'SUCCESS' | 'FAILED';
@@ -74,7 +75,7 @@ export class TransactionsStore {
   }
 
   /** Returns true when the transaction was new (false: already known, nothing changed). */
-  insert(environment: TillEnvironment, tx: WireTransaction, relaySeq: number | null, receivedAt: number): boolean {
+  insert(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number): boolean {
     const completedAt = Date.parse(tx.completedAt);
     const row = {
       environment,
@@ -99,7 +100,7 @@ export class TransactionsStore {
   }
 
   /** The network a transaction counts under in takings (see TAKINGS_NETWORK_SQL, the same rule in SQL). */
-  private takingsNetwork(environment: TillEnvironment, wireNetwork: string, clientReference: string | null): string {
+  private takingsNetwork(environment: Environment, wireNetwork: string, clientReference: string | null): string {
     if (environment !== 'test' || wireNetwork !== SANDBOX_NETWORK || !clientReference) return wireNetwork;
     const own = this.chargedNetwork.get(environment, clientReference) as { network: string } | undefined;
     return own?.network ?? wireNetwork;
@@ -122,7 +123,7 @@ export class TransactionsStore {
     });
   }
 
-  find(environment: TillEnvironment, reference: string | null, clientReference: string | null): TransactionRow | null {
+  find(environment: Environment, reference: string | null, clientReference: string | null): TransactionRow | null {
     if (reference) {
       const row = this.byReference.get(environment, reference) as TransactionRow | undefined;
       if (row) return row;

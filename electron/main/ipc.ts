@@ -6,7 +6,7 @@
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron';
 import { ipcContract, IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/contract.js';
 import type { IpcEnvelope } from '../../shared/ipc/channels.js';
-import { describeZodError } from '../../shared/wire/initialize.js';
+import { describeZodError } from '../../shared/zod-error.js';
 import type { TillCore } from '../core/index.js';
 import { isTrustedSender } from './sender-check.js';
 

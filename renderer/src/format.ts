@@ -1,6 +1,7 @@
 /** Display helpers: money without floats, times in the till's time zone. */
 import { formatGhs, parseAmount } from '../../shared/money';
-import { displayMsisdn, NETWORK_LABELS, type Network } from '../../shared/phone';
+import type { Network } from '../../shared/domain';
+import { displayMsisdn, NETWORK_LABELS } from '../../shared/phone';
 
 /** "12.50" -> "GH₵12.50" (exact: parsed to pesewas, never a float). */
 export function ghs(wire: string | null | undefined): string {

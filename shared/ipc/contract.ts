@@ -7,13 +7,8 @@
  * the browser-test bridge forwards the same calls to the same core. The list is written once, here.
  */
 import { z } from 'zod';
+import { environmentSchema, paymentStateSchema } from '../domain-schemas.js';
 import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES, type IpcChannelName, type IpcEventName } from './channels.js';
-
-export const environmentSchema = z.enum(['test', 'live']);
-export type TillEnvironment = z.infer<typeof environmentSchema>;
-
-export const paymentStateSchema = z.enum(['created', 'submitting', 'awaiting_customer', 'uncertain', 'rejected', 'success', 'failed']);
-export type PaymentState = z.infer<typeof paymentStateSchema>;
 
 export const relayStateSchema = z.enum(['connected', 'reconnecting', 'offline']);
 export type RelayState = z.infer<typeof relayStateSchema>;

@@ -3,9 +3,9 @@
  * required amount, callbackUrl, customer; optional merchantRef, description, metadata.
  */
 import { z } from 'zod';
+import { NETWORKS } from '../domain.js';
 import { amountString, customerSchema, isoDateTimeSchema } from './transaction.js';
 
-export const INITIALIZE_NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const;
 export const MERCHANT_REF = /^[A-Za-z0-9._:-]{1,64}$/;
 export const MAX_DESCRIPTION = 140;
 export const MAX_METADATA_BYTES = 4096;
@@ -25,7 +25,7 @@ export const initializeRequestSchema = z.strictObject({
     }, 'callbackUrl must be an absolute http(s) URL'),
   customer: z.strictObject({
     msisdn: z.string().regex(/^233[0-9]{9}$/, 'customer.msisdn must be 233 followed by nine digits'),
-    network: z.enum(INITIALIZE_NETWORKS, { message: 'customer.network must be MTN, TELECEL or AIRTELTIGO' }),
+    network: z.enum(NETWORKS, { message: 'customer.network must be MTN, TELECEL or AIRTELTIGO' }),
   }),
   merchantRef: z.string().regex(MERCHANT_REF, 'merchantRef must be 1-64 characters of A-Z a-z 0-9 . _ : -').optional(),
   description: z.string().max(MAX_DESCRIPTION, `description must be at most ${MAX_DESCRIPTION} characters`).optional(),
@@ -62,19 +62,3 @@ export const resolveResponseSchema = z.looseObject({
   }),
 });
 export type ResolveResponse = z.infer<typeof resolveResponseSchema>;
-
-/** The first issue of a zod error as "field: message", for 400 bodies that name the field. */
-export function describeZodError(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Invalid request';
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    // Name nested unknown fields by their full path ("customer.extra"), like every other message.
-    const keys = (issue as { keys: string[] }).keys.map((key) => (path ? `${path}.${key}` : key));
-    return `Unknown field: ${keys.join(', ')}`;
-  }
-  if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) return `${path} is required`;
-  // Messages written for this schema already start with the field name: do not say it twice.
-  if (path && (issue.message === path || issue.message.startsWith(`${path} `))) return issue.message;
-  return path ? `${path}: ${issue.message}` : issue.message;
-}

@@ -1,12 +1,10 @@
 /** Shapes of merchant ids and API keys (spec 2.2, 2.3, 5). */
 import { z } from 'zod';
+import type { Environment } from '../domain.js';
 
 export const MERCHANT_ID = /^MCH_[A-Za-z0-9]{12}$/;
 export const PUBLIC_KEY_ID = /^pk_(test|live)_[A-Za-z0-9]{8,64}$/;
 export const SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{16,128}$/;
-
-export type Environment = 'test' | 'live';
-export const ENVIRONMENTS = ['test', 'live'] as const;
 
 export const merchantIdSchema = z.string().regex(MERCHANT_ID, 'Merchant ID looks like MCH_ followed by 12 letters or digits');
 export const publicKeyIdSchema = z.string().regex(PUBLIC_KEY_ID, 'Public key id looks like pk_test_… or pk_live_…');

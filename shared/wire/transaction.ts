@@ -5,9 +5,6 @@ import { tryParseAmount } from '../money.js';
 export const TRANSACTION_STATUSES = ['SUCCESS', 'FAILED'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
-/** The networks the service names on the wire: real ones in live mode, "SANDBOX" for test keys. */
-export const WIRE_NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO', 'SANDBOX'] as const;
-
 /** A wire amount: a decimal string with exactly two places. `positive` rejects "0.00". */
 export function amountString(options: { positive: boolean }) {
   return z.string().superRefine((value, ctx) => {

@@ -1,6 +1,6 @@
 /** Charge: amount, Enter, number, Enter. Errors sit next to what caused them; nothing typed is lost. */
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import type { Network } from '../../../shared/phone';
+import type { Network } from '../../../shared/domain';
 import { AccountName } from './account-name';
 import { AmountField } from './amount-field';
 import { Keypad } from './keypad';

@@ -1,5 +1,6 @@
 /** The wallet's network: detected from the prefix, changeable by the cashier. */
-import { NETWORK_LABELS, NETWORKS, type Network } from '../../../shared/phone';
+import { NETWORKS, type Network } from '../../../shared/domain';
+import { NETWORK_LABELS } from '../../../shared/phone';
 import { FieldError } from '../components/field-error';
 
 type Props = {

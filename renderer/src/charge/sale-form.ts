@@ -1,6 +1,7 @@
 /** What the cashier types for one sale, and the pure rules that check it (no React here). */
 import { formatAmount, formatGhs, keypadDigitsToPesewas, MAX_AMOUNT_DIGITS } from '../../../shared/money';
-import { formatNational, guessNetwork, tryNormaliseMsisdn, type Network } from '../../../shared/phone';
+import type { Network } from '../../../shared/domain';
+import { formatNational, guessNetwork, tryNormaliseMsisdn } from '../../../shared/phone';
 
 export type SaleForm = {
   /** Keypad digits, cents-first: "1250" is GH₵12.50. */

@@ -1,5 +1,5 @@
 /** A payment's state as a cashier says it, with pending ones clearly marked. */
-import type { PaymentState } from '../../../shared/ipc/contract';
+import type { PaymentState } from '../../../shared/domain';
 
 const TEXT: Record<PaymentState, string> = {
   created: 'Pending',

@@ -1,5 +1,6 @@
 /** History: newest first, pending ones marked, search by reference or the last digits of a number. */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { call, errorMessage, onEvent } from '../api';
 import { PaymentStatus } from '../components/payment-status';
@@ -90,7 +91,7 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
           {items.map((p) => {
             const day = isoDate(new Date(p.createdAt), timeZone);
             return (
-              <tr key={p.id} data-testid="history-row" className={p.state === 'success' || p.state === 'failed' ? '' : 'row-pending'}>
+              <tr key={p.id} data-testid="history-row" className={isFinal(p.state) ? '' : 'row-pending'}>
                 <td>{day === today ? `Today ${time(p.createdAt, timeZone)}` : `${day} ${time(p.createdAt, timeZone)}`}</td>
                 <td className="num">{ghs(p.amount)}</td>
                 <td>

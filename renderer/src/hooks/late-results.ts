@@ -1,17 +1,18 @@
 /** Pure rules for late-result notices (no React): a notice belongs to the environment of its payment. */
-import type { PaymentView, TillEnvironment } from '../../../shared/ipc/contract';
+import type { PaymentView } from '../../../shared/ipc/contract';
+import type { Environment } from '../../../shared/domain';
 
 /**
  * The notices to show in an environment. A sandbox (TEST) result must never be on screen in LIVE,
  * where a cashier could hand over goods for it, nor a LIVE one in TEST: the others wait, kept, until
  * the till is back in their environment.
  */
-export function noticesFor(notices: readonly PaymentView[], environment: TillEnvironment | undefined): PaymentView[] {
+export function noticesFor(notices: readonly PaymentView[], environment: Environment | undefined): PaymentView[] {
   if (!environment) return [];
   return notices.filter((p) => p.environment === environment);
 }
 
 /** Whether a late result is announced now (only in the environment it belongs to). */
-export function announceLateResult(payment: PaymentView, environment: TillEnvironment | undefined): boolean {
+export function announceLateResult(payment: PaymentView, environment: Environment | undefined): boolean {
   return environment !== undefined && payment.environment === environment;
 }

@@ -1,7 +1,8 @@
 /** The always-visible facts: environment, relay state, till name, PIN/owner state. */
 import { useCallback, useEffect, useState } from 'react';
-import type { IpcResponse, RelayState, TillEnvironment } from '../../../shared/ipc/contract';
+import type { IpcResponse, RelayState } from '../../../shared/ipc/contract';
 import { call, errorMessage, onEvent } from '../api';
+import type { Environment } from '../../../shared/domain';
 
 export type AppStatus = IpcResponse<'app:status'>;
 
@@ -24,7 +25,7 @@ export function useAppStatus(): {
 
   useEffect(() => {
     void refresh();
-    const offRelay = onEvent('relay:state', (p: { state: RelayState; environment: TillEnvironment }) => {
+    const offRelay = onEvent('relay:state', (p: { state: RelayState; environment: Environment }) => {
       setStatus((s) => (s && s.environment === p.environment ? { ...s, relayState: p.state } : s));
     });
     const offApp = onEvent('app:changed', () => void refresh());

@@ -1,12 +1,12 @@
 /** Payments the cashier stopped waiting for: when one reaches its result, raise a notice and announce it. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PaymentView, TillEnvironment } from '../../../shared/ipc/contract';
+import { isFinal, type Environment } from '../../../shared/domain';
+import type { PaymentView } from '../../../shared/ipc/contract';
 import { call, onEvent } from '../api';
 import { ghs, phone } from '../format';
 import { announceLateResult, noticesFor } from './late-results';
-import { isFinal } from './use-sale';
 
-export function useLateResults(announce: (message: string, urgent?: boolean) => void, environment: TillEnvironment | undefined) {
+export function useLateResults(announce: (message: string, urgent?: boolean) => void, environment: Environment | undefined) {
   const [notices, setNotices] = useState<PaymentView[]>([]);
   const watching = useRef(new Set<string>());
   const notified = useRef(new Set<string>());
@@ -28,7 +28,7 @@ export function useLateResults(announce: (message: string, urgent?: boolean) => 
   );
 
   const watch = useCallback((p: PaymentView) => {
-    if (isFinal(p)) return;
+    if (isFinal(p.state)) return;
     watching.current.add(p.id);
   }, []);
 
@@ -42,7 +42,7 @@ export function useLateResults(announce: (message: string, urgent?: boolean) => 
   useEffect(
     () =>
       onEvent('payment:updated', (p) => {
-        if (isFinal(p) && (watching.current.has(p.id) || p.stoppedWaiting)) raise(p);
+        if (isFinal(p.state) && (watching.current.has(p.id) || p.stoppedWaiting)) raise(p);
       }),
     [raise],
   );

@@ -4,13 +4,13 @@
  * the same requestId, so the core hands back the same payment instead of starting a second one.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { call, errorMessage, onEvent } from '../api';
 import { checkForm, EMPTY_FORM, newRequestId, type FieldErrors, type SaleForm } from '../charge/sale-form';
 
 export type SalePhase = 'form' | 'waiting' | 'result';
 
-const FINAL = new Set(['success', 'failed']);
 const FIELD_OF: Record<string, keyof FieldErrors> = {
   amount: 'amount',
   msisdn: 'phone',
@@ -18,10 +18,6 @@ const FIELD_OF: Record<string, keyof FieldErrors> = {
   network: 'network',
   description: 'description',
 };
-
-export function isFinal(payment: PaymentView): boolean {
-  return FINAL.has(payment.state);
-}
 
 export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
   const [form, setForm] = useState<SaleForm>(EMPTY_FORM);
@@ -34,7 +30,7 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
 
   const show = useCallback((p: PaymentView) => {
     setPayment(p);
-    if (isFinal(p)) setPhase('result');
+    if (isFinal(p.state)) setPhase('result');
     else if (p.state === 'rejected') {
       setErrors({ form: p.errorMessage ?? 'The payment service refused this payment.' });
       requestId.current = newRequestId();
@@ -100,7 +96,7 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
     try {
       const p = await call('payments:stopWaiting', { id: payment.id });
       onStoppedWaiting(p ?? { ...payment, stoppedWaiting: true });
-      if (p && isFinal(p)) {
+      if (p && isFinal(p.state)) {
         show(p);
         return;
       }

@@ -1,10 +1,11 @@
 /** One environment's details (TEST or LIVE): secrets only ever shown masked, typed fresh to change. */
 import { useState, type FormEvent } from 'react';
-import type { EnvironmentSettingsView, TillEnvironment } from '../../../shared/ipc/contract';
+import type { EnvironmentSettingsView } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
+import type { Environment } from '../../../shared/domain';
 
-type Props = { environment: TillEnvironment; view: EnvironmentSettingsView; onSaved: () => void };
+type Props = { environment: Environment; view: EnvironmentSettingsView; onSaved: () => void };
 type Values = { baseUrl: string; merchantId: string; publicKeyId: string; secretKey: string; relayUrl: string; relayToken: string };
 type Message = { ok: boolean; text: string; field?: string } | null;
 

@@ -1,17 +1,18 @@
 /** TEST/LIVE switch. LIVE asks for confirmation (real money moves) and the PIN; the core refuses incomplete settings. */
 import { useState, type FormEvent } from 'react';
-import type { TillEnvironment } from '../../../shared/ipc/contract';
+
 import { call, errorMessage } from '../api';
 import { useAnnounce } from '../components/announcer';
+import type { Environment } from '../../../shared/domain';
 
-type Props = { active: TillEnvironment; liveReady: boolean; onChanged: () => void };
+type Props = { active: Environment; liveReady: boolean; onChanged: () => void };
 
 export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
-  const [target, setTarget] = useState<TillEnvironment | null>(null);
+  const [target, setTarget] = useState<Environment | null>(null);
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const announce = useAnnounce();
-  const other: TillEnvironment = active === 'live' ? 'test' : 'live';
+  const other: Environment = active === 'live' ? 'test' : 'live';
 
   const confirm = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,7 +1,7 @@
 /** Dates crossing the IPC contract are real calendar dates, refused with a message naming the field. */
 import { describe, expect, it } from 'vitest';
 import { ipcContract } from '../../../shared/ipc/contract.js';
-import { describeZodError } from '../../../shared/wire/initialize.js';
+import { describeZodError } from '../../../shared/zod-error.js';
 
 describe('IPC dates', () => {
   it('accepts real dates, including 29 February of a leap year', () => {

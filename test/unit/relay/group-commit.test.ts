@@ -43,7 +43,6 @@ describe('group commit', () => {
         for (const o of outcomes) seenAtCommit.push(o.delivery.reference);
       },
     });
-    await committer.whenReady();
 
     const refs = Array.from({ length: 200 }, (_, i) => `G${i}`);
     const resolvedBeforeCommit: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { NETWORKS } from '../../../shared/domain.js';
 import {
-  NETWORKS,
   NETWORK_LABELS,
   NETWORK_PREFIXES,
   PhoneError,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { environmentSchema } from '../../../shared/domain-schemas.js';
 import {
   RELAY_TOKEN,
-  relayEnvironmentSchema,
   relayEventSchema,
   relayPageSchema,
   relayHelloSchema,
@@ -56,7 +56,7 @@ describe('relayEventSchema', () => {
   });
 
   it('environments are test and live', () => {
-    expect(relayEnvironmentSchema.options).toEqual(['test', 'live']);
+    expect(environmentSchema.options).toEqual(['test', 'live']);
   });
 });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { NETWORKS } from '../../../shared/domain.js';
+import { describeZodError } from '../../../shared/zod-error.js';
 import {
-  INITIALIZE_NETWORKS,
   MAX_DESCRIPTION,
   MAX_METADATA_BYTES,
   MERCHANT_REF,
-  describeZodError,
   initializeRequestSchema,
   initializeResponseSchema,
   resolveResponseSchema,
@@ -46,7 +46,7 @@ describe('initializeRequestSchema: valid', () => {
     expect(initializeRequestSchema.safeParse({ ...request(), merchantRef }).success).toBe(true);
   });
 
-  it.each(INITIALIZE_NETWORKS)('accepts network %s', (network) => {
+  it.each(NETWORKS)('accepts network %s', (network) => {
     expect(initializeRequestSchema.safeParse({ ...request(), customer: { msisdn: '233241234567', network } }).success).toBe(true);
   });
 
@@ -55,7 +55,7 @@ describe('initializeRequestSchema: valid', () => {
   });
 
   it('exports its limits', () => {
-    expect(INITIALIZE_NETWORKS).toEqual(['MTN', 'TELECEL', 'AIRTELTIGO']);
+    expect(NETWORKS).toEqual(['MTN', 'TELECEL', 'AIRTELTIGO']);
     expect(MAX_DESCRIPTION).toBe(140);
     expect(MAX_METADATA_BYTES).toBe(4096);
     expect(MERCHANT_REF.test('x'.repeat(64))).toBe(true);

@@ -1,7 +1,7 @@
 // Fixture keys are written as sk_live_${'…'} so secret scanners do not flag them as real keys.
 import { describe, expect, it } from 'vitest';
+import { ENVIRONMENTS } from '../../../shared/domain.js';
 import {
-  ENVIRONMENTS,
   MERCHANT_ID,
   PUBLIC_KEY_ID,
   SECRET_KEY,

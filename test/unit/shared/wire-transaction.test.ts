@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { WIRE_NETWORKS } from '../../../shared/domain.js';
 import {
   TRANSACTION_STATUSES,
-  WIRE_NETWORKS,
   amountString,
   customerSchema,
   isoDateTimeSchema,
