@@ -11,6 +11,7 @@ import type { Takings } from './takings.js';
 import type { History } from './history.js';
 import type { TransactionsStore } from './transactions-store.js';
 import type { Environment } from '../../shared/domain.js';
+import type { PrintService } from './printing/print-service.js';
 
 export type CoreContext = {
   settings: SettingsStore;
@@ -22,6 +23,8 @@ export type CoreContext = {
   history: History;
   client: ServiceClient;
   log: Logger;
+  printing: PrintService;
+  now: () => number;
   version: string;
   configFor(environment: Environment): Promise<EnvironmentConfig>;
   saveEnvironment(environment: Environment, clean: CleanEnvironmentInput): Promise<void>;

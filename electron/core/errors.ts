@@ -9,6 +9,7 @@ export type CoreErrorCode =
   | 'SETTINGS_INVALID'
   | 'LIVE_NOT_READY'
   | 'NOT_FOUND'
+  | 'NOT_FINAL'
   | 'CLOSED'
   | 'INTERNAL';
 

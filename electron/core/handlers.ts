@@ -12,6 +12,7 @@ import { isComplete, toView } from './settings-store.js';
 import { validateEnvironmentInput } from './settings-validation.js';
 import type { CoreContext } from './core-context.js';
 import { isNetwork, NETWORK_REQUIRED_MESSAGE, type Environment } from '../../shared/domain.js';
+import { createReceiptHandlers } from './printing/receipt-handlers.js';
 
 type Handlers = { [C in IpcChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
@@ -56,6 +57,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
         version: ctx.version,
         embedded: current.embedded,
         ownerUnlockedUntil: until === null ? null : new Date(until).toISOString(),
+        printing: { printer: ctx.settings.settings.receipt.printer, autoPrint: ctx.settings.settings.receipt.autoPrint },
       };
     },
 
@@ -90,7 +92,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
     'settings:get': async () => {
       const [test, live] = await Promise.all([ctx.configFor('test'), ctx.configFor('live')]);
       const s = ctx.settings.settings;
-      return { active: s.active, tillName: s.tillName, timeZone: s.timeZone, test: toView(test), live: toView(live) };
+      return { active: s.active, tillName: s.tillName, timeZone: s.timeZone, test: toView(test), live: toView(live), receipt: s.receipt };
     },
 
     'settings:save': async ({ environment, values }) => {
@@ -211,5 +213,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
       requireOwner();
       return ctx.takings.exportCsv(active(), from, to);
     },
+
+    ...createReceiptHandlers(ctx),
   };
 }

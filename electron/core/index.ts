@@ -25,6 +25,7 @@ import { createLogger } from './logger.js';
 import { OwnerSession } from './owner.js';
 import { PaymentEngine } from './payment-engine.js';
 import { PaymentsRepo } from './payments-repo.js';
+import { PrintService, type SystemPrinter } from './printing/print-service.js';
 import { RelayClient } from './relay-client.js';
 import { createKeychainStore, keychainServiceName, type SecretStore } from './secret-store.js';
 import { createServiceClient } from './service-client.js';
@@ -35,6 +36,7 @@ import type { SandboxClock } from '../../sandbox/clock.js';
 import { ENVIRONMENTS, type Environment } from '../../shared/domain.js';
 
 export type { SecretStore } from './secret-store.js';
+export type { SystemPrinter } from './printing/print-service.js';
 export { createKeychainStore, createMemorySecretStore, keychainServiceName } from './secret-store.js';
 
 export type TillCoreOptions = {
@@ -61,6 +63,8 @@ export type TillCoreOptions = {
   /** Clock of the embedded simulator (tests hold it to keep a customer's answer back). Default: the real clock. */
   embeddedClock?: SandboxClock;
   version?: string;
+  /** The operating system's printers: the Electron shell passes them; absent in plain Node. */
+  systemPrinter?: SystemPrinter;
 };
 
 export type TillCore = {
@@ -214,6 +218,8 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     history: new History(db, now),
     client,
     log,
+    now,
+    printing: new PrintService({ settings: () => settings.settings.receipt, systemPrinter: options.systemPrinter ?? null, log }),
     version: options.version ?? '0.1.0',
     configFor,
     async saveEnvironment(environment, clean) {

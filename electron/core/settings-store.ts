@@ -10,6 +10,7 @@ import type { Environment } from '../../shared/domain.js';
 import { environmentSchema } from '../../shared/domain-schemas.js';
 import { maskSecret } from '../../shared/wire/keys.js';
 import type { EnvironmentSettingsView } from '../../shared/ipc/contract.js';
+import { DEFAULT_RECEIPT_SETTINGS, receiptSettingsSchema } from '../../shared/receipt/receipt-settings.js';
 import { CoreError } from './errors.js';
 import { isValidTimeZone } from './local-date.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
@@ -32,6 +33,8 @@ const storedSettingsSchema = z.object({
   test: storedEnvironmentSchema,
   live: storedEnvironmentSchema,
   embeddedPorts: z.object({ sandbox: z.number().int(), relay: z.number().int() }).nullable(),
+  // Settings written before receipts could be set up read as the defaults.
+  receipt: receiptSettingsSchema.default(() => ({ ...DEFAULT_RECEIPT_SETTINGS })),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 export type StoredEnvironment = z.infer<typeof storedEnvironmentSchema>;
@@ -105,6 +108,7 @@ export class SettingsStore {
         test: { ...EMPTY_ENV },
         live: { ...EMPTY_ENV },
         embeddedPorts: null,
+        receipt: { ...DEFAULT_RECEIPT_SETTINGS },
       };
       this.write();
     }

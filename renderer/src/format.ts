@@ -1,7 +1,8 @@
 /** Display helpers: money without floats, times in the till's time zone. */
 import { formatGhs, parseAmount } from '../../shared/money';
-import type { Network } from '../../shared/domain';
-import { displayMsisdn, NETWORK_LABELS } from '../../shared/phone';
+import { displayMsisdn } from '../../shared/phone';
+
+export { dateTime, networkLabel } from '../../shared/display';
 
 /** "12.50" -> "GH₵12.50" (exact: parsed to pesewas, never a float). */
 export function ghs(wire: string | null | undefined): string {
@@ -15,26 +16,6 @@ export function ghs(wire: string | null | undefined): string {
 
 export function phone(msisdn: string): string {
   return displayMsisdn(msisdn);
-}
-
-export function networkLabel(network: string): string {
-  if (network === 'SANDBOX') return 'Sandbox (test)';
-  return NETWORK_LABELS[network as Network] ?? network;
-}
-
-export function dateTime(iso: string | null | undefined, timeZone: string): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: '2-digit',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(d);
 }
 
 export function time(iso: string | null | undefined, timeZone: string): string {

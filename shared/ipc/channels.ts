@@ -21,6 +21,11 @@ export const IPC_CHANNEL_NAMES = [
   'history:search',
   'takings:report',
   'takings:exportCsv',
+  'receipt:print',
+  'receipt:testPrint',
+  'printer:printPage',
+  'printer:list',
+  'settings:saveReceipt',
 ] as const;
 
 export const IPC_EVENT_NAMES = ['payment:updated', 'relay:state', 'app:changed', 'owner:changed'] as const;

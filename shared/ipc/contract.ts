@@ -9,6 +9,8 @@
 import { z } from 'zod';
 import { environmentSchema, paymentStateSchema } from '../domain-schemas.js';
 import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES, type IpcChannelName, type IpcEventName } from './channels.js';
+import { receiptChannels } from './receipt-contract.js';
+import { printerKindSchema, receiptSettingsSchema } from '../receipt/receipt-settings.js';
 
 export const relayStateSchema = z.enum(['connected', 'reconnecting', 'offline']);
 export type RelayState = z.infer<typeof relayStateSchema>;
@@ -136,6 +138,8 @@ export const ipcContract = {
       embedded: z.boolean(),
       /** When the owner session ends (ISO), null while locked. */
       ownerUnlockedUntil: z.string().nullable(),
+      /** What the sale screens need to know about printing. */
+      printing: z.object({ printer: printerKindSchema, autoPrint: z.boolean() }),
     }),
   },
   'owner:setPin': {
@@ -155,6 +159,7 @@ export const ipcContract = {
       timeZone: z.string(),
       test: environmentSettingsViewSchema,
       live: environmentSettingsViewSchema,
+      receipt: receiptSettingsSchema,
     }),
   },
   'settings:save': {
@@ -229,6 +234,7 @@ export const ipcContract = {
     request: z.object({ from: isoDate, to: isoDate }).strict(),
     response: z.object({ filename: z.string(), csv: z.string() }),
   },
+  ...receiptChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -1,0 +1,64 @@
+/** The printing channels: a payment's receipt, the owner's test print, the system printer's page and list, the settings. */
+import type { IpcContract, IpcResponse, PaymentView } from '../../../shared/ipc/contract.js';
+import { buildReceipt, buildTestPage, isPrintable } from '../../../shared/receipt/build-receipt.js';
+import type { PrintDocument } from '../../../shared/receipt/print-document.js';
+import type { z } from 'zod';
+import type { CoreContext } from '../core-context.js';
+import { CoreError } from '../errors.js';
+import { toPaymentView } from '../payments-repo.js';
+import { validateReceiptSettings } from './receipt-settings-validation.js';
+
+type ReceiptChannel = 'receipt:print' | 'receipt:testPrint' | 'printer:printPage' | 'printer:list' | 'settings:saveReceipt';
+type ReceiptHandlers = { [C in ReceiptChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
+
+export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
+  const requireOwner = () => ctx.owner.require(ctx.settings.settings.pinHash);
+
+  const print = async (key: string, documents: PrintDocument[]): Promise<IpcResponse<'receipt:print'>> => {
+    const paper = ctx.settings.settings.receipt.paper;
+    return { ...(await ctx.printing.print(key, documents)), documents, paper };
+  };
+
+  const paymentFor = (id: string): PaymentView => {
+    const row = ctx.repo.get(id);
+    if (!row || row.environment !== ctx.settings.settings.active) throw new CoreError('NOT_FOUND', 'That payment is not on this till.');
+    const view = toPaymentView(row);
+    if (!isPrintable(view))
+      throw new CoreError('NOT_FINAL', 'This payment has no result yet: its receipt can be printed once it is PAID or NOT PAID.');
+    return view;
+  };
+
+  return {
+    'receipt:print': async ({ paymentId, reprint }) => {
+      const payment = paymentFor(paymentId);
+      const { tillName, timeZone, receipt } = ctx.settings.settings;
+      const documents = buildReceipt(payment, {
+        settings: receipt,
+        tillName,
+        timeZone,
+        reprintedAt: reprint ? new Date(ctx.now()).toISOString() : null,
+      });
+      return print(`receipt:${payment.id}`, documents);
+    },
+
+    'receipt:testPrint': async () => {
+      requireOwner();
+      const { tillName, timeZone, receipt } = ctx.settings.settings;
+      return print('test', [buildTestPage(receipt, tillName, new Date(ctx.now()).toISOString(), timeZone)]);
+    },
+
+    'printer:printPage': async ({ heightMm }) => ctx.printing.printPage(heightMm),
+
+    'printer:list': async () => {
+      requireOwner();
+      return { printers: await ctx.printing.listSystemPrinters() };
+    },
+
+    'settings:saveReceipt': async (request) => {
+      requireOwner();
+      ctx.settings.update({ receipt: validateReceiptSettings(request) });
+      ctx.log.info('settings.receipt_saved', { printer: request.printer, paper: request.paper });
+      return { ok: true };
+    },
+  };
+}
