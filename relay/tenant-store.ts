@@ -6,7 +6,7 @@
  * Every read and commit names its merchant: a till's token decides it, and nothing outside that
  * merchant's log can be read with it. Sequence numbers are per merchant and gapless.
  */
-import type { Environment } from '../shared/wire/keys.js';
+import type { Environment } from '../shared/domain.js';
 import type { ApplyOutcome, Delivery } from './event-log.js';
 import type { CommitWaiter } from './group-commit.js';
 

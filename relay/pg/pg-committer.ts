@@ -8,7 +8,7 @@
  * back.
  */
 import type pg from 'pg';
-import type { Environment } from '../../shared/wire/keys.js';
+import type { Environment } from '../../shared/domain.js';
 import { canonicalJson, eventJson, type ApplyOutcome } from '../event-log.js';
 import { CommitError, type CommitWaiter } from '../group-commit.js';
 import type { LogFn } from '../http-util.js';

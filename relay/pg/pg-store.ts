@@ -4,7 +4,7 @@
  * (pg-directory.ts), news from other instances and outage handling (pg-feed.ts), reads by cursor here.
  */
 import pg from 'pg';
-import type { Environment } from '../../shared/wire/keys.js';
+import type { Environment } from '../../shared/domain.js';
 import type { CommitWaiter } from '../group-commit.js';
 import type { LogFn } from '../http-util.js';
 import type { RelayStore, ServiceKey, StoredEventRow, StoreListener, TenantDelivery, TillIdentity } from '../tenant-store.js';
