@@ -147,3 +147,37 @@ export function keypadDigitsToPesewas(digits: string): number | null {
   if (clean.length > MAX_AMOUNT_DIGITS + 2) throw new MoneyError('Amount is too large.');
   return Number(clean);
 }
+
+/** How a till's amount box reads digits: "cedis" (5 is GH₵5.00, 12.5 is GH₵12.50) or "pesewas" (keypad, cents-first). */
+export const AMOUNT_ENTRIES = ['cedis', 'pesewas'] as const;
+export type AmountEntry = (typeof AMOUNT_ENTRIES)[number];
+
+/** What a cashier typed, checked: pesewas (null while empty), or why it cannot be an amount. */
+export type EntryCheck = { ok: true; pesewas: number | null } | { ok: false; error: string };
+
+const CEDIS_ENTRY = /^([0-9]*)(?:\.([0-9]*))?$/;
+
+/**
+ * Cedis-first entry as people write prices: "5" is 500, "12.5" is 1250, "0.75" is 75, ".5" is 50.
+ * Digit by digit, never a float. A third digit after the point is refused (there is no such coin).
+ */
+export function checkCedisEntry(text: string): EntryCheck {
+  const match = CEDIS_ENTRY.exec(text);
+  if (!match) return { ok: false, error: 'Only digits and one decimal point can be typed into the amount.' };
+  const cedis = (match[1] ?? '').replace(/^0+(?=[0-9])/, '');
+  const fraction = match[2] ?? '';
+  if (fraction.length > 2) return { ok: false, error: 'Two digits at most after the point: pesewas go from .01 to .99.' };
+  if (cedis.length > MAX_AMOUNT_DIGITS) return { ok: false, error: 'Amount is too large.' };
+  if (cedis === '' && fraction === '') return { ok: true, pesewas: null };
+  return { ok: true, pesewas: Number(cedis || '0') * 100 + Number(fraction.padEnd(2, '0')) };
+}
+
+/** The entry in either mode ("pesewas": keypad digits shifted in from the right). */
+export function checkAmountEntry(text: string, entry: AmountEntry): EntryCheck {
+  if (entry === 'cedis') return checkCedisEntry(text);
+  try {
+    return { ok: true, pesewas: keypadDigitsToPesewas(text) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}

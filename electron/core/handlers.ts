@@ -3,6 +3,7 @@ import { normaliseMsisdn, PhoneError } from '../../shared/phone.js';
 import { resolveResponseSchema } from '../../shared/wire/initialize.js';
 import type { IpcChannel, IpcContract, IpcResponse } from '../../shared/ipc/contract.js';
 import type { z } from 'zod';
+import { counterFromInput, counterView } from './counter-settings.js';
 import { CoreError } from './errors.js';
 import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from './error-messages.js';
 import { isValidTimeZone } from './local-date.js';
@@ -58,6 +59,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
         embedded: current.embedded,
         ownerUnlockedUntil: until === null ? null : new Date(until).toISOString(),
         printing: { printer: ctx.settings.settings.receipt.printer, autoPrint: ctx.settings.settings.receipt.autoPrint },
+        counter: counterView(ctx.settings.settings.counter),
       };
     },
 
@@ -110,6 +112,12 @@ export function createHandlers(ctx: CoreContext): Handlers {
         throw new CoreError('SETTINGS_INVALID', `Time zone: "${timeZone}" is not a time zone (e.g. Africa/Accra).`, 'timeZone');
       ctx.settings.update({ tillName: name, timeZone });
       ctx.transactions.setTimeZone(timeZone);
+      return { ok: true };
+    },
+
+    'settings:saveCounter': async (request) => {
+      requireOwner();
+      ctx.settings.update({ counter: counterFromInput(request) });
       return { ok: true };
     },
 

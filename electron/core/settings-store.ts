@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Environment } from '../../shared/domain.js';
 import { environmentSchema } from '../../shared/domain-schemas.js';
+import { AMOUNT_ENTRIES, MAX_PESEWAS } from '../../shared/money.js';
 import { maskSecret } from '../../shared/wire/keys.js';
 import type { EnvironmentSettingsView } from '../../shared/ipc/contract.js';
 import { DEFAULT_RECEIPT_SETTINGS, receiptSettingsSchema } from '../../shared/receipt/receipt-settings.js';
@@ -15,6 +16,9 @@ import { CoreError } from './errors.js';
 import { isValidTimeZone } from './local-date.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
 import { callbackUrlFor, type CleanEnvironmentInput } from './settings-validation.js';
+
+/** Cedis first, as Ghanaian prices are written; confirm below GH₵1.00 and above GH₵1,000.00. */
+export const DEFAULT_COUNTER = { amountEntry: 'cedis', minimumPesewas: 100, confirmAbovePesewas: 100_000 } as const;
 
 const storedEnvironmentSchema = z.object({
   baseUrl: z.string(),
@@ -35,6 +39,14 @@ const storedSettingsSchema = z.object({
   embeddedPorts: z.object({ sandbox: z.number().int(), relay: z.number().int() }).nullable(),
   // Settings written before receipts could be set up read as the defaults.
   receipt: receiptSettingsSchema.default(() => ({ ...DEFAULT_RECEIPT_SETTINGS })),
+  // Added after version 1 files existed: a file without it gets the defaults.
+  counter: z
+    .object({
+      amountEntry: z.enum(AMOUNT_ENTRIES),
+      minimumPesewas: z.number().int().min(0).max(MAX_PESEWAS),
+      confirmAbovePesewas: z.number().int().min(1).max(MAX_PESEWAS),
+    })
+    .default(DEFAULT_COUNTER),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 export type StoredEnvironment = z.infer<typeof storedEnvironmentSchema>;
@@ -109,6 +121,7 @@ export class SettingsStore {
         live: { ...EMPTY_ENV },
         embeddedPorts: null,
         receipt: { ...DEFAULT_RECEIPT_SETTINGS },
+        counter: { ...DEFAULT_COUNTER },
       };
       this.write();
     }

@@ -22,7 +22,7 @@ export function App() {
   const [page, setPage] = useState<Page>('charge');
   const announce = useAnnounce();
   const late = useLateResults(announce, status?.environment);
-  const sale = useSale(late.watch);
+  const sale = useSale(late.watch, status?.counter.amountEntry ?? 'cedis');
   const [shown, setShown] = useState<PaymentView | null>(null);
 
   // A sale never crosses environments: a TEST result must not be on screen in LIVE (nor the reverse).

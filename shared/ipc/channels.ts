@@ -11,6 +11,7 @@ export const IPC_CHANNEL_NAMES = [
   'settings:get',
   'settings:save',
   'settings:saveTill',
+  'settings:saveCounter',
   'settings:testConnection',
   'settings:setEnvironment',
   'payments:resolveAccount',

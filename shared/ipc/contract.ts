@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { environmentSchema, paymentStateSchema } from '../domain-schemas.js';
+import { AMOUNT_ENTRIES } from '../money.js';
 import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES, type IpcChannelName, type IpcEventName } from './channels.js';
 import { receiptChannels } from './receipt-contract.js';
 import { printerKindSchema, receiptSettingsSchema } from '../receipt/receipt-settings.js';
@@ -80,6 +81,16 @@ export const environmentSettingsInputSchema = z.object({
 });
 export type EnvironmentSettingsInput = z.infer<typeof environmentSettingsInputSchema>;
 
+/** How the Charge screen reads an amount, and which amounts it asks the cashier to confirm first. */
+export const counterSettingsSchema = z.object({
+  amountEntry: z.enum(AMOUNT_ENTRIES),
+  /** Below this a charge asks for confirmation (a price typed pesewas-first by habit). */
+  minimum: wireAmount,
+  /** Above this a charge asks for confirmation (an extra zero). */
+  confirmAbove: wireAmount,
+});
+export type CounterSettings = z.infer<typeof counterSettingsSchema>;
+
 const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'A PIN is 4 to 8 digits');
 
 export const takingsTotalsSchema = z.object({
@@ -140,6 +151,7 @@ export const ipcContract = {
       ownerUnlockedUntil: z.string().nullable(),
       /** What the sale screens need to know about printing. */
       printing: z.object({ printer: printerKindSchema, autoPrint: z.boolean() }),
+      counter: counterSettingsSchema,
     }),
   },
   'owner:setPin': {
@@ -168,6 +180,10 @@ export const ipcContract = {
   },
   'settings:saveTill': {
     request: z.object({ tillName: z.string().min(1).max(40), timeZone: z.string().max(64) }).strict(),
+    response: ok,
+  },
+  'settings:saveCounter': {
+    request: counterSettingsSchema.strict(),
     response: ok,
   },
   'settings:testConnection': {

@@ -87,7 +87,7 @@ describe('own sandbox and relay', () => {
     await goTo(page, 'Charge');
     await focused(page, 'amount');
     clock.hold();
-    await sell(page, '1500', '0241237706');
+    await sell(page, '15', '0241237706');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await relay?.close();
     relay = null;
@@ -118,7 +118,7 @@ describe('own sandbox and relay', () => {
     await focusedText(page, /New sale/);
     await enter(page);
     clock.hold();
-    await sell(page, '1700', '0241237806');
+    await sell(page, '17', '0241237806');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await tabTo(page, /Stop waiting/);
     await enter(page);
@@ -172,7 +172,7 @@ describe('own sandbox and relay', () => {
     await screenshot(page, 'charge-live');
 
     // A LIVE prompt in the simulator waits for a tester to authorise it by hand (dashboard API).
-    await sell(page, '2500', '0241230042');
+    await sell(page, '25', '0241230042');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     let reference: string | undefined;
     await expect

@@ -36,15 +36,14 @@ describe('the owner', () => {
   it('takes a mix of payments as a cashier first', async () => {
     const { page } = till.get();
     for (const [digits, phone, title] of [
-      ['1250', '0241234567', 'PAID'],
-      ['700', '0201234568', 'PAID'],
-      ['300', '0241234501', 'NOT PAID'],
-      ['4000', '0271234503', 'NOT PAID'],
-      ['19999', '0551234505', 'PAID'],
+      ['12.5', '0241234567', 'PAID'],
+      ['7', '0201234568', 'PAID'],
+      ['3', '0241234501', 'NOT PAID'],
+      ['40', '0271234503', 'NOT PAID'],
+      ['199.99', '0551234505', 'PAID'],
     ] as const) {
       await sell(page, digits, phone);
       expect(await resultTitle(page)).toBe(title);
-      if (title === 'NOT PAID') await page.keyboard.press('Tab');
       await enter(page); // New sale
       await focused(page, 'amount');
     }
@@ -168,7 +167,7 @@ describe('the owner', () => {
     await goTo(page, 'Charge');
     await focused(page, 'amount');
     clock.hold(); // the customer answers once the owner has seen it waiting
-    await sell(page, '640', '0241236606');
+    await sell(page, '6.4', '0241236606');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await tabTo(page, /Stop waiting/);
     await enter(page);
@@ -304,13 +303,13 @@ describe('the owner', () => {
     await revokeKey(settings.baseUrl, settings.publicKeyId);
     await goTo(page, 'Charge');
     await focused(page, 'amount');
-    await sell(page, '500', '0241234580');
+    await sell(page, '5', '0241234580');
     await expect
       .poll(() => text(page, 'charge-error'), { timeout: 15_000 })
       .toMatch(/revoked or is wrong.*The owner must update the keys in Settings/);
     await focusedText(page, /^Charge$/); // the Charge button, so Enter tries again once the key is fixed
     expect(await page.evaluate(() => (document.activeElement as HTMLButtonElement).type)).toBe('submit');
-    expect(await page.inputValue('#amount')).toBe('GH₵5.00');
+    expect(await page.inputValue('#amount')).toBe('GH₵5');
     expect(await page.inputValue('#phone')).toBe('024 123 4580');
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'charge-revoked-key');

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_NAMES } from '../../sandbox/names.js';
-import { axe, enter, focused, focusedText, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { axe, enter, focused, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
@@ -26,10 +26,9 @@ async function transactionsFor(msisdn: string): Promise<SandboxTransaction[]> {
   return (await sandboxTransactions(await sandboxUrl())).filter((t) => t.msisdn === msisdn);
 }
 
-/** From a NOT PAID result (focus on "Try again"), Tab to "New sale" and press Enter. */
+/** From a NOT PAID result (focus on "New sale"), press Enter. */
 async function newSaleAfterFailure(): Promise<void> {
   const { page } = till.get();
-  await page.keyboard.press('Tab');
   await enter(page);
   await focused(page, 'amount');
 }
@@ -44,12 +43,13 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'charge-empty');
 
-    await page.keyboard.type('125');
-    expect(await page.inputValue('#amount')).toBe('GH₵1.25');
-    await page.keyboard.type('00');
-    expect(await page.inputValue('#amount')).toBe('GH₵125.00');
+    await page.keyboard.type('1250');
+    expect(await page.inputValue('#amount')).toBe('GH₵1,250');
     await page.keyboard.press('Backspace');
-    expect(await page.inputValue('#amount')).toBe('GH₵12.50');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('.5');
+    expect(await page.inputValue('#amount')).toBe('GH₵12.5');
+    expect(await text(page, 'amount-value')).toBe('GH₵12.50');
     await enter(page);
     await focused(page, 'phone');
     await page.keyboard.type('0201234567');
@@ -105,7 +105,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
   it('slow approval: the waiting screen shows amount, number, elapsed time and the relay, then PAID', async () => {
     const { page } = till.get();
     clock.hold(); // the customer answers when the screen has been checked
-    await sell(page, '700', '0541234506');
+    await sell(page, '7', '0541234506');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     expect(await text(page, 'waiting-amount')).toBe('GH₵7.00');
     expect(await page.textContent('.waiting-number')).toContain('054 123 4506');
@@ -122,16 +122,19 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
 
   it('declined: NOT PAID with what it can mean, and "try again" keeps the details for a second payment', async () => {
     const { page } = till.get();
-    await sell(page, '300', '0241234501', 'Bread');
+    await sell(page, '3', '0241234501', 'Bread');
     expect(await resultTitle(page)).toBe('NOT PAID');
     expect(await text(page, 'result-help')).toMatch(HELP);
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'result-failed');
-    await enter(page); // Try again (focused)
-    expect(await page.inputValue('#amount')).toBe('GH₵3.00');
+    await tabTo(page, /^Try again/); // a deliberate second action, never the default
+    await enter(page);
+    expect(await page.inputValue('#amount')).toBe('GH₵3');
     expect(await page.inputValue('#phone')).toBe('024 123 4501');
     expect(await page.inputValue('#description')).toBe('Bread');
-    await focusedText(page, /^Charge$/);
+    await focused(page, 'amount');
+    await enter(page);
+    await focused(page, 'phone');
     await enter(page);
     expect(await resultTitle(page)).toBe('NOT PAID');
     const txs = await transactionsFor('233241234501');
@@ -148,7 +151,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
   ] as const) {
     it(`${reason.toLowerCase().replace('_', ' ')}: NOT PAID, the cashier is told the money did not move`, async () => {
       const { page } = till.get();
-      await sell(page, '450', `02712345${suffix}`);
+      await sell(page, '4.5', `02712345${suffix}`);
       expect(await resultTitle(page, 20_000)).toBe('NOT PAID');
       expect(await text(page, 'result-help')).toMatch(/did not move/);
       expect(await text(page, 'result-help')).toMatch(HELP);
@@ -161,7 +164,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
 
   it('duplicate network results: one PAID payment, one row in history', async () => {
     const { page } = till.get();
-    await sell(page, '999', '0551234505');
+    await sell(page, '9.99', '0551234505');
     expect(await resultTitle(page)).toBe('PAID');
     expect(await transactionsFor('233551234505')).toHaveLength(1);
     const history = (await till.get().invoke('history:search', { query: '234505' })) as { total: number; items: { state: string }[] };
@@ -173,7 +176,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
   it('a double Enter on Charge starts one payment only', async () => {
     const { page } = till.get();
     await focused(page, 'amount');
-    await page.keyboard.type('150');
+    await page.keyboard.type('1.5');
     await enter(page);
     await page.keyboard.type('0591234506'); // a slow approval, held back: the waiting screen stays up
     clock.hold();
@@ -193,7 +196,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
   it('stop waiting: the payment stays open and its late success arrives as a notice', async () => {
     const { page } = till.get();
     clock.hold();
-    await sell(page, '2000', '0241239906');
+    await sell(page, '20', '0241239906');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await tabTo(page, /Stop waiting/);
     await enter(page);
@@ -216,14 +219,14 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await enter(page);
     expect(await text(page, 'amount-error')).toBe('Type the amount to charge (more than GH₵0.00).');
     await focused(page, 'amount');
-    await page.keyboard.type('2500');
+    await page.keyboard.type('25');
     expect(await page.getByTestId('amount-error').count()).toBe(0);
     await enter(page);
     await page.keyboard.type('0302123456'); // an Accra landline
     await enter(page);
     expect(await text(page, 'phone-error')).toMatch(/not a mobile number|not a valid Ghana number|not on MTN/);
     await focused(page, 'phone');
-    expect(await page.inputValue('#amount')).toBe('GH₵25.00');
+    expect(await page.inputValue('#amount')).toBe('GH₵25');
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Backspace');
     await page.keyboard.type('024123456');
@@ -231,7 +234,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     expect(await text(page, 'phone-error')).toBe('A Ghana mobile number has 10 digits, such as 024 123 4567.');
     expect(await page.getAttribute('#phone', 'aria-invalid')).toBe('true');
     expect(await page.inputValue('#phone')).toBe('024 123 456');
-    expect(await page.inputValue('#amount')).toBe('GH₵25.00');
+    expect(await page.inputValue('#amount')).toBe('GH₵25');
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'charge-errors');
     expect(await transactionsFor('23324123456')).toHaveLength(0);
@@ -245,7 +248,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.locator('#amount').focus();
     await page.keyboard.press('Escape');
     clock.hold();
-    await sell(page, '880', '0241238806');
+    await sell(page, '8.8', '0241238806');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     await tabTo(page, /Stop waiting/);
     await enter(page);
@@ -281,10 +284,12 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await enter(page);
     await focused(page, 'amount');
     await page.keyboard.press('Escape');
-    for (const key of ['4', '5', '00']) await page.getByRole('button', { name: key, exact: true }).click();
-    expect(await page.inputValue('#amount')).toBe('GH₵45.00');
+    for (const key of ['4', '5', 'Decimal point', '5']) await page.getByRole('button', { name: key, exact: true }).click();
+    expect(await page.inputValue('#amount')).toBe('GH₵45.5');
     await page.getByRole('button', { name: 'Delete last digit' }).click();
-    expect(await page.inputValue('#amount')).toBe('GH₵4.50');
+    await page.getByRole('button', { name: 'Delete last digit' }).click();
+    await page.getByRole('button', { name: 'Delete last digit' }).click();
+    expect(await page.inputValue('#amount')).toBe('GH₵4');
     await focused(page, 'amount'); // the keypad never takes the focus away
     await page.locator('#phone').click();
     await page.keyboard.press('Control+A');
@@ -292,6 +297,6 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     for (const key of '0201234567') await page.getByRole('button', { name: key, exact: true }).click();
     expect(await page.inputValue('#phone')).toBe('020 123 4567');
     expect(await page.inputValue('#network')).toBe('TELECEL');
-    expect(await page.inputValue('#amount')).toBe('GH₵4.50');
+    expect(await page.inputValue('#amount')).toBe('GH₵4');
   });
 });

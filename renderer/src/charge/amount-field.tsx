@@ -1,26 +1,48 @@
-/** The amount box: cents-first digits formatted as GH₵ while typed; Enter moves on to the number. */
+/**
+ * The amount box, as the shop writes prices: cedis first with a decimal point (12.5 is GH₵12.50), or
+ * pesewas first (1 2 5 0 is GH₵12.50) where the owner chose it. Enter moves on to the number.
+ */
 import { forwardRef, type KeyboardEvent } from 'react';
+import type { AmountEntry } from '../../../shared/money';
+import { formatGhs } from '../../../shared/money';
 import { FieldError } from '../components/field-error';
-import { amountText, digitsFromAmountText } from './sale-form';
+import { amountPesewas, amountText } from './sale-form';
 
 type Props = {
-  digits: string;
+  amount: string;
+  entry: AmountEntry;
   error: string | undefined;
-  onDigits: (digits: string) => void;
+  readOnly: boolean;
+  onText: (text: string) => void;
+  onRefused: (message: string) => void;
   onEnter: () => void;
   onFocus: () => void;
 };
 
-export const AmountField = forwardRef<HTMLInputElement, Props>(function AmountField({ digits, error, onDigits, onEnter, onFocus }, ref) {
+const HINTS: Record<AmountEntry, string> = {
+  cedis: 'Type cedis; a point for pesewas: 5 is GH₵5.00, 12.5 is GH₵12.50. Enter goes to the number.',
+  pesewas: 'Type pesewas first: 1 2 5 0 is GH₵12.50. Enter goes to the number.',
+};
+
+const POINT_REFUSED = 'Pesewas first, there is no point to type: 1 2 5 0 is GH₵12.50 (Settings can switch to cedis first).';
+
+export const AmountField = forwardRef<HTMLInputElement, Props>(function AmountField(
+  { amount, entry, error, readOnly, onText, onRefused, onEnter, onFocus },
+  ref,
+) {
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {
       e.preventDefault();
       onEnter();
     } else if (e.key === 'Escape') {
       e.preventDefault();
-      onDigits('');
+      onText('');
+    } else if (e.key === '.' && entry === 'pesewas') {
+      e.preventDefault();
+      onRefused(POINT_REFUSED);
     }
   };
+  const pesewas = amountPesewas(amount, entry);
   return (
     <div className="field amount-field">
       <label htmlFor="amount">Amount (GH₵)</label>
@@ -28,22 +50,35 @@ export const AmountField = forwardRef<HTMLInputElement, Props>(function AmountFi
         ref={ref}
         id="amount"
         className="amount-input"
-        inputMode="numeric"
+        inputMode="decimal"
         autoComplete="off"
         placeholder="GH₵0.00"
-        value={amountText(digits)}
+        readOnly={readOnly}
+        value={amountText(amount, entry)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'amount-error' : 'amount-hint'}
-        onChange={(e) => onDigits(digitsFromAmountText(e.target.value, digits))}
+        aria-describedby={error ? 'amount-error amount-hint' : 'amount-hint'}
+        onChange={(e) => onText(e.target.value)}
         onKeyDown={onKeyDown}
         onFocus={(e) => {
           onFocus();
           const el = e.currentTarget;
-          requestAnimationFrame(() => el.setSelectionRange(el.value.length, el.value.length));
+          // A click lands the caret mid-amount; typing goes on at the end (a whole selection stays, to be replaced).
+          requestAnimationFrame(() => {
+            if (el.selectionStart === 0 && el.selectionEnd === el.value.length) return;
+            el.setSelectionRange(el.value.length, el.value.length);
+          });
         }}
       />
       <p className="hint" id="amount-hint">
-        Type pesewas first: 1 2 5 0 is GH₵12.50. Enter goes to the number.
+        {pesewas !== null && entry === 'cedis' ? (
+          <>
+            <output className="amount-value" data-testid="amount-value">
+              {formatGhs(pesewas)}
+            </output>
+            {' · '}
+          </>
+        ) : null}
+        {HINTS[entry]}
       </p>
       <FieldError id="amount-error" message={error} />
     </div>

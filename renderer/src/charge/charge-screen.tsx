@@ -1,12 +1,13 @@
 /** Charge: amount, Enter, number, Enter. Errors sit next to what caused them; nothing typed is lost. */
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { Network } from '../../../shared/domain';
+import type { AmountEntry } from '../../../shared/money';
 import { AccountName } from './account-name';
 import { AmountField } from './amount-field';
 import { Keypad } from './keypad';
 import { NetworkSelect } from './network-select';
 import { PhoneField } from './phone-field';
-import { amountError, phoneError, withPhone, type FieldErrors, type SaleForm } from './sale-form';
+import { amountError, nextAmount, phoneError, withPhone, type FieldErrors, type SaleForm } from './sale-form';
 import { useAccountName } from './use-account-name';
 
 type Props = {
@@ -16,24 +17,33 @@ type Props = {
   setErrors: (update: (errors: FieldErrors) => FieldErrors) => void;
   charging: boolean;
   charge: (customerName?: string | null) => Promise<keyof FieldErrors | null>;
-  focusCharge: boolean;
+  /** "Try again": the details are back, the amount focused and selected so a new one replaces it. */
+  selectAmount: boolean;
+  entry: AmountEntry;
 };
 
-export function ChargeScreen({ form, setForm, errors, setErrors, charging, charge, focusCharge }: Props) {
+export function ChargeScreen({ form, setForm, errors, setErrors, charging, charge, selectAmount, entry }: Props) {
   const amountRef = useRef<HTMLInputElement>(null);
   const phoneRef = useRef<HTMLInputElement>(null);
   const chargeRef = useRef<HTMLButtonElement>(null);
   const [target, setTarget] = useState<'amount' | 'phone'>('amount');
   const { lookup, settled } = useAccountName(form.phone, form.network);
 
-  // On arrival: a fresh sale starts in the amount; "try again" or a refused payment lands on Charge.
+  // On arrival: the amount, caret at the end (a digit typed on the result screen is already in it), or
+  // all of it selected after "try again"; a payment the service refused lands on Charge with why.
   const refused = Boolean(errors.form);
   // A layout effect, like useFocusOnArrival: no key press can land between the screen and its focus.
   useLayoutEffect(() => {
-    if (focusCharge || refused) chargeRef.current?.focus();
-    else amountRef.current?.focus();
+    const amount = amountRef.current;
+    if (refused || !amount) {
+      chargeRef.current?.focus();
+      return;
+    }
+    amount.focus();
+    if (selectAmount) amount.select();
+    else amount.setSelectionRange(amount.value.length, amount.value.length);
     // Only on mount and when a refusal arrives, never while typing.
-  }, [focusCharge, refused]);
+  }, [selectAmount, refused]);
 
   useEffect(() => {
     const name = lookup.state === 'found' ? lookup.name : null;
@@ -43,8 +53,13 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
   const clearError = (field: keyof FieldErrors) =>
     setErrors((e) => (e[field] || e.form ? { ...e, [field]: undefined, form: undefined } : e));
 
-  const setDigits = (digits: string) => {
-    setForm((f) => ({ ...f, digits }));
+  const setAmountText = (text: string) => {
+    const next = nextAmount(text, entry);
+    if ('refused' in next) {
+      setErrors((e) => ({ ...e, amount: next.refused }));
+      return;
+    }
+    setForm((f) => ({ ...f, amount: next.amount }));
     clearError('amount');
   };
   const setPhone = (phone: string) => {
@@ -57,7 +72,7 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
   };
 
   const amountEnter = () => {
-    const err = amountError(form.digits);
+    const err = amountError(form.amount, entry);
     if (err) setErrors((e) => ({ ...e, amount: err }));
     else phoneRef.current?.focus();
   };
@@ -75,8 +90,7 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
 
   const onKeypad = (key: string) => {
     if (target === 'amount') {
-      const next = key === 'back' ? form.digits.slice(0, -1) : `${form.digits}${key}`.replace(/^0+/, '');
-      if (next.length <= 12) setDigits(next);
+      setAmountText(key === 'back' ? form.amount.slice(0, -1) : `${form.amount}${key}`);
     } else {
       const next = key === 'back' ? form.phone.slice(0, -1) : `${form.phone}${key}`.slice(0, 10);
       setPhone(next);
@@ -92,9 +106,12 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
         <form className="charge-form" onSubmit={(e) => void submit(e)} noValidate>
           <AmountField
             ref={amountRef}
-            digits={form.digits}
+            amount={form.amount}
+            entry={entry}
             error={errors.amount}
-            onDigits={setDigits}
+            readOnly={charging}
+            onText={setAmountText}
+            onRefused={(message) => setErrors((e) => ({ ...e, amount: message }))}
             onEnter={amountEnter}
             onFocus={() => setTarget('amount')}
           />
@@ -141,7 +158,7 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
             {charging ? 'Sending…' : 'Charge'}
           </button>
         </form>
-        <Keypad onKey={onKeypad} target={target} />
+        <Keypad onKey={onKeypad} target={target} entry={entry} />
       </div>
     </section>
   );

@@ -1,11 +1,11 @@
 /** What the cashier types for one sale, and the pure rules that check it (no React here). */
-import { formatAmount, formatGhs, keypadDigitsToPesewas, MAX_AMOUNT_DIGITS } from '../../../shared/money';
+import { checkAmountEntry, formatAmount, formatGhs, type AmountEntry } from '../../../shared/money';
 import type { Network } from '../../../shared/domain';
 import { formatNational, guessNetwork, tryNormaliseMsisdn } from '../../../shared/phone';
 
 export type SaleForm = {
-  /** Keypad digits, cents-first: "1250" is GH₵12.50. */
-  digits: string;
+  /** The amount as typed, without the GH₵ sign or separators: "12.5" (cedis-first) or "1250" (pesewas-first). */
+  amount: string;
   /** The number as typed, compacted: "0241234567" (or "+23324…" while being typed). */
   phone: string;
   /** Network shown in the picker: detected from the prefix until the cashier picks one. */
@@ -16,7 +16,7 @@ export type SaleForm = {
 };
 
 export const EMPTY_FORM: SaleForm = {
-  digits: '',
+  amount: '',
   phone: '',
   network: '',
   networkChosen: false,
@@ -26,17 +26,31 @@ export const EMPTY_FORM: SaleForm = {
 
 export type FieldErrors = Partial<Record<'amount' | 'phone' | 'network' | 'description' | 'form', string>>;
 
-const MAX_DIGITS = MAX_AMOUNT_DIGITS + 2;
-
-/** New keypad digits from whatever the amount box now shows (typing, backspace, paste all work). */
-export function digitsFromAmountText(text: string, previous: string): string {
-  const digits = text.replace(/[^0-9]/g, '').replace(/^0+/, '');
-  return digits.length > MAX_DIGITS ? previous : digits;
+/**
+ * The amount after the box's text changed (typing, backspace, paste, keypad): the GH₵ sign and thousands
+ * separators dropped. A change that cannot be an amount (a third decimal digit) is refused with why.
+ */
+export function nextAmount(text: string, entry: AmountEntry): { amount: string } | { refused: string } {
+  // Pesewas first, the box shows "GH₵12.50" itself: only its digits are the cashier's (a typed point is refused by the field).
+  const amount =
+    entry === 'pesewas' ? text.replace(/[^0-9]/g, '').replace(/^0+/, '') : text.replace(/GH₵|[\s,]/g, '').replace(/^0+(?=[0-9])/, '');
+  const checked = checkAmountEntry(amount, entry);
+  return checked.ok ? { amount } : { refused: checked.error };
 }
 
-export function amountText(digits: string): string {
-  const pesewas = keypadDigitsToPesewas(digits);
-  return pesewas === null ? '' : formatGhs(pesewas);
+/** What the box shows: "GH₵1,250.5" while typing cedis-first, "GH₵12.50" pesewas-first. */
+export function amountText(amount: string, entry: AmountEntry): string {
+  if (amount === '') return '';
+  if (entry === 'pesewas') return formatGhs(amountPesewas(amount, entry) ?? 0);
+  const [cedis = '', fraction] = amount.split('.');
+  const grouped = cedis === '' ? '0' : cedis.replace(/\B(?=([0-9]{3})+$)/g, ',');
+  return `GH₵${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
+/** Pesewas of what was typed (null while empty or not an amount). */
+export function amountPesewas(amount: string, entry: AmountEntry): number | null {
+  const checked = checkAmountEntry(amount, entry);
+  return checked.ok ? checked.pesewas : null;
 }
 
 /** Keep what was typed as a national number: "+233 24…" / "23324…" become "024…"; at most 10 digits. */
@@ -63,8 +77,8 @@ export function withPhone(form: SaleForm, phone: string): SaleForm {
   return { ...form, phone, network, customerName };
 }
 
-export function amountError(digits: string): string | null {
-  const pesewas = keypadDigitsToPesewas(digits);
+export function amountError(amount: string, entry: AmountEntry): string | null {
+  const pesewas = amountPesewas(amount, entry);
   if (pesewas === null || pesewas <= 0) return 'Type the amount to charge (more than GH₵0.00).';
   return null;
 }
@@ -84,9 +98,9 @@ export type ChargeInput = {
 };
 
 /** Validate the whole form: either the charge request body or the errors to show. */
-export function checkForm(form: SaleForm): { ok: true; input: ChargeInput } | { ok: false; errors: FieldErrors } {
+export function checkForm(form: SaleForm, entry: AmountEntry): { ok: true; input: ChargeInput } | { ok: false; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const aErr = amountError(form.digits);
+  const aErr = amountError(form.amount, entry);
   if (aErr) errors.amount = aErr;
   const number = tryNormaliseMsisdn(form.phone);
   if (form.phone === '') errors.phone = "Type the customer's mobile-money number.";
@@ -99,7 +113,7 @@ export function checkForm(form: SaleForm): { ok: true; input: ChargeInput } | { 
   return {
     ok: true,
     input: {
-      amount: formatAmount(keypadDigitsToPesewas(form.digits) ?? 0),
+      amount: formatAmount(amountPesewas(form.amount, entry) ?? 0),
       msisdn: number.msisdn,
       network,
       ...(description ? { description } : {}),

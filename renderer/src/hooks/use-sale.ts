@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
+import type { AmountEntry } from '../../../shared/money';
 import { call, errorMessage, onEvent } from '../api';
 import { checkForm, EMPTY_FORM, newRequestId, type FieldErrors, type SaleForm } from '../charge/sale-form';
 
@@ -19,7 +20,7 @@ const FIELD_OF: Record<string, keyof FieldErrors> = {
   description: 'description',
 };
 
-export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
+export function useSale(onStoppedWaiting: (payment: PaymentView) => void, entry: AmountEntry) {
   const [form, setForm] = useState<SaleForm>(EMPTY_FORM);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [phase, setPhase] = useState<SalePhase>('form');
@@ -61,7 +62,7 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
   const charge = useCallback(
     async (customerName?: string | null): Promise<keyof FieldErrors | null> => {
       if (inFlight.current) return null;
-      const checked = checkForm(customerName === undefined ? form : { ...form, customerName });
+      const checked = checkForm(customerName === undefined ? form : { ...form, customerName }, entry);
       if (!checked.ok) {
         setErrors(checked.errors);
         return (Object.keys(checked.errors)[0] as keyof FieldErrors | undefined) ?? null;
@@ -88,7 +89,7 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
         setCharging(false);
       }
     },
-    [form, show],
+    [form, entry, show],
   );
 
   const stopWaiting = useCallback(async () => {
@@ -117,9 +118,10 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void) {
     setPhase('form');
   }, []);
 
-  const newSale = useCallback(() => {
+  /** A new, empty sale; `amount` is what the cashier already typed on the result screen. */
+  const newSale = useCallback((amount = '') => {
     requestId.current = newRequestId();
-    setForm(EMPTY_FORM);
+    setForm({ ...EMPTY_FORM, amount });
     setErrors({});
     setPayment(null);
     setPhase('form');

@@ -6,6 +6,7 @@ import type { AppStatus } from '../hooks/use-app-status';
 import { EnvironmentForm } from './environment-form';
 import { EnvironmentSwitch } from './environment-switch';
 import { PinSetup } from './pin-setup';
+import { CounterForm } from './counter-form';
 import { TillForm } from './till-form';
 
 type Settings = IpcResponse<'settings:get'>;
@@ -43,6 +44,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
       {settings ? (
         <>
           <TillForm tillName={settings.tillName} timeZone={settings.timeZone} onSaved={changed} />
+          <CounterForm counter={status.counter} onSaved={changed} />
           <EnvironmentForm environment="test" view={settings.test} onSaved={changed} />
           <EnvironmentForm environment="live" view={settings.live} onSaved={changed} />
         </>

@@ -1,6 +1,7 @@
 /** The result: SUCCESS big and unmistakable, or FAILED with what it can mean and a way to try again. */
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
+import type { AmountEntry } from '../../../shared/money';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { Receipt } from './receipt';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
@@ -9,14 +10,33 @@ type Props = {
   payment: PaymentView;
   tillName: string;
   timeZone: string;
-  onNewSale: () => void;
+  entry: AmountEntry;
+  /** A new, empty sale; `amount` is the first key of it when the cashier simply went on typing. */
+  onNewSale: (amount?: string) => void;
   onTryAgain: () => void;
 };
 
-export function ResultScreen({ payment, tillName, timeZone, onNewSale, onTryAgain }: Props) {
+/** A key that starts the next sale's amount straight from a result screen. */
+function amountKey(e: KeyboardEvent, entry: AmountEntry): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  return /^[0-9]$/.test(e.key) || (entry === 'cedis' && e.key === '.');
+}
+
+export function ResultScreen({ payment, tillName, timeZone, entry, onNewSale, onTryAgain }: Props) {
   const success = payment.state === 'success';
+  // Paid or not, the focused default is a new, empty sale: an Enter by reflex never prompts the same customer again.
   const firstRef = useRef<HTMLButtonElement>(null);
   useFocusOnArrival(firstRef);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!amountKey(e, entry)) return;
+      e.preventDefault();
+      onNewSale(e.key === '.' ? '0.' : e.key);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [entry, onNewSale]);
 
   return (
     <section className={`result-screen ${success ? 'result-success' : 'result-failed'}`} aria-labelledby="result-title">
@@ -56,7 +76,7 @@ export function ResultScreen({ payment, tillName, timeZone, onNewSale, onTryAgai
       <div className="actions">
         {success ? (
           <>
-            <button ref={firstRef} type="button" className="primary big" onClick={onNewSale}>
+            <button ref={firstRef} type="button" className="primary big" onClick={() => onNewSale()}>
               New sale
             </button>
             <button type="button" className="secondary" onClick={() => window.print()}>
@@ -65,11 +85,11 @@ export function ResultScreen({ payment, tillName, timeZone, onNewSale, onTryAgai
           </>
         ) : (
           <>
-            <button ref={firstRef} type="button" className="primary big" onClick={onTryAgain}>
-              Try again with the same details
-            </button>
-            <button type="button" className="secondary" onClick={onNewSale}>
+            <button ref={firstRef} type="button" className="primary big" onClick={() => onNewSale()}>
               New sale
+            </button>
+            <button type="button" className="secondary" onClick={onTryAgain}>
+              Try again with the same details
             </button>
             <button type="button" className="secondary" onClick={() => window.print()}>
               Print slip

@@ -15,7 +15,8 @@ type Props = {
 
 export function SaleFlow({ sale, status, announce }: Props) {
   const { phase, payment } = sale;
-  const focusCharge = useRef(false);
+  const entry = status?.counter.amountEntry ?? 'cedis';
+  const selectAmount = useRef(false);
   const announced = useRef<string | null>(null);
 
   useEffect(() => {
@@ -37,12 +38,13 @@ export function SaleFlow({ sale, status, announce }: Props) {
         payment={payment}
         tillName={status?.tillName ?? ''}
         timeZone={status?.timeZone ?? 'Africa/Accra'}
-        onNewSale={() => {
-          focusCharge.current = false;
-          sale.newSale();
+        entry={entry}
+        onNewSale={(amount) => {
+          selectAmount.current = false;
+          sale.newSale(amount);
         }}
         onTryAgain={() => {
-          focusCharge.current = true;
+          selectAmount.current = true;
           sale.tryAgain();
         }}
       />
@@ -56,7 +58,8 @@ export function SaleFlow({ sale, status, announce }: Props) {
       setErrors={sale.setErrors}
       charging={sale.charging}
       charge={sale.charge}
-      focusCharge={focusCharge.current}
+      selectAmount={selectAmount.current}
+      entry={entry}
     />
   );
 }

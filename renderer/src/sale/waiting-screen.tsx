@@ -1,5 +1,5 @@
 /** Waiting for the customer: what to say, what is being charged, how long, and a way out that loses nothing. */
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { PaymentView, RelayState } from '../../../shared/ipc/contract';
 import { elapsed, ghs, networkLabel, phone } from '../format';
 import { useNow } from '../hooks/use-now';
@@ -28,6 +28,17 @@ export function WaitingScreen({ payment, relayState, onStop }: Props) {
   useFocusOnArrival(titleRef);
   const started = Date.parse(payment.createdAt);
 
+  // Escape is the keyboard's way out, the same as the button (the payment stays open either way).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      onStop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onStop]);
+
   return (
     <section className="waiting-screen" aria-labelledby="waiting-title">
       <h1 id="waiting-title" className="waiting-title" ref={titleRef} tabIndex={-1}>
@@ -51,11 +62,11 @@ export function WaitingScreen({ payment, relayState, onStop }: Props) {
         {RELAY_TEXT[relayState]}
       </p>
       <div className="actions">
-        <button type="button" className="secondary" onClick={onStop}>
+        <button type="button" className="secondary" onClick={onStop} aria-keyshortcuts="Escape">
           Stop waiting (the payment stays open)
         </button>
       </div>
-      <p className="hint">If you stop waiting, the result still arrives and you will see a notice.</p>
+      <p className="hint">Escape also stops waiting. The result still arrives and you will see a notice.</p>
     </section>
   );
 }

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  checkAmountEntry,
+  checkCedisEntry,
   MAX_AMOUNT_DIGITS,
   MAX_PESEWAS,
   MoneyError,
@@ -301,5 +304,44 @@ describe('keypadDigitsToPesewas', () => {
     for (const typed of ['12.50', '1a', '-1', ' 1', '1e3']) {
       expect(() => keypadDigitsToPesewas(typed)).toThrow('Only digits can be typed into the amount.');
     }
+  });
+});
+
+describe('checkCedisEntry (cedis-first amount entry)', () => {
+  it.each([
+    ['5', 500],
+    ['12.5', 1250],
+    ['12.50', 1250],
+    ['12.05', 1205],
+    ['0.75', 75],
+    ['.5', 50],
+    ['7.', 700],
+    ['007', 700],
+    ['1000', 100000],
+  ])('%s is %i pesewas', (text, pesewas) => {
+    expect(checkCedisEntry(text)).toEqual({ ok: true, pesewas });
+  });
+
+  it('gives null while nothing is typed, and refuses a third decimal digit, a second point or letters', () => {
+    expect(checkCedisEntry('')).toEqual({ ok: true, pesewas: null });
+    expect(checkCedisEntry('.')).toEqual({ ok: true, pesewas: null });
+    expect(checkCedisEntry('12.505')).toMatchObject({ ok: false, error: expect.stringMatching(/Two digits at most/) });
+    expect(checkCedisEntry('1.2.3')).toMatchObject({ ok: false });
+    expect(checkCedisEntry('1e3')).toMatchObject({ ok: false });
+    expect(checkCedisEntry('12345678901')).toMatchObject({ ok: false, error: 'Amount is too large.' });
+  });
+
+  it('reads back every wire amount exactly (no floating point anywhere)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX_PESEWAS }), (pesewas) => {
+        expect(checkCedisEntry(formatAmount(pesewas))).toEqual({ ok: true, pesewas });
+      }),
+    );
+  });
+
+  it('checkAmountEntry keeps the pesewas-first keypad for shops used to it', () => {
+    expect(checkAmountEntry('1250', 'pesewas')).toEqual({ ok: true, pesewas: 1250 });
+    expect(checkAmountEntry('1250', 'cedis')).toEqual({ ok: true, pesewas: 125000 });
+    expect(checkAmountEntry('12.5', 'pesewas')).toMatchObject({ ok: false });
   });
 });
