@@ -1,42 +1,13 @@
 /**
- * The durable event log: one row per transaction reference (permanent dedupe by a UNIQUE key),
- * a monotonically increasing sequence number, reads for SSE catch-up and paging.
+ * The durable event log on SQLite: one row per transaction reference (permanent dedupe by a
+ * UNIQUE key), a gap-free ascending sequence number. `apply` is the write (run inside the
+ * group committer's transaction); the rest is the read side of the storage seam (relay/store.ts).
  */
 import type Database from 'better-sqlite3';
 import type { RelayEvent, RelayPage } from '../shared/relay-wire.js';
-import { readLogId } from './db.js';
 import type { Environment } from '../shared/domain.js';
-
-/** A verified, validated delivery ready to be committed. */
-export type Delivery = {
-  reference: string;
-  clientReference: string | null;
-  environment: Environment;
-  keyId: string;
-  receivedAt: string;
-  webhookCreatedAt: string;
-  /** The validated `data` object as JSON. */
-  transactionJson: string;
-  /** X-Service-Timestamp, Unix seconds. */
-  timestamp: number;
-  /** performance.now() when the request arrived (not stored; for the push-latency histogram). */
-  arrivedAt: number;
-};
-
-export type ApplyOutcome =
-  | { kind: 'accepted'; seq: number; json: string }
-  | { kind: 'duplicate'; seq: number; environment: Environment; outOfOrder: boolean; previousTimestamp: number }
-  | { kind: 'conflict'; seq: number; storedEnvironment: Environment; fields: string[] };
-
-type EventRow = {
-  seq: number;
-  reference: string;
-  environment: Environment;
-  key_id: string;
-  received_at: string;
-  webhook_created_at: string;
-  transaction_json: string;
-};
+import { readLogId } from './db.js';
+import { eventJson, rowToEvent, type ApplyOutcome, type Delivery, type EventReader, type EventRow } from './store.js';
 
 type ExistingRow = {
   seq: number;
@@ -63,21 +34,9 @@ function differingFields(stored: Record<string, unknown>, incoming: Record<strin
   return [...names].filter((n) => canonicalJson(stored[n]) !== canonicalJson(incoming[n])).sort();
 }
 
-export function eventJson(row: EventRow): string {
-  return (
-    `{"seq":${row.seq},"environment":${JSON.stringify(row.environment)},` +
-    `"receivedAt":${JSON.stringify(row.received_at)},"webhookCreatedAt":${JSON.stringify(row.webhook_created_at)},` +
-    `"keyId":${JSON.stringify(row.key_id)},"transaction":${row.transaction_json}}`
-  );
-}
-
-export function rowToEvent(row: EventRow): RelayEvent {
-  return JSON.parse(eventJson(row)) as RelayEvent;
-}
-
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
-export class EventLog {
+export class EventLog implements EventReader {
   private readonly findByReference;
   private readonly insert;
   private readonly touch;

@@ -1,45 +1,20 @@
 /**
- * Group commit on the main thread. Deliveries verified while the event loop polls the network
- * are collected; right after the poll phase (setImmediate) they are committed together in ONE
- * transaction (BEGIN IMMEDIATE, one fsync with synchronous=FULL), and only then answered. While
- * that commit runs, new deliveries wait in the kernel's socket buffers; the next poll reads them
- * all and they form the next group, so the group size grows with the load by itself.
+ * The SQLite committer (the write side of relay/store.ts). Deliveries queued while the event loop
+ * polls the network are committed together right after the poll (setImmediate), in ONE
+ * transaction (BEGIN IMMEDIATE, one fsync with synchronous=FULL), and only then settled; while a
+ * commit runs, new deliveries wait in the socket buffers and form the next group, so the group
+ * grows with the load. Why on the main thread rather than a writer thread: relay/README.md,
+ * "Performance".
  *
- * Why not a writer thread (as before): better-sqlite3 is synchronous, so a commit blocks the
- * thread that runs it, fsync included (about 0.5-1 ms per group here). A writer thread takes that
- * off the main thread, but copying deliveries and results between threads and waking two threads
- * per commit cost about as much, and on a 2-core machine the extra busy thread competes with the
- * main one: measured, it gave no more deliveries per second and used more CPU per delivery
- * (relay/README.md, "Performance").
- *
- * If a group's transaction fails for a reason tied to one delivery, the deliveries are retried one
- * by one so that one bad delivery cannot sink the rest; if it fails because the database cannot be
- * written (locked, read-only, full, I/O error), every delivery of the group is rejected (503).
+ * A group whose transaction fails for a reason tied to one delivery is retried one by one, so one
+ * bad delivery cannot sink the rest; if the database cannot be written (locked, read-only, full,
+ * I/O error), every delivery of the group gets the error (503).
  */
 import type Database from 'better-sqlite3';
 import { openRelayDatabase } from './db.js';
-import { EventLog, type ApplyOutcome, type Delivery } from './event-log.js';
-import type { LogFn } from './http-util.js';
-
-/** Told once a delivery's fate is known: its committed outcome, or the commit's error. */
-export interface CommitWaiter {
-  settle(err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void;
-}
-
-/** The waiter behind `submit`. */
-export class PromiseWaiter implements CommitWaiter {
-  constructor(
-    private readonly resolve: (outcome: ApplyOutcome) => void,
-    private readonly reject: (err: Error) => void,
-  ) {}
-  settle(err: Error | null, outcome: ApplyOutcome | null): void {
-    if (err) this.reject(err);
-    else this.resolve(outcome as ApplyOutcome);
-  }
-}
-
-/** Called once per commit, after it is durable and before any delivery of it is answered. */
-export type CommitListener = (outcomes: Array<{ delivery: Delivery; outcome: ApplyOutcome }>, commitSize: number) => void;
+import { EventLog } from './event-log.js';
+import type { LogFn } from './logger.js';
+import type { ApplyOutcome, CommitListener, CommitWaiter, Delivery, DeliveryCommitter } from './store.js';
 
 export class CommitError extends Error {
   override name = 'CommitError';
@@ -49,7 +24,7 @@ const ENVIRONMENTAL = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|CORRUPT
 
 type ItemResult = { outcome: ApplyOutcome; error?: undefined } | { outcome?: undefined; error: string };
 
-export class GroupCommitter {
+export class GroupCommitter implements DeliveryCommitter {
   /** Verified, not yet committed; committed at the next check phase (or after windowMs). */
   private deliveries: Delivery[] = [];
   private waiters: CommitWaiter[] = [];
@@ -75,13 +50,13 @@ export class GroupCommitter {
   ) {
     // The only write connection to the event log (readers use their own).
     this.db = openRelayDatabase(options.dataDir, { busyTimeoutMs: options.busyTimeoutMs });
-    const log = new EventLog(this.db);
+    const eventLog = new EventLog(this.db);
     this.commitAll = this.db.transaction((deliveries: Delivery[]) => {
       const results: ItemResult[] = new Array(deliveries.length);
-      for (let i = 0; i < deliveries.length; i++) results[i] = { outcome: log.apply(deliveries[i] as Delivery) };
+      for (let i = 0; i < deliveries.length; i++) results[i] = { outcome: eventLog.apply(deliveries[i] as Delivery) };
       return results;
     });
-    this.commitOne = this.db.transaction((d: Delivery) => log.apply(d));
+    this.commitOne = this.db.transaction((d: Delivery) => eventLog.apply(d));
   }
 
   /**
@@ -99,11 +74,6 @@ export class GroupCommitter {
     this.scheduled = true;
     if (this.options.windowMs > 0) setTimeout(this.flushNow, this.options.windowMs);
     else setImmediate(this.flushNow);
-  }
-
-  /** Promise form of `enqueue`. */
-  submit(delivery: Delivery): Promise<ApplyOutcome> {
-    return new Promise<ApplyOutcome>((resolve, reject) => this.enqueue(delivery, new PromiseWaiter(resolve, reject)));
   }
 
   /** True when deliveries are waiting for a commit window (groupCommitWindowMs) rather than the next turn. */

@@ -2,18 +2,19 @@
  * The companion relay: receives the service's signed webhooks, keeps them durably, pushes
  * final results to tills. `startRelay` is the programmatic entry; relay/cli.ts wraps it.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ENVIRONMENTS } from '../shared/domain.js';
+import { sendError, sendJson } from '../shared/http-util.js';
 import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config.js';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { GroupCommitter } from './group-commit.js';
-import { defaultLog, sendError, sendJson, type LogFn } from './http-util.js';
+import { defaultLog, type LogFn } from './logger.js';
 import { RelayMetrics } from './metrics.js';
-import { SseHub, type PublishedEvent } from './sse-hub.js';
+import { publishCommits } from './publish-commits.js';
+import { SseHub } from './sse-hub.js';
 import { createTillApi } from './till-api.js';
-import { createWebhookReceiver } from './webhook-receiver.js';
+import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 export type { RelayConfig } from './config.js';
 
@@ -30,7 +31,7 @@ export type RelayOptions = {
   /** Injected clock (ms). */
   now?: () => number;
   /** Structured logs; default JSON lines to stderr. */
-  log?: (line: Record<string, unknown>) => void;
+  log?: LogFn;
 };
 
 export type RunningRelay = {
@@ -42,102 +43,105 @@ export type RunningRelay = {
   metrics: RelayMetrics;
 };
 
-export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
-  const log: LogFn = options.log ?? defaultLog;
-  const now = options.now ?? Date.now;
-  let config: RelayConfig = parseRelayConfig(options.config, 'startRelay options.config');
-  const getConfig = () => config;
-
+/** The store (read side for tills, write side for deliveries) and what hangs on its commits. */
+function openStore(options: RelayOptions, config: RelayConfig, log: LogFn) {
   const db = openRelayDatabase(options.dataDir);
   const eventLog = new EventLog(db);
   const metrics = new RelayMetrics();
   metrics.lastSeq.set(eventLog.lastSeq());
-  const hub = new SseHub(eventLog, metrics, {
-    heartbeatMs: config.heartbeatSeconds * 1000,
-    maxClients: config.maxSseClients,
-    logLine: log,
-  });
-  const acceptedBy = { test: 0, live: 0 };
-  const duplicatesBy = { test: 0, live: 0 };
-  let committer: GroupCommitter;
+  const hub = new SseHub(eventLog, metrics, { heartbeatMs: config.heartbeatSeconds * 1000, maxClients: config.maxSseClients, log });
   try {
-    committer = new GroupCommitter({
+    const committer = new GroupCommitter({
       dataDir: options.dataDir,
       busyTimeoutMs: config.busyTimeoutMs,
       maxBatch: config.groupCommitMaxBatch,
       windowMs: config.groupCommitWindowMs,
       log,
-      onCommit(outcomes, commitSize) {
-        if (commitSize > 0) metrics.commitBatchSize.observe(commitSize);
-        const published: PublishedEvent[] = [];
-        const accepted: string[] = [];
-        const duplicates: string[] = [];
-        for (const { delivery, outcome } of outcomes) {
-          if (outcome.kind === 'accepted') {
-            acceptedBy[delivery.environment]++;
-            published.push({ seq: outcome.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
-            accepted.push(delivery.reference);
-          } else if (outcome.kind === 'duplicate') {
-            duplicatesBy[delivery.environment]++;
-            duplicates.push(delivery.reference);
-          }
-        }
-        // Counted once per environment per commit rather than per delivery.
-        for (const environment of ENVIRONMENTS) {
-          if (acceptedBy[environment] > 0) metrics.accepted.inc({ environment }, acceptedBy[environment]);
-          if (duplicatesBy[environment] > 0) metrics.duplicates.inc({ environment }, duplicatesBy[environment]);
-          acceptedBy[environment] = 0;
-          duplicatesBy[environment] = 0;
-        }
-        // One connection commits in order, so the sequence numbers are already ascending.
-        const first = published[0];
-        const last = published[published.length - 1];
-        if (last) metrics.lastSeq.set(last.seq);
-        hub.publish(published);
-        // One line per commit: references only (never customer data).
-        if (accepted.length || duplicates.length) {
-          log({ level: 'info', msg: 'webhooks_committed', seqFrom: first?.seq, seqTo: last?.seq, accepted, duplicates });
-        }
-      },
+      onCommit: publishCommits({ metrics, hub, log }),
     });
+    return { db, eventLog, metrics, hub, committer };
   } catch (err) {
     hub.closeAll();
     db.close();
     throw err;
   }
-  const receiver = createWebhookReceiver({ getConfig, committer, metrics, now, log });
-  const handleTill = createTillApi({ getConfig, eventLog, hub, metrics, log });
+}
 
-  let closing = false;
+type Store = ReturnType<typeof openStore>;
+type RouteDeps = Store & { receiver: WebhookReceiver; handleTill: ReturnType<typeof createTillApi>; isClosing: () => boolean };
+
+function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { eventLog, hub, metrics, receiver, handleTill, isClosing } = deps;
 
   function webhook(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
-    if (closing)
+    if (isClosing()) {
       return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
+    }
     receiver.handle(req, res);
   }
 
-  function route(req: IncomingMessage, res: ServerResponse): void {
+  return function route(req, res) {
     // The hot path (the service's deliveries) skips URL parsing.
     if (req.url === '/v1/webhooks') return webhook(req, res);
     const url = new URL(req.url ?? '/', 'http://relay.invalid');
     if (url.pathname === '/v1/webhooks') return webhook(req, res);
     if (url.pathname === '/healthz' && req.method === 'GET') {
-      const lastSeq = eventLog.lastSeq();
-      return sendJson(res, closing ? 503 : 200, { ok: !closing, lastSeq, sseClients: hub.size });
+      return sendJson(res, isClosing() ? 503 : 200, { ok: !isClosing(), lastSeq: eventLog.lastSeq(), sseClients: hub.size });
     }
     if (url.pathname === '/metrics' && req.method === 'GET') {
-      const text = metrics.render();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(text);
+      res.end(metrics.render());
       return;
     }
-    if (closing && url.pathname === '/v1/events') {
+    if (isClosing() && url.pathname === '/v1/events') {
       return sendError(res, 503, 'INTERNAL', 'The relay is shutting down', { 'retry-after': '2' });
     }
     if (handleTill(req, res, url)) return;
     sendError(res, 404, 'NOT_FOUND', 'No such endpoint');
-  }
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve(`http://${shown}:${address.port}`);
+    });
+  });
+}
+
+/** Stops accepting, ends the streams, finishes the deliveries in flight, then closes the store. */
+async function shutDown(server: Server, store: Store, receiver: WebhookReceiver, log: LogFn): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  store.hub.closeAll();
+  server.closeIdleConnections();
+  // Finish the deliveries in flight: being read, verified or committed.
+  await receiver.whenIdle(10_000);
+  await store.committer.close();
+  // Let the last answers flush (their connections then go idle and close); force after 1 s.
+  server.closeIdleConnections();
+  await Promise.race([stopped, new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
+  server.closeAllConnections();
+  await stopped;
+  store.db.close();
+  log({ level: 'info', msg: 'relay_stopped' });
+}
+
+export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const log = options.log ?? defaultLog;
+  const now = options.now ?? Date.now;
+  let config: RelayConfig = parseRelayConfig(options.config, 'startRelay options.config');
+  const getConfig = () => config;
+  const store = openStore(options, config, log);
+  const { eventLog, hub, metrics, committer } = store;
+  const receiver = createWebhookReceiver({ getConfig, committer, metrics, now, log });
+  const handleTill = createTillApi({ getConfig, eventLog, hub, metrics, log });
+  let closing = false;
+  const route = createRouter({ ...store, receiver, handleTill, isClosing: () => closing });
 
   const server = createServer((req, res) => {
     try {
@@ -149,46 +153,22 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     }
   });
   server.keepAliveTimeout = 10_000;
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const url = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const { keys, tills, signedPayload } = config;
   log({
     level: 'info',
     msg: 'relay_started',
     url,
     lastSeq: eventLog.lastSeq(),
-    keys: config.keys.map((k) => k.publicId),
-    tills: config.tills.length,
-    signedPayload: config.signedPayload,
+    keys: keys.map((k) => k.publicId),
+    tills: tills.length,
+    signedPayload,
   });
 
   let closed: Promise<void> | null = null;
-  async function close(): Promise<void> {
-    if (closed) return closed;
+  function close(): Promise<void> {
     closing = true;
-    closed = (async () => {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      hub.closeAll();
-      server.closeIdleConnections();
-      // Finish the deliveries in flight: being read, verified or committed.
-      await receiver.whenIdle(10_000);
-      await committer.close();
-      // Let the last answers flush (their connections then go idle and close); force after 1 s.
-      server.closeIdleConnections();
-      await Promise.race([stopped, new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
-      server.closeAllConnections();
-      await stopped;
-      db.close();
-      log({ level: 'info', msg: 'relay_stopped' });
-    })();
+    closed ??= shutDown(server, store, receiver, log);
     return closed;
   }
 

@@ -12,9 +12,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Environment } from '../shared/domain.js';
-import { eventJson, type EventLog } from './event-log.js';
-import type { LogFn } from './http-util.js';
+import type { LogFn } from './logger.js';
 import type { RelayMetrics } from './metrics.js';
+import { eventJson, type EventReader } from './store.js';
 
 const PAGE = 256;
 
@@ -42,11 +42,11 @@ export class SseHub {
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
-    private readonly log: EventLog,
+    private readonly eventLog: EventReader,
     private readonly metrics: RelayMetrics,
-    private readonly options: { heartbeatMs: number; maxClients: number; logLine: LogFn },
+    private readonly options: { heartbeatMs: number; maxClients: number; log: LogFn },
   ) {
-    this.lastCommitted = log.lastSeq();
+    this.lastCommitted = eventLog.lastSeq();
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -71,7 +71,7 @@ export class SseHub {
     });
     // hello first (no id:, so Last-Event-ID is untouched): the log's identity and last sequence, so a
     // till whose cursor belongs to another log, or is ahead of this one, knows to start again from 0.
-    const hello = JSON.stringify({ logId: this.log.logId, lastSeq: this.log.lastSeq() });
+    const hello = JSON.stringify({ logId: this.eventLog.logId, lastSeq: this.eventLog.lastSeq() });
     res.write(`retry: 2000\n: connected after=${after}\n\nevent: hello\ndata: ${hello}\n\n`);
     const remove = () => this.remove(client);
     res.on('close', remove);
@@ -90,7 +90,7 @@ export class SseHub {
   /** Writes every event after the client's cursor from the database, page by page. */
   private pump(client: Client): void {
     while (!client.closed) {
-      const rows = this.log.rowsAfter(client.cursor, PAGE, client.environment);
+      const rows = this.eventLog.rowsAfter(client.cursor, PAGE, client.environment);
       let writable = true;
       for (const row of rows) {
         writable = client.res.write(frame(row.seq, eventJson(row)));
@@ -153,7 +153,7 @@ export class SseHub {
         dropped++;
       }
     }
-    if (dropped) this.options.logLine({ level: 'info', msg: 'sse_clients_dropped_revoked', count: dropped });
+    if (dropped) this.options.log({ level: 'info', msg: 'sse_clients_dropped_revoked', count: dropped });
     return dropped;
   }
 

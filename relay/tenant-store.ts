@@ -7,8 +7,7 @@
  * merchant's log can be read with it. Sequence numbers are per merchant and gapless.
  */
 import type { Environment } from '../shared/domain.js';
-import type { ApplyOutcome, Delivery } from './event-log.js';
-import type { CommitWaiter } from './group-commit.js';
+import type { ApplyOutcome, CommitWaiter, Delivery } from './store.js';
 
 /** The one tenant of a single-merchant (SQLite) relay. */
 export const SOLE_MERCHANT = 'MCH_default';

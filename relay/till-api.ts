@@ -8,10 +8,11 @@ import { z } from 'zod';
 import { environmentSchema } from '../shared/domain-schemas.js';
 import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN } from '../shared/relay-wire.js';
 import type { RelayConfig } from './config.js';
-import type { EventLog } from './event-log.js';
-import { sendError, sendJson, type LogFn } from './http-util.js';
+import { sendError, sendJson } from '../shared/http-util.js';
+import type { LogFn } from './logger.js';
 import type { RelayMetrics } from './metrics.js';
 import type { SseHub } from './sse-hub.js';
+import type { EventReader } from './store.js';
 
 const seqParam = z
   .string()
@@ -50,7 +51,7 @@ function badQuery(res: ServerResponse, error: z.ZodError): void {
 
 export type TillApiDeps = {
   getConfig: () => RelayConfig;
-  eventLog: EventLog;
+  eventLog: EventReader;
   hub: SseHub;
   metrics: RelayMetrics;
   log: LogFn;
@@ -65,13 +66,14 @@ export function tokenDigests(config: RelayConfig): Array<{ label: string; tokenH
   }));
 }
 
-export function createTillApi(deps: TillApiDeps) {
-  let digests = tokenDigests(deps.getConfig());
-  let digestsOf = deps.getConfig();
+type Till = { label: string; tokenHash: string };
 
-  /** Returns the matching till, or null. Every configured hash is compared, in constant time. */
-  function authenticate(req: IncomingMessage): { label: string; tokenHash: string } | null {
-    const config = deps.getConfig();
+/** Finds the till a request's bearer token belongs to. Every configured hash is compared, in constant time. */
+function tokenAuthenticator(getConfig: () => RelayConfig): (req: IncomingMessage) => Till | null {
+  let digests = tokenDigests(getConfig());
+  let digestsOf = getConfig();
+  return (req) => {
+    const config = getConfig();
     if (config !== digestsOf) {
       digests = tokenDigests(config);
       digestsOf = config;
@@ -81,12 +83,45 @@ export function createTillApi(deps: TillApiDeps) {
     const token = m?.[1];
     if (!token || !RELAY_TOKEN.test(token)) return null;
     const given = createHash('sha256').update(token, 'utf8').digest();
-    let found: { label: string; tokenHash: string } | null = null;
+    let found: Till | null = null;
     for (const d of digests) {
       if (timingSafeEqual(given, d.digest) && !found) found = { label: d.label, tokenHash: d.tokenHash };
     }
     return found;
+  };
+}
+
+/** GET /v1/transactions: a page of the log, or the event for a clientReference. */
+function transactions(deps: TillApiDeps, res: ServerResponse, url: URL): void {
+  const q = transactionsQuerySchema.safeParse(queryObject(url));
+  if (!q.success) return badQuery(res, q.error);
+  if (q.data.clientReference !== undefined) {
+    const event = deps.eventLog.getByClientReference(q.data.clientReference, q.data.environment);
+    if (!event) return sendError(res, 404, 'NOT_FOUND', 'No transaction with that clientReference');
+    return sendJson(res, 200, event);
   }
+  const after = q.data.after ?? 0;
+  const lastSeq = deps.eventLog.lastSeq();
+  if (after > lastSeq) {
+    // The till's cursor points beyond this log: it was written against a log that is gone (a wiped
+    // database, a restored backup). Said plainly, so the till starts again from 0 instead of
+    // waiting for the numbers to catch up and missing everything until then.
+    return sendJson(res, 409, {
+      error: {
+        code: CURSOR_AHEAD,
+        message: `after (${after}) is beyond this log's last sequence (${lastSeq}); read again from 0`,
+        logId: deps.eventLog.logId,
+        lastSeq,
+      },
+    });
+  }
+  const max = deps.getConfig().maxPageSize;
+  const limit = Math.min(q.data.limit ?? 100, max);
+  sendJson(res, 200, deps.eventLog.page(after, limit, q.data.environment));
+}
+
+export function createTillApi(deps: TillApiDeps) {
+  const authenticate = tokenAuthenticator(deps.getConfig);
 
   function refuse(res: ServerResponse, path: string): void {
     deps.metrics.tillAuthFailures.inc();
@@ -109,34 +144,6 @@ export function createTillApi(deps: TillApiDeps) {
     if (!deps.hub.open(req, res, after, q.data.environment, tokenHash)) {
       sendError(res, 503, 'RATE_LIMITED', 'Too many event streams are open', { 'retry-after': '10' });
     }
-  }
-
-  function transactions(res: ServerResponse, url: URL): void {
-    const q = transactionsQuerySchema.safeParse(queryObject(url));
-    if (!q.success) return badQuery(res, q.error);
-    if (q.data.clientReference !== undefined) {
-      const event = deps.eventLog.getByClientReference(q.data.clientReference, q.data.environment);
-      if (!event) return sendError(res, 404, 'NOT_FOUND', 'No transaction with that clientReference');
-      return sendJson(res, 200, event);
-    }
-    const after = q.data.after ?? 0;
-    const lastSeq = deps.eventLog.lastSeq();
-    if (after > lastSeq) {
-      // The till's cursor points beyond this log: it was written against a log that is gone (a wiped
-      // database, a restored backup). Said plainly, so the till starts again from 0 instead of
-      // waiting for the numbers to catch up and missing everything until then.
-      return sendJson(res, 409, {
-        error: {
-          code: CURSOR_AHEAD,
-          message: `after (${after}) is beyond this log's last sequence (${lastSeq}); read again from 0`,
-          logId: deps.eventLog.logId,
-          lastSeq,
-        },
-      });
-    }
-    const max = deps.getConfig().maxPageSize;
-    const limit = Math.min(q.data.limit ?? 100, max);
-    sendJson(res, 200, deps.eventLog.page(after, limit, q.data.environment));
   }
 
   function oneTransaction(res: ServerResponse, reference: string, url: URL): void {
@@ -166,7 +173,7 @@ export function createTillApi(deps: TillApiDeps) {
     }
     res.setHeader(RELAY_LOG_ID_HEADER, deps.eventLog.logId);
     if (isEvents) events(req, res, url, till.tokenHash);
-    else if (isList) transactions(res, url);
+    else if (isList) transactions(deps, res, url);
     else {
       let reference: string;
       try {

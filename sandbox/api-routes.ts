@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MerchantStore } from './merchants.js';
 import type { Payments } from './payments.js';
-import { parseJson, readBody, sendError, sendJson } from './http-util.js';
+import { parseJson, readBody, sendError, sendJson } from '../shared/http-util.js';
 import { resolveAccountName } from './names.js';
 import { isNetwork } from '../shared/domain.js';
 import { tryNormaliseMsisdn } from '../shared/phone.js';

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { KeyCreationForbidden, MERCHANT_STATUSES, type KeyRow, type MerchantRow, type MerchantStore } from './merchants.js';
 import type { Payments, TransactionRow } from './payments.js';
 import type { AttemptRow, DeliveryEngine, DeliveryRow } from './deliveries.js';
-import { parseJson, readBody, sendError, sendJson } from './http-util.js';
+import { parseJson, readBody, sendError, sendJson } from '../shared/http-util.js';
 import { formatAmount } from '../shared/money.js';
 import { environmentSchema } from '../shared/domain-schemas.js';
 import { describeZodError } from '../shared/zod-error.js';

@@ -18,7 +18,7 @@ import { createHttpSender } from './http-sender.js';
 import { Payments } from './payments.js';
 import { handleApi } from './api-routes.js';
 import { handleDashboard } from './dashboard-routes.js';
-import { sendError } from './http-util.js';
+import { sendError } from '../shared/http-util.js';
 
 export type { SandboxClock } from './clock.js';
 

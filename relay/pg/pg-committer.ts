@@ -9,9 +9,11 @@
  */
 import type pg from 'pg';
 import type { Environment } from '../../shared/domain.js';
-import { canonicalJson, eventJson, type ApplyOutcome } from '../event-log.js';
-import { CommitError, type CommitWaiter } from '../group-commit.js';
-import type { LogFn } from '../http-util.js';
+import { canonicalJson } from '../event-log.js';
+import { eventJson, type ApplyOutcome } from '../store.js';
+import { CommitError } from '../group-commit.js';
+import type { CommitWaiter } from '../store.js';
+import type { LogFn } from '../logger.js';
 import type { CommitReport, TenantDelivery } from '../tenant-store.js';
 
 type Queue = { deliveries: TenantDelivery[]; waiters: CommitWaiter[]; inFlight: boolean };

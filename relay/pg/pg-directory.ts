@@ -6,7 +6,7 @@
  * memory only.
  */
 import type pg from 'pg';
-import type { LogFn } from '../http-util.js';
+import type { LogFn } from '../logger.js';
 import type { ServiceKey, TillIdentity } from '../tenant-store.js';
 import { openSecret } from './secret-box.js';
 

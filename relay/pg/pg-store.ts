@@ -5,8 +5,8 @@
  */
 import pg from 'pg';
 import type { Environment } from '../../shared/domain.js';
-import type { CommitWaiter } from '../group-commit.js';
-import type { LogFn } from '../http-util.js';
+import type { CommitWaiter } from '../store.js';
+import type { LogFn } from '../logger.js';
 import type { RelayStore, ServiceKey, StoredEventRow, StoreListener, TenantDelivery, TillIdentity } from '../tenant-store.js';
 import { PgCommitter } from './pg-committer.js';
 import { PgDirectory } from './pg-directory.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import type { ApplyOutcome } from '../../../relay/event-log.js';
+import type { ApplyOutcome } from '../../../relay/store.js';
 import { openPgPool, PgStore } from '../../../relay/pg/pg-store.js';
 import { migratePg, PG_SCHEMA_VERSION } from '../../../relay/pg/schema.js';
 import { loadMasterKey } from '../../../relay/pg/secret-box.js';

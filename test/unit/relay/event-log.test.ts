@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openRelayDatabase, SCHEMA_VERSION } from '../../../relay/db.js';
-import { canonicalJson, EventLog, type Delivery } from '../../../relay/event-log.js';
+import { canonicalJson, EventLog } from '../../../relay/event-log.js';
+import type { Delivery } from '../../../relay/store.js';
 import { RelayMetrics } from '../../../relay/metrics.js';
 
 const dirs: string[] = [];

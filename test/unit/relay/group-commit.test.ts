@@ -3,8 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRelayDatabase } from '../../../relay/db.js';
-import { EventLog, type ApplyOutcome, type Delivery } from '../../../relay/event-log.js';
+import { EventLog } from '../../../relay/event-log.js';
 import { GroupCommitter } from '../../../relay/group-commit.js';
+import type { ApplyOutcome, CommitWaiter, Delivery } from '../../../relay/store.js';
+
+/** Promise form of `enqueue`, for the tests (the receiver is itself each delivery's waiter). */
+function submit(committer: GroupCommitter, delivery: Delivery): Promise<ApplyOutcome> {
+  return new Promise<ApplyOutcome>((resolve, reject) => {
+    const waiter: CommitWaiter = { settle: (err, outcome) => (err ? reject(err) : resolve(outcome as ApplyOutcome)) };
+    committer.enqueue(delivery, waiter);
+  });
+}
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -48,7 +57,7 @@ describe('group commit', () => {
     const resolvedBeforeCommit: string[] = [];
     const outcomes = await Promise.all(
       [...refs, 'G5', 'G6'].map((r) =>
-        committer.submit(delivery(r)).then((o: ApplyOutcome) => {
+        submit(committer, delivery(r)).then((o: ApplyOutcome) => {
           if (!seenAtCommit.includes(r)) resolvedBeforeCommit.push(r);
           return o;
         }),
@@ -68,6 +77,6 @@ describe('group commit', () => {
     const db = openRelayDatabase(dir);
     expect(new EventLog(db).lastSeq()).toBe(200);
     db.close();
-    await expect(committer.submit(delivery('late'))).rejects.toThrow(/shutting down/);
+    await expect(submit(committer, delivery('late'))).rejects.toThrow(/shutting down/);
   });
 });

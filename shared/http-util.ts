@@ -1,23 +1,37 @@
-/** Small HTTP helpers: JSON answers in the spec's error shape, and request bodies read under a cap. */
+/**
+ * HTTP helpers shared by the relay and the sandbox: JSON answers in the spec's error shape
+ * (spec 7), request bodies read under a cap, JSON bodies parsed without throwing.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-export const MAX_BODY_BYTES = 16 * 1024;
+import type { ErrorCode } from './wire/errors.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
+    'content-length': Buffer.byteLength(text),
     'cache-control': 'no-store',
     ...headers,
   });
   res.end(text);
 }
 
+/** The spec's codes, and CONFLICT: the sandbox dashboard's answer to an action a transaction's state forbids. */
+export type HttpErrorCode = ErrorCode | 'CONFLICT';
+
 /** `{"error":{"code","message"}}` (spec 7). */
-export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: HttpErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { code, message } }, headers);
 }
+
+/** Enough for any JSON request of the sandbox's API and dashboard. */
+export const MAX_BODY_BYTES = 16 * 1024;
 
 export type BodyResult = { ok: true; raw: Buffer } | { ok: false; tooLarge: true };
 
@@ -46,7 +60,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
-/** Parses a JSON body; `undefined` result means malformed. */
+/** Parses a JSON body without throwing. */
 export function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
     return { ok: true, value: JSON.parse(raw.toString('utf8')) as unknown };

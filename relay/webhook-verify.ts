@@ -1,0 +1,138 @@
+/**
+ * Where a delivery is verified: key by X-Service-Key-Id -> signature on the raw bytes (shared
+ * verifyWebhook, constant time) -> JSON -> webhookBodySchema -> key environment vs data.sandbox.
+ * The result is a Delivery ready for the store (relay/store.ts), or the reason it was refused.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { verifyWebhook, WebhookVerificationError } from '../shared/webhook-signature.js';
+import type { Environment } from '../shared/domain.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody } from '../shared/wire/index.js';
+import { environmentOfKey } from '../shared/wire/keys.js';
+import { describeZodError } from '../shared/zod-error.js';
+import type { RelayConfig, RelayKey } from './config.js';
+import type { LogFn } from './logger.js';
+import type { RelayMetrics } from './metrics.js';
+import type { Delivery } from './store.js';
+
+export type Rejection = { status: 400 | 401 | 413; reason: string; message: string; detail?: Record<string, unknown> };
+
+/** One request's parts that verification reads. */
+export type ReceivedWebhook = { headers: IncomingHttpHeaders; keyId: string | undefined; raw: Buffer; arrivedAt: number };
+
+export type VerifierDeps = { getConfig: () => RelayConfig; now: () => number; metrics: RelayMetrics; log: LogFn };
+
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function isRejection<T extends object>(value: T | Rejection): value is Rejection {
+  return 'status' in value && 'reason' in value;
+}
+
+/** The configured key named by X-Service-Key-Id. */
+export function findKey(config: RelayConfig, keyId: string | undefined): RelayKey | Rejection {
+  if (!keyId) return { status: 401, reason: 'missing_key_id', message: 'No X-Service-Key-Id header' };
+  const key = config.keys.find((k) => k.publicId === keyId);
+  return key ?? { status: 401, reason: 'unknown_key', message: 'Unknown X-Service-Key-Id' };
+}
+
+/** The signature over the raw bytes; the signed (or only claimed) timestamp, Unix seconds. */
+function checkSignature(
+  incoming: ReceivedWebhook,
+  key: RelayKey,
+  config: RelayConfig,
+  now: () => number,
+): { timestamp: number } | Rejection {
+  try {
+    return verifyWebhook({
+      rawBody: incoming.raw,
+      signatureHeader: header(incoming.headers, SIGNATURE_HEADER),
+      timestampHeader: header(incoming.headers, TIMESTAMP_HEADER),
+      secret: key.secret,
+      signedPayload: config.signedPayload,
+      toleranceSeconds: config.timestampToleranceSeconds,
+      now,
+    });
+  } catch (err) {
+    if (err instanceof WebhookVerificationError) return { status: 401, reason: err.code.toLowerCase(), message: err.message };
+    throw err;
+  }
+}
+
+function parseBody(raw: Buffer): { body: WebhookBody } | Rejection {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { status: 400, reason: 'malformed_json', message: 'The body is not valid JSON' };
+  }
+  const parsed = webhookBodySchema.safeParse(json);
+  if (parsed.success) return { body: parsed.data };
+  const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
+  return { status: 400, reason: 'invalid_body', message: describeZodError(parsed.error), detail: { field } };
+}
+
+/** A test key signs sandbox deliveries only, a live key live ones only. */
+function checkEnvironment(key: RelayKey, body: WebhookBody): { environment: Environment } | Rejection {
+  const environment = environmentOfKey(key.publicId) as Environment;
+  const sandbox = body.data.sandbox === true;
+  if (environment === 'test' && !sandbox) {
+    return { status: 400, reason: 'environment_mismatch', message: 'A pk_test_ key signed a delivery without data.sandbox: true' };
+  }
+  if (environment === 'live' && sandbox) {
+    return { status: 400, reason: 'environment_mismatch', message: 'A pk_live_ key signed a sandbox delivery (data.sandbox: true)' };
+  }
+  return { environment };
+}
+
+export class DeliveryVerifier {
+  /** receivedAt of the last delivery: many in a batch share the millisecond. */
+  private isoMs = -1;
+  private isoText = '';
+
+  constructor(private readonly deps: VerifierDeps) {}
+
+  verify(incoming: ReceivedWebhook): Delivery | Rejection {
+    const config = this.deps.getConfig();
+    const key = findKey(config, incoming.keyId);
+    if (isRejection(key)) return key;
+    const signed = checkSignature(incoming, key, config, this.deps.now);
+    if (isRejection(signed)) return signed;
+    const parsed = parseBody(incoming.raw);
+    if (isRejection(parsed)) return parsed;
+    const checked = checkEnvironment(key, parsed.body);
+    if (isRejection(checked)) return checked;
+    const { body } = parsed;
+    const nowMs = this.deps.now();
+    this.flagStaleTimestamp(config, signed.timestamp, nowMs, checked.environment, body.data.reference);
+    return {
+      reference: body.data.reference,
+      clientReference: body.data.clientReference,
+      environment: checked.environment,
+      keyId: key.publicId,
+      receivedAt: this.isoAt(nowMs),
+      webhookCreatedAt: body.createdAt,
+      // The validated `data` object (zod's output: the checked fields and any extra ones).
+      transactionJson: JSON.stringify(body.data),
+      timestamp: signed.timestamp,
+      arrivedAt: incoming.arrivedAt,
+    };
+  }
+
+  /** An unsigned timestamp cannot be enforced (verifyWebhook enforces a signed one): flagged only. */
+  private flagStaleTimestamp(config: RelayConfig, timestamp: number, nowMs: number, environment: Environment, reference: string): void {
+    const nowSeconds = Math.floor(nowMs / 1000);
+    if (Math.abs(nowSeconds - timestamp) <= config.timestampToleranceSeconds) return;
+    this.deps.metrics.staleTimestamps.inc({ environment });
+    this.deps.log({ level: 'warn', msg: 'webhook_stale_timestamp', reference, skewSeconds: nowSeconds - timestamp });
+  }
+
+  private isoAt(ms: number): string {
+    if (ms !== this.isoMs) {
+      this.isoMs = ms;
+      this.isoText = new Date(ms).toISOString();
+    }
+    return this.isoText;
+  }
+}
