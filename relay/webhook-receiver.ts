@@ -40,20 +40,6 @@ function sendAck(res: ServerResponse, seq: number, duplicate: boolean): void {
   res.end(body);
 }
 
-const INCOMING = Symbol('incomingWebhook');
-type WebhookRequest = IncomingMessage & { [INCOMING]?: IncomingWebhook };
-
-/** Stream listeners shared by every request (no closures per request); the state hangs on the request. */
-function onData(this: WebhookRequest, chunk: Buffer): void {
-  this[INCOMING]?.add(chunk);
-}
-function onEnd(this: WebhookRequest): void {
-  this[INCOMING]?.ended();
-}
-function onError(this: WebhookRequest, err: Error): void {
-  this[INCOMING]?.failed(err);
-}
-
 /** One delivery from its first byte to its answer; also its commit waiter. */
 class IncomingWebhook implements CommitWaiter {
   private chunks: Buffer[] = [];
@@ -145,11 +131,9 @@ class Receiver implements WebhookReceiver {
       this.refuse(incoming, { status: 413, reason: 'body_too_large', message: `body of ${declared} bytes exceeds ${maxBytes}` });
       return;
     }
-    const r = req as WebhookRequest;
-    r[INCOMING] = incoming;
-    r.on('data', onData);
-    r.on('end', onEnd);
-    r.on('error', onError);
+    req.on('data', (chunk: Buffer) => incoming.add(chunk));
+    req.on('end', () => incoming.ended());
+    req.on('error', (err: Error) => incoming.failed(err));
   }
 
   /** A complete body: verified with the rest of its batch right after this poll. */
