@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
-import { api, paymentBody, quietLog, startReceiver, waitFor } from '../integration/sandbox/helpers.js';
+import { api, paymentBody, quietLog, startReceiver } from '../integration/sandbox/helpers.js';
+import { waitFor } from '../support/wait-for.js';
 
 let sandbox: SandboxHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

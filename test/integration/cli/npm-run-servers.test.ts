@@ -6,25 +6,20 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { tempDirs } from '../../support/temp-dir.js';
 
 const root = new URL('../../..', import.meta.url).pathname;
-const dirs: string[] = [];
+const dirs = tempDirs('npm-run');
+const tempDir = dirs.make;
 const children: ChildProcess[] = [];
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs.removeAll();
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'momo-npm-run-'));
-  dirs.push(dir);
-  return dir;
-}
 
 /** Start `npm run <script> -- <args>` and resolve with its first stdout line. */
 function npmRun(script: string, args: string[]): Promise<{ child: ChildProcess; firstLine: string }> {

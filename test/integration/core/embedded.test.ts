@@ -10,7 +10,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createKeychainStore, keychainServiceName } from '../../../electron/core/index.js';
 import { startSandbox } from '../../../sandbox/server.js';
-import { allFiles, msisdnEnding, openCore, removeDir, requestId, tempDir, waitForState, type LoggedCore } from './helpers.js';
+import { allFiles, msisdnEnding, openCore, requestId, waitForState, type LoggedCore } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 const root = tempDir('till-embedded');
 const dataDir = join(root, 'till');

@@ -1,8 +1,7 @@
 /** Real sandbox + real relay on loopback, real SQLite, the real keychain: the till core's opponents. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../../sandbox/server.js';
 import { startRelay } from '../../../relay/server.js';
@@ -57,14 +56,6 @@ export async function startServices(root: string) {
       await sandbox.close();
     },
   };
-}
-
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `momo-${prefix}-`));
-}
-
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
 }
 
 export type LoggedCore = TillCore & { lines: Array<Record<string, unknown>>; dataDir: string };

@@ -5,43 +5,22 @@
  * body (one charge), a result that arrives while the till is closed lands at the next start, and
  * a relay restart in the middle of a payment loses nothing.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import {
   configureTest,
   msisdnEnding,
   openCore,
-  removeDir,
   requestId,
   sandboxTransactions,
   startProxy,
-  startServices,
-  tempDir,
   waitForEvent,
   waitForState,
   type LoggedCore,
-  type Services,
 } from './helpers.js';
+import { useTill } from '../../support/till-fixture.js';
 
-let root: string;
-let services: Services;
-let core: LoggedCore;
-
-beforeAll(async () => {
-  root = tempDir('till-pay');
-  services = await startServices(root);
-  core = await openCore(join(root, 'till'));
-  await configureTest(core, services);
-  await waitForEvent(core, 'relay:state', (p) => p.state === 'connected' && p.environment === 'test').catch(() => undefined);
-});
-
-afterEach(() => services?.clock.release()); // a failed test must not leave the customers held
-
-afterAll(async () => {
-  await core?.close();
-  await services?.close();
-  removeDir(root);
-});
+const fixture = useTill('till-pay', { connected: true });
 
 async function charge(c: LoggedCore, msisdn: string, amount = '10.00') {
   const result = await c.invoke('payments:charge', {
@@ -67,10 +46,10 @@ describe('each sandbox outcome reaches its final state through the relay', () =>
   ];
   for (const [suffix, label, expected] of outcomes) {
     it(`${suffix}: ${label} -> ${expected}`, async () => {
-      const started = await charge(core, msisdnEnding(suffix, Number(suffix)), '25.00');
+      const started = await charge(fixture.core, msisdnEnding(suffix, Number(suffix)), '25.00');
       expect(started.state).toBe('awaiting_customer');
       expect(started.merchantRef).toMatch(/^T[A-Z0-9]+\.[0-9A-Z]{26}$/);
-      const final = await waitForState(core, started.id, ['success', 'failed']);
+      const final = await waitForState(fixture.core, started.id, ['success', 'failed']);
       expect(final.state).toBe(expected);
       expect(final.reference).toBe(started.reference);
       if (expected === 'success') {
@@ -84,7 +63,7 @@ describe('each sandbox outcome reaches its final state through the relay', () =>
   }
 
   it('the network repeating its result (05) still gives one transaction in the till copy', async () => {
-    const page = await core.invoke('history:search', { query: msisdnEnding('05', 5).slice(-5), page: 0, pageSize: 50 });
+    const page = await fixture.core.invoke('history:search', { query: msisdnEnding('05', 5).slice(-5), page: 0, pageSize: 50 });
     expect(page.items).toHaveLength(1);
     expect(page.items[0]?.state).toBe('success');
   });
@@ -94,34 +73,34 @@ describe('no double charge', () => {
   it('the same requestId twice (double click, second window) is one payment', async () => {
     const id = requestId();
     const input = { requestId: id, amount: '7.00', msisdn: msisdnEnding('11', 11), network: 'MTN' };
-    const [a, b] = await Promise.all([core.invoke('payments:charge', input), core.invoke('payments:charge', input)]);
+    const [a, b] = await Promise.all([fixture.core.invoke('payments:charge', input), fixture.core.invoke('payments:charge', input)]);
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
     expect(b.payment.id).toBe(a.payment.id);
-    const again = await core.invoke('payments:charge', input);
+    const again = await fixture.core.invoke('payments:charge', input);
     expect(again.ok && again.payment.id).toBe(a.payment.id);
-    await waitForState(core, a.payment.id, ['success']);
-    const atService = (await sandboxTransactions(services)).filter((t) => t.clientReference === a.payment.merchantRef);
+    await waitForState(fixture.core, a.payment.id, ['success']);
+    const atService = (await sandboxTransactions(fixture.services)).filter((t) => t.clientReference === a.payment.merchantRef);
     expect(atService).toHaveLength(1);
   });
 
   it('a second sale cannot start while one is still being sent from this till', async () => {
-    const proxy = await startProxy(services.sandbox.baseUrl);
-    const dir = join(root, 'till-busy');
+    const proxy = await startProxy(fixture.services.sandbox.baseUrl);
+    const dir = join(fixture.root, 'till-busy');
     const slow = await openCore(dir);
     try {
-      await configureTest(slow, services);
+      await configureTest(slow, fixture.services);
       await slow.invoke('settings:save', {
         environment: 'test',
         values: {
           baseUrl: proxy.url,
-          merchantId: services.sandbox.merchantId,
-          publicKeyId: services.sandbox.keys.test.publicId,
-          relayUrl: services.relay.url,
+          merchantId: fixture.services.sandbox.merchantId,
+          publicKeyId: fixture.services.sandbox.keys.test.publicId,
+          relayUrl: fixture.services.relay.url,
         },
       });
       proxy.hold(1, 200);
-      services.clock.hold(); // the customer answers only after the checks
+      fixture.services.clock.hold(); // the customer answers only after the checks
       const first = slow.invoke('payments:charge', {
         requestId: requestId(),
         amount: '3.00',
@@ -140,31 +119,31 @@ describe('no double charge', () => {
       expect(done.ok && done.payment.state).toBe('awaiting_customer');
       expect(proxy.bodies).toHaveLength(1);
     } finally {
-      services.clock.release();
+      fixture.services.clock.release();
       await slow.close();
       await proxy.close();
     }
   });
 
   it('an initialize that times out is retried with the same merchantRef and body: one charge only', async () => {
-    const proxy = await startProxy(services.sandbox.baseUrl);
-    const dir = join(root, 'till-timeout');
+    const proxy = await startProxy(fixture.services.sandbox.baseUrl);
+    const dir = join(fixture.root, 'till-timeout');
     const till = await openCore(dir, { http: { connectTimeoutMs: 1_000, responseTimeoutMs: 120 }, retryDelaysMs: [30] });
     try {
-      await configureTest(till, services);
+      await configureTest(till, fixture.services);
       await till.invoke('settings:save', {
         environment: 'test',
         values: {
           baseUrl: proxy.url,
-          merchantId: services.sandbox.merchantId,
-          publicKeyId: services.sandbox.keys.test.publicId,
-          relayUrl: services.relay.url,
+          merchantId: fixture.services.sandbox.merchantId,
+          publicKeyId: fixture.services.sandbox.keys.test.publicId,
+          relayUrl: fixture.services.relay.url,
         },
       });
       // The sandbox takes the payment (its customer held back), but its answer reaches the till
       // after the till's 120 ms response time-out.
       proxy.hold(1, 220);
-      services.clock.hold();
+      fixture.services.clock.hold();
       const result = await till.invoke('payments:charge', {
         requestId: requestId(),
         amount: '42.00',
@@ -175,16 +154,16 @@ describe('no double charge', () => {
       if (!result.ok) return;
       expect(result.payment.state).toBe('uncertain');
       expect(result.payment.errorMessage).toMatch(/not be charged twice/);
-      services.clock.release();
+      fixture.services.clock.release();
       const final = await waitForState(till, result.payment.id, ['success']);
       expect(final.merchantRef).toBe(result.payment.merchantRef);
       expect(proxy.bodies.length).toBeGreaterThanOrEqual(2);
       expect(new Set(proxy.bodies).size).toBe(1); // byte-for-byte the same request
-      const atService = (await sandboxTransactions(services)).filter((t) => t.clientReference === result.payment.merchantRef);
+      const atService = (await sandboxTransactions(fixture.services)).filter((t) => t.clientReference === result.payment.merchantRef);
       expect(atService).toHaveLength(1);
       expect(atService[0]?.status).toBe('SUCCESS');
     } finally {
-      services.clock.release();
+      fixture.services.clock.release();
       await till.close();
       await proxy.close();
     }
@@ -193,17 +172,17 @@ describe('no double charge', () => {
 
 describe('results that arrive late', () => {
   it('a result delivered while the till was stopped is applied at the next start', async () => {
-    const dir = join(root, 'till-stopped');
+    const dir = join(fixture.root, 'till-stopped');
     let till = await openCore(dir);
-    await configureTest(till, services);
-    services.clock.hold();
+    await configureTest(till, fixture.services);
+    fixture.services.clock.hold();
     const started = await charge(till, msisdnEnding('06', 31), '15.00');
     await till.close();
-    services.clock.release(); // approved while the till is stopped
+    fixture.services.clock.release(); // approved while the till is stopped
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const res = await fetch(`${services.relay.url}/v1/transactions/${started.reference}`, {
-        headers: { authorization: `Bearer ${services.token}` },
+      const res = await fetch(`${fixture.services.relay.url}/v1/transactions/${started.reference}`, {
+        headers: { authorization: `Bearer ${fixture.services.token}` },
       });
       await res.body?.cancel();
       if (res.status === 200) break;
@@ -221,45 +200,45 @@ describe('results that arrive late', () => {
 
   it('a relay restart in the middle of a payment: reconnect, and the result still lands', async () => {
     const states: string[] = [];
-    const off = core.on('relay:state', (p) => states.push(p.state));
-    const started = await charge(core, msisdnEnding('06', 41), '9.00');
-    await services.restartRelay(400); // the sandbox's first deliveries fail; its retries reach the new relay
-    const final = await waitForState(core, started.id, ['success'], 15_000);
+    const off = fixture.core.on('relay:state', (p) => states.push(p.state));
+    const started = await charge(fixture.core, msisdnEnding('06', 41), '9.00');
+    await fixture.services.restartRelay(400); // the sandbox's first deliveries fail; its retries reach the new relay
+    const final = await waitForState(fixture.core, started.id, ['success'], 15_000);
     expect(final.state).toBe('success');
     // The result may land through catch-up just before the stream reports itself connected again.
-    if (states.at(-1) !== 'connected') await waitForEvent(core, 'relay:state', (p) => p.state === 'connected');
+    if (states.at(-1) !== 'connected') await waitForEvent(fixture.core, 'relay:state', (p) => p.state === 'connected');
     off();
     expect(states).toContain('reconnecting');
-    expect((await core.invoke('app:status', {})).relayState).toBe('connected');
+    expect((await fixture.core.invoke('app:status', {})).relayState).toBe('connected');
   });
 
   it('stopping waiting keeps the payment, and its late result still lands', async () => {
-    services.clock.hold();
-    const started = await charge(core, msisdnEnding('06', 51), '4.00');
-    const stopped = await core.invoke('payments:stopWaiting', { id: started.id });
+    fixture.services.clock.hold();
+    const started = await charge(fixture.core, msisdnEnding('06', 51), '4.00');
+    const stopped = await fixture.core.invoke('payments:stopWaiting', { id: started.id });
     expect(stopped?.stoppedWaiting).toBe(true);
-    expect((await core.invoke('payments:pending', {})).items.map((p) => p.id)).toContain(started.id);
-    services.clock.release();
-    const final = await waitForState(core, started.id, ['success']);
+    expect((await fixture.core.invoke('payments:pending', {})).items.map((p) => p.id)).toContain(started.id);
+    fixture.services.clock.release();
+    const final = await waitForState(fixture.core, started.id, ['success']);
     expect(final.stoppedWaiting).toBe(true);
   });
 
   it('a revoked relay token is reported offline, and the till catches up once it is valid again', async () => {
-    const till = await openCore(join(root, 'till-revoked'));
+    const till = await openCore(join(fixture.root, 'till-revoked'));
     try {
-      await configureTest(till, services);
+      await configureTest(till, fixture.services);
       await waitForEvent(till, 'relay:state', (p) => p.state === 'connected').catch(() => undefined);
       const offline = waitForEvent(till, 'relay:state', (p) => p.state === 'offline');
-      services.setRelayConfig({ ...services.config, tills: [] });
+      fixture.services.setRelayConfig({ ...fixture.services.config, tills: [] });
       await offline;
       expect((await till.invoke('app:status', {})).relayState).toBe('offline');
       const started = await charge(till, msisdnEnding('00', 61), '6.00'); // its result reaches the relay meanwhile
       await new Promise((r) => setTimeout(r, 300));
       expect((await till.invoke('payments:get', { id: started.id }))?.state).toBe('awaiting_customer');
-      services.setRelayConfig(services.config);
+      fixture.services.setRelayConfig(fixture.services.config);
       expect((await waitForState(till, started.id, ['success'], 15_000)).state).toBe('success');
     } finally {
-      services.setRelayConfig(services.config);
+      fixture.services.setRelayConfig(fixture.services.config);
       await till.close();
     }
   });

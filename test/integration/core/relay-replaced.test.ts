@@ -10,44 +10,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import {
-  configureTest,
-  msisdnEnding,
-  openCore,
-  removeDir,
-  requestId,
-  startServices,
-  tempDir,
-  waitForEvent,
-  waitForState,
-  type LoggedCore,
-  type Services,
-} from './helpers.js';
+import { msisdnEnding, requestId, waitForEvent, waitForState } from './helpers.js';
+import { useTill } from '../../support/till-fixture.js';
 
-let root: string;
-let services: Services;
-let core: LoggedCore;
+const fixture = useTill('till-relay-replaced', { connected: true });
 let port: number;
 const replacements: RunningRelay[] = [];
 
-beforeAll(async () => {
-  root = tempDir('till-relay-replaced');
-  services = await startServices(root);
-  port = Number(new URL(services.relay.url).port);
-  core = await openCore(join(root, 'till'));
-  await configureTest(core, services);
-  await waitForEvent(core, 'relay:state', (p) => p.state === 'connected' && p.environment === 'test').catch(() => undefined);
+beforeAll(() => {
+  port = Number(new URL(fixture.services.relay.url).port);
 });
 
 afterAll(async () => {
-  await core?.close();
   for (const r of replacements) await r.close().catch(() => undefined);
-  await services?.close();
-  removeDir(root);
 });
 
 async function pay(msisdn: string, amount: string) {
-  const result = await core.invoke('payments:charge', {
+  const result = await fixture.core.invoke('payments:charge', {
     requestId: requestId(),
     amount,
     msisdn,
@@ -60,7 +39,7 @@ async function pay(msisdn: string, amount: string) {
 
 /** The till's stored cursor, read from its SQLite file through a second (read-only) connection. */
 function cursor(): { last_seq: number; log_id: string | null } {
-  const db = new Database(join(root, 'till', 'till.db'), { readonly: true });
+  const db = new Database(join(fixture.root, 'till', 'till.db'), { readonly: true });
   try {
     return db.prepare("SELECT last_seq, log_id FROM relay_cursor WHERE environment = 'test'").get() as {
       last_seq: number;
@@ -73,13 +52,13 @@ function cursor(): { last_seq: number; log_id: string | null } {
 
 async function replaceRelay(dataDir: string): Promise<RunningRelay> {
   for (const r of replacements) await r.close();
-  await services.stopRelay();
-  const relay = await startRelay({ port, dataDir, config: services.config, log: () => {} });
+  await fixture.services.stopRelay();
+  const relay = await startRelay({ port, dataDir, config: fixture.services.config, log: () => {} });
   replacements.push(relay);
   return relay;
 }
 
-const resets = () => core.lines.filter((l) => l.event === 'relay.cursor_reset');
+const resets = () => fixture.core.lines.filter((l) => l.event === 'relay.cursor_reset');
 
 describe('the relay replaced under the till', () => {
   let oldLogId: string | null = null;
@@ -88,7 +67,7 @@ describe('the relay replaced under the till', () => {
   it('payments before the replacement land and move the cursor', async () => {
     for (const [i, suffix] of ['00', '00', '00'].entries()) {
       const p = await pay(msisdnEnding(suffix, 300 + i), '5.00');
-      expect((await waitForState(core, p.id, ['success'])).state).toBe('success');
+      expect((await waitForState(fixture.core, p.id, ['success'])).state).toBe('success');
       first.push(p.id);
     }
     const c = cursor();
@@ -99,9 +78,9 @@ describe('the relay replaced under the till', () => {
 
   it('a relay with a fresh data dir on the same port: the next result still reaches the till', async () => {
     const before = cursor().last_seq;
-    await replaceRelay(join(root, 'relay-fresh'));
+    await replaceRelay(join(fixture.root, 'relay-fresh'));
     const p = await pay(msisdnEnding('00', 310), '8.00');
-    const final = await waitForState(core, p.id, ['success'], 15_000);
+    const final = await waitForState(fixture.core, p.id, ['success'], 15_000);
     expect(final.state).toBe('success');
     expect(final.reference).toBe(p.reference);
     // The new log numbered it 1, below the old cursor: only the reset made the till read it.
@@ -117,24 +96,24 @@ describe('the relay replaced under the till', () => {
     expect(warned[0]!.relayLastSeq).toBeLessThan(before); // 0 or 1: the till may reconnect before or after the result arrives
     // No personal data in the warning: only these fields.
     expect(Object.keys(warned[0]!).sort()).toEqual(['cursor', 'environment', 'event', 'level', 'reason', 'relayLastSeq', 'time']);
-    await waitForEvent(core, 'relay:state', (s) => s.state === 'connected', 5_000).catch(() => undefined);
-    expect((await core.invoke('app:status', {})).relayState).toBe('connected');
+    await waitForEvent(fixture.core, 'relay:state', (s) => s.state === 'connected', 5_000).catch(() => undefined);
+    expect((await fixture.core.invoke('app:status', {})).relayState).toBe('connected');
   });
 
   it('back to the old relay (a restored data dir): its log is read again from 0, nothing counted twice', async () => {
-    const takingsBefore = await core.invoke('history:search', { query: '', page: 0, pageSize: 50 });
+    const takingsBefore = await fixture.core.invoke('history:search', { query: '', page: 0, pageSize: 50 });
     const resetsBefore = resets().length;
     // The original relay's data dir, as it was: its log id, and sequence numbers up to 3.
     for (const r of replacements.splice(0)) await r.close();
-    await services.startRelayAgain();
+    await fixture.services.startRelayAgain();
     const p = await pay(msisdnEnding('00', 320), '2.00');
-    expect((await waitForState(core, p.id, ['success'], 15_000)).state).toBe('success');
+    expect((await waitForState(fixture.core, p.id, ['success'], 15_000)).state).toBe('success');
     expect(cursor().log_id).toBe(oldLogId);
     expect(resets().length).toBeGreaterThan(resetsBefore);
-    const after = await core.invoke('history:search', { query: '', page: 0, pageSize: 50 });
+    const after = await fixture.core.invoke('history:search', { query: '', page: 0, pageSize: 50 });
     expect(after.total).toBe(takingsBefore.total + 1);
     const refs = after.items.map((i) => i.reference);
     expect(new Set(refs).size).toBe(refs.length);
-    for (const id of first) expect((await core.invoke('payments:get', { id }))?.state).toBe('success');
+    for (const id of first) expect((await fixture.core.invoke('payments:get', { id }))?.state).toBe('success');
   });
 });

@@ -3,16 +3,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RELAY_TOKEN, relayPageSchema } from '../../../shared/relay-wire.js';
 import { hashRelayToken } from '../../../relay/config.js';
-import { deliver, get, LIVE_KEY, runRelayCli, sleep, spawnRelay, TEST_KEY, tempDir, transaction, type PostResult } from './helpers.js';
+import { deliver, get, LIVE_KEY, runRelayCli, spawnRelay, TEST_KEY, transaction, type PostResult } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { sleep } from '../../support/wait-for.js';
 
 describe('relay CLI', () => {
-  const tmp = tempDir('relay-cli-');
-  const configFile = join(tmp.dir, 'relay.json');
-  const dataDir = join(tmp.dir, 'data');
+  const tmp = tempDir('relay-cli');
+  const configFile = join(tmp, 'relay.json');
+  const dataDir = join(tmp, 'data');
   writeFileSync(configFile, JSON.stringify({ keys: [TEST_KEY, LIVE_KEY], signedPayload: 'body' }, null, 2));
   let token = '';
 
-  afterAll(() => tmp.cleanup());
+  afterAll(() => removeDir(tmp));
 
   it('token create prints a new token once and stores only its hash', async () => {
     const r = await runRelayCli(['token', 'create', '--label', 'front-counter', '--config', configFile]);
@@ -29,7 +31,7 @@ describe('relay CLI', () => {
   });
 
   it('refuses a bad config, naming the field (file and environment override)', async () => {
-    const bad = join(tmp.dir, 'bad.json');
+    const bad = join(tmp, 'bad.json');
     writeFileSync(bad, JSON.stringify({ keys: [{ publicId: 'pk_nope', secret: LIVE_KEY.secret }] }));
     const r = await runRelayCli(['--port', '0', '--data', dataDir, '--config', bad]);
     expect(r.code).toBe(2);
@@ -39,7 +41,7 @@ describe('relay CLI', () => {
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('signedPayload');
     expect(env.stderr).toContain('RELAY_SIGNED_PAYLOAD');
-    const mixed = join(tmp.dir, 'mixed.json');
+    const mixed = join(tmp, 'mixed.json');
     writeFileSync(mixed, JSON.stringify({ keys: [{ publicId: LIVE_KEY.publicId, secret: TEST_KEY.secret }] }));
     const m = await runRelayCli(['--port', '0', '--data', dataDir, '--config', mixed]);
     expect(m.stderr).toContain('keys.0.secret');

@@ -8,10 +8,12 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import { deliver, get, LIVE_KEY, makeConfig, sleep, SseClient, tempDir, transaction } from './helpers.js';
+import { deliver, get, LIVE_KEY, makeConfig, SseClient, transaction } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { sleep } from '../../support/wait-for.js';
 
 describe('relay: a failed commit is answered 503', () => {
-  const tmp = tempDir();
+  const tmp = tempDir('relay');
   let relay: RunningRelay;
   let token: string;
   const logs: Array<Record<string, unknown>> = [];
@@ -19,16 +21,16 @@ describe('relay: a failed commit is answered 503', () => {
   beforeAll(async () => {
     const made = makeConfig({ busyTimeoutMs: 50 });
     token = made.token;
-    relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: (l) => logs.push(l) });
+    relay = await startRelay({ dataDir: tmp, config: made.config, log: (l) => logs.push(l) });
   });
   afterAll(async () => {
     await relay.close();
-    tmp.cleanup();
+    removeDir(tmp);
   });
 
   it('answers 503 while the database cannot commit, then accepts the retry', async () => {
     const sse = await SseClient.connect(`${relay.url}/v1/events`, token);
-    const blocker = new Database(join(tmp.dir, 'relay.sqlite'));
+    const blocker = new Database(join(tmp, 'relay.sqlite'));
     blocker.prepare('BEGIN IMMEDIATE').run();
     const tx = transaction('live');
     try {

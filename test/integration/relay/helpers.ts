@@ -1,8 +1,5 @@
 /** Helpers for the relay's integration tests: real HTTP on loopback, real SQLite in temp dirs. */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { relayEventSchema, type RelayEvent } from '../../../shared/relay-wire.js';
 import { signWebhook, type SignedPayload } from '../../../shared/webhook-signature.js';
 import { createRelayToken, parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../../../relay/config.js';
@@ -10,11 +7,6 @@ import { createRelayToken, parseRelayConfig, type RelayConfig, type RelayConfigI
 export const TEST_KEY = { publicId: 'pk_test_Relay0001', secret: 'sk_test_RelaySecret000000000001' };
 // Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.
 export const LIVE_KEY = { publicId: 'pk_live_Relay0002', secret: `sk_live_${'RelaySecret000000000002'}` };
-
-export function tempDir(prefix = 'relay-test-'): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 export function makeConfig(overrides: Partial<RelayConfigInput> = {}): { config: RelayConfig; token: string } {
   const { token, tokenHash } = createRelayToken();
@@ -210,8 +202,6 @@ export class SseClient {
     this.res?.destroy();
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export type RelayProcess = {
   proc: import('node:child_process').ChildProcess;

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { createRelayToken } from '../../../relay/config.js';
-import { get, post, sleep, spawnRelay, SseClient, tempDir, type RelayProcess } from './helpers.js';
+import { get, post, spawnRelay, SseClient, type RelayProcess } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { sleep } from '../../support/wait-for.js';
 
 // 0.03: the whole retry schedule (635 s) takes 19 s and the 15 s time-out 450 ms, leaving room for
 // the relay's restart (a few seconds on a loaded two-core machine) before the 8th attempt.
@@ -28,7 +30,7 @@ type SandboxDelivery = {
 };
 
 describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => {
-  const tmp = tempDir('relay-kill9-');
+  const tmp = tempDir('relay-kill9');
   let sandbox: SandboxHandle | undefined;
   let relay: RelayProcess | undefined;
 
@@ -38,7 +40,7 @@ describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => 
       await relay.exited;
     }
     await sandbox?.close();
-    tmp.cleanup();
+    removeDir(tmp);
   });
 
   async function dashboard<T>(path: string): Promise<T> {
@@ -50,13 +52,13 @@ describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => 
   it('ends with every payment final state stored exactly once', async () => {
     sandbox = await startSandbox({
       port: 0,
-      dataDir: join(tmp.dir, 'sandbox'),
+      dataDir: join(tmp, 'sandbox'),
       timeScale: TIME_SCALE,
       signedPayload: 'timestamp.body',
       log: () => {},
     });
     const { token, tokenHash } = createRelayToken();
-    const configFile = join(tmp.dir, 'relay.json');
+    const configFile = join(tmp, 'relay.json');
     writeFileSync(
       configFile,
       JSON.stringify({
@@ -65,7 +67,7 @@ describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => 
         signedPayload: 'timestamp.body',
       }),
     );
-    const relayData = join(tmp.dir, 'relay-data');
+    const relayData = join(tmp, 'relay-data');
     relay = await spawnRelay(['--port', '0', '--data', relayData, '--config', configFile]);
     const port = new URL(relay.url).port;
     const callbackUrl = `${relay.url}/v1/webhooks`;

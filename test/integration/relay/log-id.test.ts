@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { relayCursorAheadSchema, relayHelloSchema, relayLogIdSchema, relayPageSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import { deliver, get, LIVE_KEY, makeConfig, runRelayCli, SseClient, TEST_KEY, tempDir, transaction } from './helpers.js';
+import { deliver, get, LIVE_KEY, makeConfig, runRelayCli, SseClient, TEST_KEY, transaction } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 /** Status and headers of a GET (the body is not read: works for event streams too). */
 function head(url: string, token: string | undefined): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
@@ -25,9 +26,9 @@ function head(url: string, token: string | undefined): Promise<{ status: number;
 }
 
 describe('relay: log identity', () => {
-  const first = tempDir('relay-logid-a-');
-  const fresh = tempDir('relay-logid-b-');
-  const old = tempDir('relay-logid-old-');
+  const first = tempDir('relay-logid-a');
+  const fresh = tempDir('relay-logid-b');
+  const old = tempDir('relay-logid-old');
   const made = makeConfig();
   const token = made.token;
   const running: RunningRelay[] = [];
@@ -43,13 +44,13 @@ describe('relay: log identity', () => {
   afterAll(async () => {
     for (const c of open) c.close();
     for (const r of running) await r.close().catch(() => undefined);
-    first.cleanup();
-    fresh.cleanup();
-    old.cleanup();
+    removeDir(first);
+    removeDir(fresh);
+    removeDir(old);
   });
 
   it('is in every page, every till answer header and the stream hello', async () => {
-    const relay = await start(first.dir);
+    const relay = await start(first);
     const tx = transaction('test');
     expect((await deliver(relay.url, tx, TEST_KEY)).status).toBe(200);
     expect((await deliver(relay.url, transaction('live'), LIVE_KEY)).status).toBe(200);
@@ -108,9 +109,9 @@ describe('relay: log identity', () => {
 
   it('stays the same across a restart on the same data dir and differs for a fresh one', async () => {
     await running[0]!.close();
-    const again = await start(first.dir);
+    const again = await start(first);
     expect(relayPageSchema.parse((await get(`${again.url}/v1/transactions?after=0`, token)).json).logId).toBe(logIdA);
-    const other = await start(fresh.dir);
+    const other = await start(fresh);
     const page = relayPageSchema.parse((await get(`${other.url}/v1/transactions?after=0`, token)).json);
     expect(page.logId).not.toBe(logIdA);
     expect(page.items).toEqual([]);
@@ -122,55 +123,55 @@ describe('relay: log identity', () => {
   });
 
   it('a database from before log ids gets one on upgrade, keeping its events and sequence', async () => {
-    const relay = await start(old.dir);
+    const relay = await start(old);
     const tx = transaction('live');
     expect((await deliver(relay.url, tx, LIVE_KEY)).status).toBe(200);
     await relay.close();
     // Back to schema 1 as an older relay left it: no meta table.
-    const raw = new Database(join(old.dir, 'relay.sqlite'));
+    const raw = new Database(join(old, 'relay.sqlite'));
     raw.exec('DROP TABLE meta');
     raw.pragma('user_version = 1');
     raw.close();
 
-    const upgraded = await start(old.dir);
+    const upgraded = await start(old);
     const page = relayPageSchema.parse((await get(`${upgraded.url}/v1/transactions?after=0`, token)).json);
     expect(page.items.map((e) => [e.seq, e.transaction.reference])).toEqual([[1, tx.reference]]);
     expect(page.logId).not.toBe(logIdA);
     await upgraded.close();
-    const check = new Database(join(old.dir, 'relay.sqlite'), { readonly: true });
+    const check = new Database(join(old, 'relay.sqlite'), { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(2);
     expect(check.prepare("SELECT value FROM meta WHERE key = 'log_id'").get()).toEqual({ value: page.logId });
     check.close();
-    const reopened = await start(old.dir);
+    const reopened = await start(old);
     expect(relayPageSchema.parse((await get(`${reopened.url}/v1/transactions?after=0`, token)).json).logId).toBe(page.logId);
   });
 });
 
 describe('relay CLI: log-id', () => {
-  const tmp = tempDir('relay-logid-cli-');
-  afterAll(() => tmp.cleanup());
+  const tmp = tempDir('relay-logid-cli');
+  afterAll(() => removeDir(tmp));
 
   it('shows the log id, and gives a new one (after restoring a backup) that the relay then uses', async () => {
     const made = makeConfig();
-    const relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: () => {} });
+    const relay = await startRelay({ dataDir: tmp, config: made.config, log: () => {} });
     const before = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0`, made.token)).json).logId;
     await relay.close();
 
-    const shown = await runRelayCli(['log-id', 'show', '--data', tmp.dir]);
+    const shown = await runRelayCli(['log-id', 'show', '--data', tmp]);
     expect(shown.code).toBe(0);
     expect(shown.stdout.trim()).toBe(before);
-    const renewed = await runRelayCli(['log-id', 'new', '--data', tmp.dir]);
+    const renewed = await runRelayCli(['log-id', 'new', '--data', tmp]);
     expect(renewed.code).toBe(0);
     const after = relayLogIdSchema.parse(renewed.stdout.trim());
     expect(after).not.toBe(before);
 
-    const again = await startRelay({ dataDir: tmp.dir, config: made.config, log: () => {} });
+    const again = await startRelay({ dataDir: tmp, config: made.config, log: () => {} });
     try {
       expect(relayPageSchema.parse((await get(`${again.url}/v1/transactions?after=0`, made.token)).json).logId).toBe(after);
     } finally {
       await again.close();
     }
-    const missing = await runRelayCli(['log-id', 'show', '--data', join(tmp.dir, 'nowhere')]);
+    const missing = await runRelayCli(['log-id', 'show', '--data', join(tmp, 'nowhere')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/No relay database in/);
   });

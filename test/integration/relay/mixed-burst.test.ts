@@ -7,33 +7,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import {
-  deliver,
-  get,
-  LIVE_KEY,
-  makeConfig,
-  post,
-  signedHeaders,
-  SseClient,
-  TEST_KEY,
-  tempDir,
-  transaction,
-  webhookBody,
-} from './helpers.js';
+import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 describe('relay: a burst mixing good and bad deliveries', () => {
-  const tmp = tempDir();
+  const tmp = tempDir('relay');
   let relay: RunningRelay;
   let token: string;
 
   beforeAll(async () => {
     const made = makeConfig();
     token = made.token;
-    relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: () => {} });
+    relay = await startRelay({ dataDir: tmp, config: made.config, log: () => {} });
   });
   afterAll(async () => {
     await relay.close();
-    tmp.cleanup();
+    removeDir(tmp);
   });
 
   it('answers each delivery on its own merits and stores only the good ones, once each, without gaps', async () => {

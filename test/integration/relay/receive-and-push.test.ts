@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayPageSchema, relayEventSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import { deliver, get, LIVE_KEY, makeConfig, sleep, SseClient, TEST_KEY, tempDir, transaction } from './helpers.js';
+import { deliver, get, LIVE_KEY, makeConfig, SseClient, TEST_KEY, transaction } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { sleep } from '../../support/wait-for.js';
 
 describe('relay: receiving and pushing over real HTTP', () => {
-  const tmp = tempDir();
+  const tmp = tempDir('relay');
   const logs: Array<Record<string, unknown>> = [];
   let relay: RunningRelay;
   let token: string;
@@ -13,12 +15,12 @@ describe('relay: receiving and pushing over real HTTP', () => {
   beforeAll(async () => {
     const made = makeConfig();
     token = made.token;
-    relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: (l) => logs.push(l) });
+    relay = await startRelay({ dataDir: tmp, config: made.config, log: (l) => logs.push(l) });
   });
   afterAll(async () => {
     for (const c of clients) c.close();
     await relay.close();
-    tmp.cleanup();
+    removeDir(tmp);
   });
 
   async function connect(query = '', headers: Record<string, string> = {}) {

@@ -6,19 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import {
-  get,
-  LIVE_KEY,
-  makeConfig,
-  post,
-  signedHeaders,
-  SseClient,
-  TEST_KEY,
-  tempDir,
-  transaction,
-  webhookBody,
-  deliver,
-} from './helpers.js';
+import { get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody, deliver } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 type Case = {
   name: string;
@@ -143,7 +132,7 @@ const cases: Case[] = [
 ];
 
 describe('relay: refused deliveries leave no trace but a counter and a clean log line', () => {
-  const tmp = tempDir();
+  const tmp = tempDir('relay');
   const logs: Array<Record<string, unknown>> = [];
   let relay: RunningRelay;
   let token: string;
@@ -152,13 +141,13 @@ describe('relay: refused deliveries leave no trace but a counter and a clean log
   beforeAll(async () => {
     const made = makeConfig();
     token = made.token;
-    relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: (l) => logs.push(l) });
+    relay = await startRelay({ dataDir: tmp, config: made.config, log: (l) => logs.push(l) });
     sse = await SseClient.connect(`${relay.url}/v1/events`, token);
   });
   afterAll(async () => {
     sse.close();
     await relay.close();
-    tmp.cleanup();
+    removeDir(tmp);
   });
 
   for (const c of cases) {
@@ -202,7 +191,7 @@ describe('relay: refused deliveries leave no trace but a counter and a clean log
 });
 
 describe('relay: timestamp tolerance when the timestamp is signed', () => {
-  const tmp = tempDir();
+  const tmp = tempDir('relay');
   let relay: RunningRelay;
   let token: string;
   const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -210,11 +199,11 @@ describe('relay: timestamp tolerance when the timestamp is signed', () => {
   beforeAll(async () => {
     const made = makeConfig({ signedPayload: 'timestamp.body', timestampToleranceSeconds: 300 });
     token = made.token;
-    relay = await startRelay({ dataDir: tmp.dir, config: made.config, now: () => NOW, log: () => {} });
+    relay = await startRelay({ dataDir: tmp, config: made.config, now: () => NOW, log: () => {} });
   });
   afterAll(async () => {
     await relay.close();
-    tmp.cleanup();
+    removeDir(tmp);
   });
 
   it('refuses a stale timestamp and one from the future, accepts one inside the window', async () => {

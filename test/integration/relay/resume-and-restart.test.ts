@@ -2,10 +2,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
 import { parseRelayConfig } from '../../../relay/config.js';
-import { deliver, get, LIVE_KEY, makeConfig, sleep, SseClient, TEST_KEY, tempDir, transaction } from './helpers.js';
+import { deliver, get, LIVE_KEY, makeConfig, SseClient, TEST_KEY, transaction } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { sleep } from '../../support/wait-for.js';
 
 describe('relay: resumption, heartbeat, restart, revocation', () => {
-  const tmp = tempDir();
+  const tmp = tempDir('relay');
   const made = makeConfig({ heartbeatSeconds: 0.1 });
   const token = made.token;
   let relay: RunningRelay | undefined;
@@ -14,7 +16,7 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
   afterAll(async () => {
     for (const c of open) c.close();
     await relay?.close();
-    tmp.cleanup();
+    removeDir(tmp);
   });
 
   async function sse(url: string, headers: Record<string, string> = {}, tok = token) {
@@ -24,7 +26,7 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
   }
 
   it('resumes from Last-Event-ID after a disconnect with no gap and no duplicate', async () => {
-    relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: () => {} });
+    relay = await startRelay({ dataDir: tmp, config: made.config, log: () => {} });
     const first = await sse(`${relay.url}/v1/events`);
     const before = Array.from({ length: 5 }, () => transaction('live'));
     for (const tx of before) expect((await deliver(relay.url, tx, LIVE_KEY)).status).toBe(200);
@@ -75,7 +77,7 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
     const dup = beforeRestart.items[2]!.transaction;
     await relay!.close();
 
-    relay = await startRelay({ dataDir: tmp.dir, config: made.config, log: () => {} });
+    relay = await startRelay({ dataDir: tmp, config: made.config, log: () => {} });
     const afterRestart = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0&limit=100`, token)).json);
     expect(afterRestart).toEqual(beforeRestart);
 
@@ -115,10 +117,10 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
     await relay!.close();
     const Database = (await import('better-sqlite3')).default;
     const { join } = await import('node:path');
-    const db = new Database(join(tmp.dir, 'relay.sqlite'));
+    const db = new Database(join(tmp, 'relay.sqlite'));
     db.pragma('user_version = 99');
     db.close();
-    await expect(startRelay({ dataDir: tmp.dir, config: made.config, log: () => {} })).rejects.toThrow(/newer/);
+    await expect(startRelay({ dataDir: tmp, config: made.config, log: () => {} })).rejects.toThrow(/newer/);
     relay = undefined;
   });
 });

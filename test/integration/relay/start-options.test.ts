@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { startRelay } from '../../../relay/server.js';
 import { createRelayToken } from '../../../relay/config.js';
-import { deliver, get, LIVE_KEY, post, signedHeaders, tempDir, transaction, webhookBody } from './helpers.js';
+import { deliver, get, LIVE_KEY, post, signedHeaders, transaction, webhookBody } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 describe('startRelay options', () => {
   it('validates a hand-built config, filling the defaults (64 KiB body cap among them)', async () => {
-    const tmp = tempDir();
+    const tmp = tempDir('relay');
     const { token, tokenHash } = createRelayToken();
-    const relay = await startRelay({ dataDir: tmp.dir, config: { keys: [LIVE_KEY], tills: [{ label: 'a', tokenHash }] }, log: () => {} });
+    const relay = await startRelay({ dataDir: tmp, config: { keys: [LIVE_KEY], tills: [{ label: 'a', tokenHash }] }, log: () => {} });
     try {
       expect(relay.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await deliver(relay.url, transaction('live'), LIVE_KEY)).status).toBe(200);
@@ -16,18 +17,18 @@ describe('startRelay options', () => {
       expect((await get(`${relay.url}/v1/transactions`, token)).status).toBe(200);
     } finally {
       await relay.close();
-      tmp.cleanup();
+      removeDir(tmp);
     }
   });
 
   it('refuses a bad config before listening, naming the field', async () => {
-    const tmp = tempDir();
+    const tmp = tempDir('relay');
     try {
       await expect(
-        startRelay({ dataDir: tmp.dir, config: { keys: [{ publicId: 'pk_live_Short', secret: LIVE_KEY.secret }] }, log: () => {} }),
+        startRelay({ dataDir: tmp, config: { keys: [{ publicId: 'pk_live_Short', secret: LIVE_KEY.secret }] }, log: () => {} }),
       ).rejects.toThrow(/keys\.0\.publicId/);
     } finally {
-      tmp.cleanup();
+      removeDir(tmp);
     }
   });
 });

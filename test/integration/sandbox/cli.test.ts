@@ -1,11 +1,12 @@
 /** The script interface: `npm run -s sandbox -- --port 0 ...` prints the ready line first, logs JSON to stderr, stops on SIGTERM. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { api, tempDataDir, waitFor } from './helpers.js';
+import { api } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { waitFor } from '../../support/wait-for.js';
 
-const dataDir = tempDataDir();
+const dataDir = tempDir('sandbox');
 const spawned: ChildProcess[] = [];
 afterAll(() => {
   // a failed assertion must not leave a simulator running: stop any group still alive
@@ -18,7 +19,7 @@ afterAll(() => {
       }
     }
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 /** `npm run -s sandbox -- …` as a user types it, or the script's own command (`tsx sandbox/cli.ts`) to see its exit code. */

@@ -2,9 +2,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export type Received = { path: string; headers: IncomingHttpHeaders; raw: Buffer; at: number };
 
@@ -100,27 +97,6 @@ export function signatureValid(secret: string, received: Received, signedPayload
   const expected = hmac.digest();
   const given = Buffer.from(header.slice(3), 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-export async function waitFor<T>(
-  fn: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-  what = 'condition',
-  everyMs = 20,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'sbx-it-'));
 }
 
 export const quietLog = () => undefined;

@@ -1,7 +1,8 @@
 /** POST /v1/payments/initialize and GET /v1/accounts/resolve over real HTTP: validation, idempotency, limits. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
-import { api, paymentBody, quietLog, sleep, startReceiver, waitFor, type Creds } from './helpers.js';
+import { api, paymentBody, quietLog, startReceiver, type Creds } from './helpers.js';
+import { sleep, waitFor } from '../../support/wait-for.js';
 
 let sandbox: SandboxHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { FakeClock } from '../../unit/sandbox/fake-clock.js';
-import { api, paymentBody, quietLog, startReceiver, waitFor } from './helpers.js';
+import { api, paymentBody, quietLog, startReceiver } from './helpers.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let sandbox: SandboxHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -5,20 +5,15 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox } from '../../../sandbox/server.js';
-import { api, paymentBody, quietLog, tempDataDir } from './helpers.js';
+import { api, paymentBody, quietLog } from './helpers.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
-const dirs: string[] = [];
-function dataDir(): string {
-  const dir = tempDataDir();
-  dirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const dirs = tempDirs('sandbox-master-key');
+const dataDir = dirs.make;
+afterAll(dirs.removeAll);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

@@ -5,18 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { webhookBodySchema } from '../../../shared/wire/webhook.js';
-import {
-  api,
-  dashboard,
-  paymentBody,
-  quietLog,
-  signatureValid,
-  sleep,
-  startReceiver,
-  waitFor,
-  type Creds,
-  type Received,
-} from './helpers.js';
+import { api, dashboard, paymentBody, quietLog, signatureValid, startReceiver, type Creds, type Received } from './helpers.js';
+import { sleep, waitFor } from '../../support/wait-for.js';
 
 // 0.02: a default prompt in 40 ms, the slow (06) path in 600 ms; the webhook time-out keeps its 1 s floor
 const SCALE = 0.02;

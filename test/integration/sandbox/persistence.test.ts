@@ -1,9 +1,11 @@
 /** Restarting on the same data dir: the demo merchant and keys are reused, pending deliveries and prompts resume. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
-import { api, paymentBody, quietLog, signatureValid, sleep, startReceiver, tempDataDir, waitFor } from './helpers.js';
+import { api, paymentBody, quietLog, signatureValid, startReceiver } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { sleep, waitFor } from '../../support/wait-for.js';
 
 const SCALE = 0.02;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -11,13 +13,13 @@ let dataDir: string;
 const handles: SandboxHandle[] = [];
 
 beforeAll(async () => {
-  dataDir = tempDataDir();
+  dataDir = tempDir('sandbox');
   receiver = await startReceiver((n, r) => (r.path === '/persist' && n <= 4 ? 500 : 200));
 });
 afterAll(async () => {
   for (const h of handles) await h.close();
   await receiver?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDir(dataDir);
 });
 
 async function start(): Promise<SandboxHandle> {
@@ -105,7 +107,7 @@ describe('restart on the same data dir', () => {
 
 describe('one simulator per data dir', () => {
   it('a second sandbox on an open data dir is refused; after close it opens', async () => {
-    const dir = tempDataDir();
+    const dir = tempDir('sandbox');
     try {
       const first = await startSandbox({ dataDir: dir, log: quietLog });
       await expect(startSandbox({ dataDir: dir, log: quietLog })).rejects.toThrow(/already open|in use/);
@@ -114,7 +116,7 @@ describe('one simulator per data dir', () => {
       expect(second.merchantId).toBe(first.merchantId);
       await second.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 });

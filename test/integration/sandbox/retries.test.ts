@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
-import { api, paymentBody, quietLog, signatureValid, startReceiver, waitFor, type Creds } from './helpers.js';
+import { api, paymentBody, quietLog, signatureValid, startReceiver, type Creds } from './helpers.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const SCALE = 0.02;
 const TIMEOUT = 15_000 * SCALE;

@@ -4,6 +4,7 @@
  * only on a first attempt, results landing at any point, and crash recovery.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../support/wait-for.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,10 +94,6 @@ const sale = (requestId: string, extra: Record<string, string> = {}) => ({
   network: 'MTN',
   ...extra,
 });
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
 function finalTx(ref: string, clientReference: string, sandbox = true): WireTransaction {
   return {
     reference: ref,
@@ -127,7 +124,7 @@ describe('payment engine', () => {
     const r = await engine.charge('test', sale('r-10'));
     expect(r.ok && r.payment.state).toBe('uncertain');
     const id = r.ok ? r.payment.id : '';
-    await until(() => events.some((e) => e.id === id && e.state === 'awaiting_customer'));
+    await waitFor(() => events.some((e) => e.id === id && e.state === 'awaiting_customer'));
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toBe(bodies[0]);
     expect(JSON.parse(bodies[0] as string)).toMatchObject({
@@ -149,7 +146,7 @@ describe('payment engine', () => {
     ];
     const second = await engine.charge('test', sale('r-21'));
     const id = second.ok ? second.payment.id : '';
-    await until(() => bodies.length >= 3);
+    await waitFor(() => bodies.length >= 3);
     await new Promise((r) => setTimeout(r, 30));
     expect(new PaymentsRepo(db).get(id)?.state).toBe('uncertain');
     // ...and when its result does arrive, it lands.
@@ -165,7 +162,7 @@ describe('payment engine', () => {
     ];
     const r = await engine.charge('test', sale('r-25'));
     const id = r.ok ? r.payment.id : '';
-    await until(() => bodies.length >= 2);
+    await waitFor(() => bodies.length >= 2);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(bodies).toHaveLength(2);
     expect(new PaymentsRepo(db).get(id)?.state).toBe('uncertain');
@@ -268,7 +265,7 @@ describe('payment engine', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     keychainDown = false;
     const id = r.ok ? r.payment.id : '';
-    await until(() => new PaymentsRepo(db).get(id)?.state === 'awaiting_customer');
+    await waitFor(() => new PaymentsRepo(db).get(id)?.state === 'awaiting_customer');
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toBe(bodies[0]);
   });
@@ -298,7 +295,7 @@ describe('payment engine', () => {
     await engine.close();
     engine = new PaymentEngine({ ...(engine as unknown as { deps: ConstructorParameters<typeof PaymentEngine>[0] }).deps, client: slow });
     const pending = engine.charge('test', sale('r-40'));
-    await until(() => bodies.length === 1);
+    await waitFor(() => bodies.length === 1);
     const ref = (JSON.parse(bodies[0] as string) as { merchantRef: string }).merchantRef;
     engine.applyTransaction('test', finalTx('TX_EARLY', ref), 1);
     release(accepted('TX_EARLY'));
@@ -314,7 +311,7 @@ describe('payment engine', () => {
     script = [accepted('TX_R')];
     engine = makeEngine();
     engine.resume();
-    await until(() => new PaymentsRepo(db).get(r.ok ? r.payment.id : '')?.state === 'awaiting_customer');
+    await waitFor(() => new PaymentsRepo(db).get(r.ok ? r.payment.id : '')?.state === 'awaiting_customer');
     expect(new Set(bodies).size).toBe(1);
   });
 });

@@ -5,6 +5,7 @@
  * when the relay names another log, or when the relay says the cursor is beyond its log.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../support/wait-for.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -121,18 +122,13 @@ function client(relayUrl: string, got: RelayEvent[], states: string[]) {
   });
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
-
 describe('relay client', () => {
   it('catches up page by page, then follows the stream from the last sequence; only its environment', async () => {
     const got: RelayEvent[] = [];
     const states: string[] = [];
     const c = client(url, got, states);
     c.start();
-    await until(() => got.some((e) => e.seq === 8));
+    await waitFor(() => got.some((e) => e.seq === 8));
     await c.stop();
     expect(got.map((e) => e.seq)).toEqual([1, 2, 3, 5, 6, 7, 8]); // 4 is live
     expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
@@ -153,7 +149,7 @@ describe('relay client', () => {
     const got: RelayEvent[] = [];
     const c = client(url, got, []);
     c.start();
-    await until(() => got.some((e) => e.seq === 8));
+    await waitFor(() => got.some((e) => e.seq === 8));
     await c.stop();
     expect(got.map((e) => e.seq)).toEqual([1, 3, 5, 6, 7, 8]);
     expect(c.lastSeq).toBe(8);
@@ -164,12 +160,12 @@ describe('relay client', () => {
   it('keeps the cursor across restarts and resets it when the relay URL changes', async () => {
     const first = client(url, [], []);
     first.start();
-    await until(() => first.lastSeq === 8);
+    await waitFor(() => first.lastSeq === 8);
     await first.stop();
     log.length = 0;
     const again = client(url, [], []);
     again.start();
-    await until(() => log.some((l) => l.path.startsWith('/v1/events')));
+    await waitFor(() => log.some((l) => l.path.startsWith('/v1/events')));
     await again.stop();
     expect(log[0]?.path).toBe('/v1/transactions?after=8&limit=500&environment=test');
     const moved = client(url.replace('127.0.0.1', 'localhost'), [], []);
@@ -180,7 +176,7 @@ describe('relay client', () => {
     logId = LOG_A;
     const first = client(url, [], []);
     first.start();
-    await until(() => first.lastSeq === 8);
+    await waitFor(() => first.lastSeq === 8);
     await first.stop();
     expect(first.logId).toBe(LOG_A);
 
@@ -194,7 +190,7 @@ describe('relay client', () => {
     const got: RelayEvent[] = [];
     const again = client(url, got, []);
     again.start();
-    await until(() => got.length === 2 && log.some((l) => l.path.startsWith('/v1/events')));
+    await waitFor(() => got.length === 2 && log.some((l) => l.path.startsWith('/v1/events')));
     await again.stop();
     expect(got.map((e) => e.transaction.reference)).toEqual(['TX_NEW_1', 'TX_NEW_2']);
     expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
@@ -210,14 +206,14 @@ describe('relay client', () => {
   it('a cursor from before log ids is kept and the first log id seen adopted', async () => {
     const first = client(url, [], []);
     first.start();
-    await until(() => first.lastSeq === 8);
+    await waitFor(() => first.lastSeq === 8);
     await first.stop();
     expect(first.logId).toBeNull();
     logId = LOG_A;
     log.length = 0;
     const again = client(url, [], []);
     again.start();
-    await until(() => log.some((l) => l.path.startsWith('/v1/events')));
+    await waitFor(() => log.some((l) => l.path.startsWith('/v1/events')));
     await again.stop();
     expect(log[0]?.path).toBe('/v1/transactions?after=8&limit=500&environment=test');
     expect(again.lastSeq).toBe(8);
@@ -228,7 +224,7 @@ describe('relay client', () => {
     logId = LOG_A;
     const first = client(url, [], []);
     first.start();
-    await until(() => first.lastSeq === 8);
+    await waitFor(() => first.lastSeq === 8);
     await first.stop();
     events.splice(1); // only seq 1 left
     live = null;
@@ -237,7 +233,7 @@ describe('relay client', () => {
     const got: RelayEvent[] = [];
     const again = client(url, got, []);
     again.start();
-    await until(() => got.length === 1 && log.some((l) => l.path.startsWith('/v1/events')));
+    await waitFor(() => got.length === 1 && log.some((l) => l.path.startsWith('/v1/events')));
     await again.stop();
     expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
       '/v1/transactions?after=8&limit=500&environment=test',
@@ -254,7 +250,7 @@ describe('relay client', () => {
     logId = LOG_A;
     const first = client(url, [], []);
     first.start();
-    await until(() => first.lastSeq === 8);
+    await waitFor(() => first.lastSeq === 8);
     await first.stop();
     events.splice(1); // the relay went back to seq 1 (paging here does not say so: the hello must)
     live = null;
@@ -263,7 +259,7 @@ describe('relay client', () => {
     const got: RelayEvent[] = [];
     const again = client(url, got, []);
     again.start();
-    await until(() => got.length === 1 && log.filter((l) => l.path.startsWith('/v1/events')).length === 2);
+    await waitFor(() => got.length === 1 && log.filter((l) => l.path.startsWith('/v1/events')).length === 2);
     await again.stop();
     expect(log.map((l) => `${l.path.split('?')[0]}@${new URL(l.path, 'http://x').searchParams.get('after')}`)).toEqual([
       '/v1/transactions@8',
@@ -291,7 +287,7 @@ describe('relay client', () => {
       maxBackoffMs: 50,
     });
     c.start();
-    await until(() => states.includes('offline'));
+    await waitFor(() => states.includes('offline'));
     await c.stop();
     expect(states[0]).toBe('reconnecting');
     expect(states).not.toContain('connected');

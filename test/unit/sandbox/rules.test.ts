@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { testOutcomeFor, resultOf } from '../../../sandbox/outcomes.js';
@@ -9,16 +8,11 @@ import { SecretBox, sha256Hex, newMerchantId, newKeyPair } from '../../../sandbo
 import { keyCreationBlock, MerchantStore } from '../../../sandbox/merchants.js';
 import { openDb, SCHEMA_VERSION } from '../../../sandbox/db.js';
 import { MERCHANT_ID, PUBLIC_KEY_ID, SECRET_KEY } from '../../../shared/wire/keys.js';
+import { tempDirs } from '../../support/temp-dir.js';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sbx-rules-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const dirs = tempDirs('sandbox-rules');
+const tempDir = dirs.make;
+afterEach(dirs.removeAll);
 
 describe('test-mode outcome table (MSISDN last two digits)', () => {
   it.each([
