@@ -4,6 +4,67 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 
+/** A relative import that climbs out to one of the given top-level folders (e.g. '../../relay/server.js'). */
+const climbsTo = (folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+const ELECTRON_PACKAGE = '^(electron|@electron/.+)$';
+
+/** One program's rule: static, re-exported and dynamic imports of `forbidden` are errors. */
+function boundary(files, forbidden, message, ignores = []) {
+  const regexes = forbidden.map((f) => (f === 'electron package' ? ELECTRON_PACKAGE : climbsTo([f])));
+  return {
+    files,
+    ignores,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: regexes.map((regex) => ({ regex, message })) }],
+      'no-restricted-syntax': [
+        'error',
+        ...regexes.map((regex) => ({ selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`, message })),
+      ],
+    },
+  };
+}
+
+function boundaries() {
+  return [
+    boundary(
+      ['renderer/**'],
+      ['electron package', 'electron', 'relay', 'sandbox'],
+      'renderer/ reaches the core only through window.momo (invoke/on); it imports shared/ and itself.',
+    ),
+    boundary(
+      ['relay/**'],
+      ['electron package', 'electron', 'sandbox', 'renderer'],
+      'relay/ is its own program: it imports shared/ and itself (code two programs need goes in shared/).',
+    ),
+    boundary(
+      ['sandbox/**'],
+      ['electron package', 'electron', 'relay', 'renderer'],
+      'sandbox/ is its own program: it imports shared/ and itself (code two programs need goes in shared/).',
+    ),
+    boundary(
+      ['shared/**'],
+      ['electron package', 'electron', 'renderer', 'relay', 'sandbox'],
+      'shared/ is used by every program, so it imports none of them.',
+    ),
+    boundary(
+      ['electron/core/**'],
+      ['electron package', 'relay', 'sandbox', 'renderer'],
+      'electron/core runs in plain Node (no Electron APIs: keep them in electron/main) and only embedded.ts starts the sandbox and relay.',
+      ['electron/core/embedded.ts'],
+    ),
+    boundary(
+      ['electron/core/embedded.ts'],
+      ['electron package', 'renderer'],
+      'electron/core runs in plain Node: keep Electron APIs in electron/main.',
+    ),
+    boundary(
+      ['electron/main/**', 'electron/preload/**'],
+      ['relay', 'sandbox', 'renderer'],
+      'The shell reaches the sandbox and relay only through the core (electron/core/embedded.ts).',
+    ),
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
@@ -25,19 +86,9 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
-  {
-    // The till core runs in plain Node (tests, the browser-test bridge): nothing from Electron in it.
-    files: ['electron/core/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'electron', message: 'electron/core must run in plain Node: keep Electron APIs in electron/main.' }],
-          patterns: [{ group: ['electron/*', '@electron/*'], message: 'electron/core must run in plain Node.' }],
-        },
-      ],
-    },
-  },
+  // Process boundaries, in the spirit of Signal's process suffixes: each program imports only shared/
+  // and its own folder; the Electron shell's embedded-services module alone starts the sandbox and relay.
+  ...boundaries(),
   {
     files: ['scripts/**', 'bench/**', '**/cli.ts', 'test/**'],
     rules: { 'no-console': 'off' },

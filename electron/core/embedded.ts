@@ -19,6 +19,9 @@ import type { Logger } from './logger.js';
 import type { SecretStore } from './secret-store.js';
 import type { SandboxClock } from '../../sandbox/clock.js';
 
+/** The embedded simulator's clock (tests hold it); the rest of the core names it through this module. */
+export type EmbeddedClock = SandboxClock;
+
 export type EmbeddedServices = {
   baseUrl: string;
   merchantId: string;
@@ -89,7 +92,7 @@ export async function startEmbedded(options: {
   log: Logger;
   preferredPorts: { sandbox: number; relay: number } | null;
   timeScale?: number;
-  clock?: SandboxClock;
+  clock?: EmbeddedClock;
 }): Promise<EmbeddedServices> {
   const [{ startSandbox }, { startRelay }, { parseRelayConfig, createRelayToken, hashRelayToken }] = await Promise.all([
     import('../../sandbox/server.js'),

@@ -17,7 +17,7 @@ import {
 } from '../../shared/ipc/contract.js';
 import type { CoreContext } from './core-context.js';
 import { openDatabase } from './database.js';
-import { startEmbedded, type EmbeddedServices } from './embedded.js';
+import { startEmbedded, type EmbeddedClock, type EmbeddedServices } from './embedded.js';
 import { CoreError, toPlainError } from './errors.js';
 import { createHandlers } from './handlers.js';
 import { History } from './history.js';
@@ -32,7 +32,6 @@ import { createServiceClient } from './service-client.js';
 import { SettingsStore, type EnvironmentConfig } from './settings-store.js';
 import { Takings } from './takings.js';
 import { TransactionsStore } from './transactions-store.js';
-import type { SandboxClock } from '../../sandbox/clock.js';
 import { ENVIRONMENTS, type Environment } from '../../shared/domain.js';
 
 export type { SecretStore } from './secret-store.js';
@@ -61,7 +60,7 @@ export type TillCoreOptions = {
   /** Time scale of the embedded simulator (tests). Default 1. */
   embeddedTimeScale?: number;
   /** Clock of the embedded simulator (tests hold it to keep a customer's answer back). Default: the real clock. */
-  embeddedClock?: SandboxClock;
+  embeddedClock?: EmbeddedClock;
   version?: string;
   /** The operating system's printers: the Electron shell passes them; absent in plain Node. */
   systemPrinter?: SystemPrinter;
