@@ -11,14 +11,13 @@ import {
   configureTest,
   msisdnEnding,
   openCore,
-  removeDir,
   requestId,
   startServices,
-  tempDir,
   waitForState,
   type LoggedCore,
   type Services,
 } from './helpers.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 const SANDBOX = 'SANDBOX - NO MONEY MOVED - NOT A RECEIPT';
 

@@ -14,7 +14,7 @@ import { addKey, addMerchant, createToken, revokeToken } from '../../../relay/pg
 import { hashRelayToken } from '../../../relay/config.js';
 import type { TenantDelivery } from '../../../relay/tenant-store.js';
 import { describePg, usePgCluster } from '../../support/pg-cluster.js';
-import { sleep } from './helpers.js';
+import { sleep } from '../../support/wait-for.js';
 
 const SECRET = `sk_live_${'PgStoreSecret000000001'}`;
 
