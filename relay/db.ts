@@ -1,12 +1,11 @@
 /**
- * The relay's SQLite file: the durable event log. better-sqlite3, WAL, synchronous=FULL set
- * explicitly on every open (better-sqlite3 leaves WAL databases at NORMAL, which can lose the
- * last commits on power loss), STRICT tables, migrations by PRAGMA user_version.
+ * The relay's SQLite file: the durable event log, opened by shared/sqlite.ts (WAL, synchronous=FULL,
+ * STRICT tables, the migrations below). To change the schema, add the next `{ version, name, up }`.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { latestVersion, openDatabase, type Migration } from '../shared/sqlite.js';
 
 export const DB_FILE_NAME = 'relay.sqlite';
 
@@ -15,12 +14,11 @@ export function newLogId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/**
- * Each entry moves the schema from version i to i+1: SQL, or a function run inside the same
- * transaction (for values SQL cannot make, like the log id).
- */
-const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
-  `
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'event log',
+    up: `
   CREATE TABLE events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     reference TEXT NOT NULL UNIQUE,
@@ -37,54 +35,36 @@ const MIGRATIONS: ReadonlyArray<string | ((db: Database.Database) => void)> = [
   CREATE INDEX events_client_reference ON events (client_reference, environment);
   CREATE INDEX events_environment_seq ON events (environment, seq);
   `,
-  // 2: the log's identity, made once with the database (a new or wiped data dir gets a new one), so a
-  // till can tell "this is not the log my cursor points into" when sequence numbers start over.
-  (db) => {
-    db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT');
-    db.prepare("INSERT INTO meta (key, value) VALUES ('log_id', ?)").run(newLogId());
+  },
+  {
+    // The log's identity, made once with the database (a new or wiped data dir gets a new one), so a
+    // till can tell "this is not the log my cursor points into" when sequence numbers start over.
+    version: 2,
+    name: 'log identity',
+    up: (db) => {
+      db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT');
+      db.prepare("INSERT INTO meta (key, value) VALUES ('log_id', ?)").run(newLogId());
+    },
   },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export const SCHEMA_VERSION = latestVersion(MIGRATIONS);
 
 export class RelayDatabaseError extends Error {
   override name = 'RelayDatabaseError';
 }
 
 export function openRelayDatabase(dataDir: string, options: { busyTimeoutMs?: number } = {}): Database.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, DB_FILE_NAME));
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 1000))}`);
-    const sync = db.pragma('synchronous', { simple: true });
-    if (sync !== 2) throw new RelayDatabaseError(`PRAGMA synchronous is ${String(sync)}, expected 2 (FULL)`);
-    migrate(db);
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
-
-function migrate(db: Database.Database): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) {
-    throw new RelayDatabaseError(
-      `The relay database is schema version ${version}, newer than this relay understands (${SCHEMA_VERSION}). ` +
-        'Run a newer relay; this one will not touch it.',
-    );
-  }
-  for (let v = version; v < SCHEMA_VERSION; v++) {
-    db.transaction(() => {
-      const step = MIGRATIONS[v] as string | ((db: Database.Database) => void);
-      if (typeof step === 'string') db.exec(step);
-      else step(db);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
+  return openDatabase(join(dataDir, DB_FILE_NAME), {
+    migrations: MIGRATIONS,
+    synchronous: 'FULL',
+    busyTimeoutMs: options.busyTimeoutMs ?? 1000,
+    tooNew: (found, known) =>
+      new RelayDatabaseError(
+        `The relay database is schema version ${found}, newer than this relay understands (${known}). ` +
+          'Run a newer relay; this one will not touch it.',
+      ),
+  });
 }
 
 /** The log identity stored with the database (see migration 2). */

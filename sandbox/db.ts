@@ -1,15 +1,17 @@
 /**
- * The simulator's SQLite database (better-sqlite3, WAL, synchronous=FULL, STRICT tables,
- * versioned migrations through PRAGMA user_version; a database from a newer version is refused).
+ * The simulator's SQLite database, opened by shared/sqlite.ts (WAL, STRICT tables, the migrations below;
+ * a database from a newer version is refused). To change the schema, add the next `{ version, name, up }`.
  */
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { latestVersion, openDatabase, type Db, type Migration } from '../shared/sqlite.js';
 
-export type Db = Database.Database;
+export type { Db };
 
-const MIGRATIONS: string[] = [
-  // 1: merchants, keys, transactions, deliveries and their attempts
-  `
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'merchants, keys, transactions, deliveries and their attempts',
+    up: `
   CREATE TABLE merchants (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -79,36 +81,22 @@ const MIGRATIONS: string[] = [
     UNIQUE (delivery_id, attempt_no)
   ) STRICT;
   `,
+  },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export const SCHEMA_VERSION = latestVersion(MIGRATIONS);
 
 export function openDb(dataDir: string): Db {
-  const db = new Database(join(dataDir, 'sandbox.sqlite'));
-  try {
-    db.pragma('journal_mode = WAL');
+  return openDatabase(join(dataDir, 'sandbox.sqlite'), {
+    migrations: MIGRATIONS,
     // NORMAL, not FULL: in WAL mode a commit survives the simulator being killed (what its restart
     // tests need) without an fsync per commit; only an OS crash could lose the last commits. A per-commit
     // fsync on a slow disk blocked the event loop long enough to make the scaled webhook time-outs fire
     // late and push the retry schedule off (the relay and the till keep FULL: they hold real money).
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new Error(
-        `The sandbox database in ${dataDir} is from a newer version (schema ${version}, this build knows ${SCHEMA_VERSION}); refusing to open it.`,
-      );
-    }
-    for (let v = version; v < SCHEMA_VERSION; v++) {
-      db.transaction(() => {
-        db.exec(MIGRATIONS[v] as string);
-        db.pragma(`user_version = ${v + 1}`);
-      })();
-    }
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+    synchronous: 'NORMAL',
+    tooNew: (found, known) =>
+      new Error(
+        `The sandbox database in ${dataDir} is from a newer version (schema ${found}, this build knows ${known}); refusing to open it.`,
+      ),
+  });
 }
