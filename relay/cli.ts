@@ -4,6 +4,8 @@
  * npm run relay -- token list --config <file>
  * npm run relay -- token revoke --label <name> --config <file>
  * npm run relay -- log-id show|new --data <dir>
+ * npm run relay -- --port <n> --database-url postgres://… [--config <file>]   (many merchants; RELAY_MASTER_KEY)
+ * npm run relay -- merchant|key|token|import …  --database-url postgres://…     (see relay/pg/pg-cli.ts)
  *
  * Precedence for each setting: command-line flag, then environment variable, then config file.
  */
@@ -12,6 +14,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './config.js';
 import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from './db.js';
+import { PG_COMMANDS, runPgCommand } from './pg/pg-cli.js';
+import { loadMasterKey, MasterKeyError } from './pg/secret-box.js';
+import { TenantError } from './pg/tenants.js';
 import { startRelay } from './server.js';
 import { stopWithParent } from '../shared/stop-with-parent.js';
 
@@ -21,10 +26,19 @@ const USAGE = `Usage:
   relay token list --config <file>
   relay token revoke --label <name> --config <file>
   relay log-id show|new --data <dir>   (new: after restoring a backup, with the relay stopped)
+Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_DATABASE_URL):
+  relay --port <n> --database-url <url> [--config <file>] [--master-key-file <file>]
+  relay merchant add --id MCH_… [--name <name>]
+  relay merchant list
+  relay key add --merchant MCH_… --public-id pk_… < secret-on-stdin
+  relay key remove --public-id pk_…
+  relay token create|list|revoke --merchant MCH_… [--label <name>]
+  relay import --from-sqlite <data dir> --merchant MCH_…
 Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, RELAY_TILLS,
   RELAY_SIGNED_PAYLOAD, RELAY_TIMESTAMP_TOLERANCE_SECONDS, RELAY_MAX_BODY_BYTES, RELAY_HEARTBEAT_SECONDS,
-  RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS
-  (see relay/README.md).`;
+  RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS,
+  RELAY_MAX_STREAMS_PER_MERCHANT, RELAY_MAX_STREAMS_PER_TOKEN, RELAY_DATABASE_URL, RELAY_MASTER_KEY,
+  RELAY_MASTER_KEY_FILE (see relay/README.md).`;
 
 function fail(message: string): never {
   console.error(message);
@@ -41,6 +55,13 @@ function parse() {
         data: { type: 'string' },
         config: { type: 'string' },
         label: { type: 'string' },
+        'database-url': { type: 'string' },
+        'master-key-file': { type: 'string' },
+        merchant: { type: 'string' },
+        id: { type: 'string' },
+        name: { type: 'string' },
+        'public-id': { type: 'string' },
+        'from-sqlite': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -91,21 +112,34 @@ function logIdCommand(positionals: string[], values: { data?: string }): void {
   }
 }
 
-async function serve(values: { port?: string; host?: string; data?: string; config?: string }): Promise<void> {
+type ServeValues = { port?: string; host?: string; data?: string; config?: string; 'database-url'?: string; 'master-key-file'?: string };
+
+/** Where the log lives: a PostgreSQL database (many merchants) or a SQLite data folder (one). */
+function storeOptions(values: ServeValues, configFile: string | undefined) {
+  const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
+  if (databaseUrl) {
+    if (values.data) fail('--data and --database-url exclude each other: the log lives in one or the other');
+    return { databaseUrl, masterKey: loadMasterKey(values['master-key-file']), kind: 'postgres' as const };
+  }
+  const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
+  if (!dataDir) fail(`--data <dir> (or RELAY_DATA_DIR), or --database-url, is required\n${USAGE}`);
+  if (!configFile && !process.env.RELAY_KEYS) fail(`--config <file> (or RELAY_CONFIG, or RELAY_KEYS) is required\n${USAGE}`);
+  return { dataDir, kind: 'sqlite' as const };
+}
+
+async function serve(values: ServeValues): Promise<void> {
   const portText = values.port ?? process.env.RELAY_PORT ?? '0';
   if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) fail(`--port: must be 0-65535, got "${portText}"`);
   const host = values.host ?? process.env.RELAY_HOST ?? '127.0.0.1';
-  const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
-  if (!dataDir) fail(`--data <dir> (or RELAY_DATA_DIR) is required\n${USAGE}`);
   const configFile = values.config ?? process.env.RELAY_CONFIG;
-  if (!configFile && !process.env.RELAY_KEYS) fail(`--config <file> (or RELAY_CONFIG, or RELAY_KEYS) is required\n${USAGE}`);
+  const { kind, ...store } = storeOptions(values, configFile);
 
-  const config = loadRelayConfig(configFile);
-  const relay = await startRelay({ port: Number(portText), host, dataDir, config });
+  const config = loadRelayConfig(configFile, process.env, kind);
+  const relay = await startRelay({ port: Number(portText), host, ...store, config });
 
   const reload = (why: string) => {
     try {
-      relay.setConfig(loadRelayConfig(configFile));
+      relay.setConfig(loadRelayConfig(configFile, process.env, kind));
     } catch (err) {
       console.error(JSON.stringify({ level: 'error', msg: 'config_reload_failed', why, error: (err as Error).message }));
     }
@@ -139,6 +173,12 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
+  const noun = positionals[0] ?? '';
+  if (PG_COMMANDS.has(noun) || (noun === 'token' && databaseUrl)) {
+    if (!databaseUrl) fail(`${noun} commands need --database-url <postgres://…> (or RELAY_DATABASE_URL)`);
+    return runPgCommand(positionals, values, databaseUrl);
+  }
   if (positionals[0] === 'token') return tokenCommand(positionals, values);
   if (positionals[0] === 'log-id') return logIdCommand(positionals, values);
   if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"\n${USAGE}`);
@@ -146,7 +186,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof RelayConfigError) fail(err.message);
+  if (err instanceof RelayConfigError || err instanceof MasterKeyError || err instanceof TenantError) fail(err.message);
   console.error((err as Error).stack ?? String(err));
   process.exit(1);
 });

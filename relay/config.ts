@@ -47,7 +47,7 @@ export const relayTillSchema = z
 export const relayConfigSchema = z
   .object({
     /** Service keys whose deliveries are accepted. Several at once during a rotation. */
-    keys: z.array(relayKeySchema).min(1, 'needs at least one service key'),
+    keys: z.array(relayKeySchema).default([]),
     /** Tills allowed to read results, each with its own revocable token (stored hashed). */
     tills: z.array(relayTillSchema).default([]),
     /** What the service signs: the raw body, or "<timestamp>.<raw body>". */
@@ -74,8 +74,12 @@ export const relayConfigSchema = z
     busyTimeoutMs: z.number().int().min(10).max(60_000).default(1_000),
     /** Largest page of GET /v1/transactions. */
     maxPageSize: z.number().int().min(1).max(5_000).default(500),
-    /** Largest number of simultaneous SSE clients. */
+    /** Largest number of simultaneous SSE clients (per instance). */
     maxSseClients: z.number().int().min(1).max(100_000).default(1_000),
+    /** Most event streams one merchant may hold open on an instance (its tills, test and live). */
+    maxStreamsPerMerchant: z.number().int().min(1).max(100_000).default(200),
+    /** Most event streams one till token may hold open on an instance. */
+    maxStreamsPerToken: z.number().int().min(1).max(1_000).default(16),
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -131,6 +135,8 @@ export const CONFIG_ENV_VARS = {
   RELAY_BUSY_TIMEOUT_MS: 'busyTimeoutMs',
   RELAY_MAX_PAGE_SIZE: 'maxPageSize',
   RELAY_MAX_SSE_CLIENTS: 'maxSseClients',
+  RELAY_MAX_STREAMS_PER_MERCHANT: 'maxStreamsPerMerchant',
+  RELAY_MAX_STREAMS_PER_TOKEN: 'maxStreamsPerToken',
 } as const satisfies Record<string, keyof RelayConfig>;
 
 const JSON_SETTINGS = new Set<string>(['keys', 'tills']);
@@ -158,10 +164,33 @@ export function envOverrides(env: NodeJS.ProcessEnv = process.env): Record<strin
   return out;
 }
 
-export function parseRelayConfig(raw: unknown, source = 'config', envOf: Record<string, string> = {}): RelayConfig {
+/**
+ * The config of a store: with SQLite the keys and tills live here (at least one key); with
+ * PostgreSQL they live in the database, and the file holds only the settings.
+ */
+export function parseRelayConfig(
+  raw: unknown,
+  source = 'config',
+  envOf: Record<string, string> = {},
+  store: 'sqlite' | 'postgres' = 'sqlite',
+): RelayConfig {
   const result = relayConfigSchema.safeParse(raw);
   if (!result.success) throw new RelayConfigError(describeConfigError(result.error, source, envOf));
-  return result.data;
+  const config = result.data;
+  const from = (field: string) => (envOf[field] ? ` (set by ${envOf[field]})` : '');
+  if (store === 'sqlite' && config.keys.length === 0) {
+    const given = typeof raw === 'object' && raw !== null && (raw as { keys?: unknown }).keys !== undefined;
+    const problem = given ? 'needs at least one service key' : 'is required';
+    throw new RelayConfigError(`Invalid relay config (${source}):\n  keys${from('keys')}: ${problem}`);
+  }
+  if (store === 'postgres' && (config.keys.length > 0 || config.tills.length > 0)) {
+    const field = config.keys.length > 0 ? 'keys' : 'tills';
+    throw new RelayConfigError(
+      `Invalid relay config (${source}):\n  ${field}${from(field)}: with --database-url, service keys and till tokens live in the database ` +
+        '(relay key add, relay token create); leave them out of the config',
+    );
+  }
+  return config;
 }
 
 function readJsonFile(file: string): Record<string, unknown> {
@@ -187,14 +216,18 @@ function readJsonFile(file: string): Record<string, unknown> {
  * Loads and validates the config file, then applies environment overrides. `file` may be
  * undefined when the environment supplies everything (at least RELAY_KEYS).
  */
-export function loadRelayConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): RelayConfig {
+export function loadRelayConfig(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  store: 'sqlite' | 'postgres' = 'sqlite',
+): RelayConfig {
   const base = file ? readJsonFile(file) : {};
   const overrides = envOverrides(env);
   const envOf: Record<string, string> = {};
   for (const [name, field] of Object.entries(CONFIG_ENV_VARS)) if (field in overrides) envOf[field] = name;
   const names = Object.values(envOf);
   const source = [file ?? '(no file)', ...(names.length ? [`environment overrides: ${names.join(', ')}`] : [])].join('; ');
-  return parseRelayConfig({ ...base, ...overrides }, source, envOf);
+  return parseRelayConfig({ ...base, ...overrides }, source, envOf, store);
 }
 
 /** SHA-256 of the token, as kept at rest: `sha256:<hex>`. */

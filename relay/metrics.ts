@@ -89,6 +89,17 @@ export class RelayMetrics {
   readonly tillAuthFailures = new Counter('relay_till_auth_failures_total', 'Till requests refused for want of a valid token.');
   readonly sseClients = new Counter('relay_sse_clients', 'Connected SSE clients.', 'gauge');
   readonly lastSeq = new Counter('relay_event_log_last_seq', 'Highest sequence number in the event log.', 'gauge');
+  readonly merchantAccepted = new Counter(
+    'relay_merchant_deliveries_accepted_total',
+    'Deliveries stored for the first time, per merchant (multi-merchant relay; accepted by this instance).',
+  );
+  readonly merchantLastSeq = new Counter(
+    'relay_merchant_last_seq',
+    'Highest sequence number committed by this instance, per merchant.',
+    'gauge',
+  );
+  readonly merchantStreams = new Counter('relay_merchant_sse_clients', 'Open event streams on this instance, per merchant.', 'gauge');
+  readonly databaseUp = new Counter('relay_database_up', '1 while the store can commit, 0 while its database is unreachable.', 'gauge');
   readonly pushLatency = new Histogram(
     'relay_push_latency_seconds',
     'Time from a webhook request arriving to its event being written to a connected SSE client.',
@@ -113,6 +124,10 @@ export class RelayMetrics {
         this.tillAuthFailures,
         this.sseClients,
         this.lastSeq,
+        this.merchantAccepted,
+        this.merchantLastSeq,
+        this.merchantStreams,
+        this.databaseUp,
         this.pushLatency,
         this.commitBatchSize,
       ]

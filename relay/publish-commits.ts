@@ -1,32 +1,33 @@
 /**
- * What follows each durable commit, before any delivery of it is answered: the metrics, the
- * push to connected tills, and one log line with the references (never customer data).
+ * What follows each durable commit, before any delivery of it is answered: the metrics (per
+ * environment, and per merchant on a multi-merchant relay), the push to the merchant's connected
+ * tills, and one log line with the references (never customer data).
  */
 import { ENVIRONMENTS, type Environment } from '../shared/domain.js';
+import type { EventStreams, PublishedEvent } from './event-streams.js';
 import type { LogFn } from './logger.js';
 import type { RelayMetrics } from './metrics.js';
-import type { PublishedEvent, SseHub } from './sse-hub.js';
-import type { CommitListener } from './store.js';
+import type { CommitReport } from './tenant-store.js';
 
-type PerEnvironment = Record<Environment, number>;
+type PerMerchant = { published: PublishedEvent[]; accepted: string[]; duplicates: string[] };
 
-export function publishCommits(deps: { metrics: RelayMetrics; hub: SseHub; log: LogFn }): CommitListener {
-  const { metrics, hub, log } = deps;
-  return (outcomes, commitSize) => {
-    if (commitSize > 0) metrics.commitBatchSize.observe(commitSize);
-    const published: PublishedEvent[] = [];
-    const accepted: string[] = [];
-    const duplicates: string[] = [];
-    const acceptedBy: PerEnvironment = { test: 0, live: 0 };
-    const duplicatesBy: PerEnvironment = { test: 0, live: 0 };
-    for (const { delivery, outcome } of outcomes) {
+export function publishCommits(deps: { metrics: RelayMetrics; streams: EventStreams; log: LogFn; perMerchantMetrics: boolean }) {
+  const { metrics, streams, log } = deps;
+  return (report: CommitReport): void => {
+    metrics.commitBatchSize.observe(report.length);
+    const acceptedBy: Record<Environment, number> = { test: 0, live: 0 };
+    const duplicatesBy: Record<Environment, number> = { test: 0, live: 0 };
+    const merchants = new Map<string, PerMerchant>();
+    for (const { delivery, outcome } of report) {
+      let m = merchants.get(delivery.merchantId);
+      if (!m) merchants.set(delivery.merchantId, (m = { published: [], accepted: [], duplicates: [] }));
       if (outcome.kind === 'accepted') {
         acceptedBy[delivery.environment]++;
-        published.push({ seq: outcome.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
-        accepted.push(delivery.reference);
+        m.published.push({ seq: outcome.seq, environment: delivery.environment, json: outcome.json, arrivedAt: delivery.arrivedAt });
+        m.accepted.push(delivery.reference);
       } else if (outcome.kind === 'duplicate') {
         duplicatesBy[delivery.environment]++;
-        duplicates.push(delivery.reference);
+        m.duplicates.push(delivery.reference);
       }
     }
     // Counted once per environment per commit rather than per delivery.
@@ -34,13 +35,28 @@ export function publishCommits(deps: { metrics: RelayMetrics; hub: SseHub; log: 
       if (acceptedBy[environment] > 0) metrics.accepted.inc({ environment }, acceptedBy[environment]);
       if (duplicatesBy[environment] > 0) metrics.duplicates.inc({ environment }, duplicatesBy[environment]);
     }
-    // The committer commits in order, so the sequence numbers are already ascending.
-    const first = published[0];
-    const last = published[published.length - 1];
-    if (last) metrics.lastSeq.set(last.seq);
-    hub.publish(published);
-    if (accepted.length || duplicates.length) {
-      log({ level: 'info', msg: 'webhooks_committed', seqFrom: first?.seq, seqTo: last?.seq, accepted, duplicates });
+    for (const [merchantId, m] of merchants) {
+      // A merchant's commits are numbered in order, so its sequence numbers are already ascending.
+      const first = m.published[0];
+      const last = m.published[m.published.length - 1];
+      if (last) {
+        if (deps.perMerchantMetrics) {
+          metrics.merchantAccepted.inc({ merchant: merchantId }, m.published.length);
+          metrics.merchantLastSeq.set(last.seq, { merchant: merchantId });
+        } else metrics.lastSeq.set(last.seq);
+      }
+      streams.publish(merchantId, m.published);
+      if (m.accepted.length || m.duplicates.length) {
+        log({
+          level: 'info',
+          msg: 'webhooks_committed',
+          ...(deps.perMerchantMetrics ? { merchantId } : {}),
+          seqFrom: first?.seq,
+          seqTo: last?.seq,
+          accepted: m.accepted,
+          duplicates: m.duplicates,
+        });
+      }
     }
   };
 }

@@ -1,18 +1,21 @@
 /**
  * The companion relay: receives the service's signed webhooks, keeps them durably, pushes
  * final results to tills. `startRelay` is the programmatic entry; relay/cli.ts wraps it.
+ * The store is SQLite (one merchant, `dataDir`) or PostgreSQL (many merchants, several instances,
+ * `databaseUrl`); the HTTP interface is the same with either.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendError, sendJson } from '../shared/http-util.js';
 import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config.js';
-import { openRelayDatabase } from './db.js';
-import { EventLog } from './event-log.js';
-import { GroupCommitter } from './group-commit.js';
+import { EventStreams } from './event-streams.js';
 import { defaultLog, type LogFn } from './logger.js';
 import { RelayMetrics } from './metrics.js';
+import { PgStore } from './pg/pg-store.js';
+import { MasterKeyError } from './pg/secret-box.js';
 import { publishCommits } from './publish-commits.js';
-import { SseHub } from './sse-hub.js';
+import { SqliteStore } from './sqlite-store.js';
+import type { StoreKind } from './tenant-store.js';
 import { createTillApi } from './till-api.js';
 import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
@@ -21,11 +24,18 @@ export type { RelayConfig } from './config.js';
 export type RelayOptions = {
   port?: number;
   host?: string;
-  /** The SQLite file lives here. */
-  dataDir: string;
+  /** SQLite (one merchant): the folder of relay.sqlite. */
+  dataDir?: string;
+  /** PostgreSQL (many merchants, several instances): the database. Takes the place of dataDir. */
+  databaseUrl?: string;
+  /** PostgreSQL: the master key that opens the service secrets (RELAY_MASTER_KEY). */
+  masterKey?: Buffer;
+  /** PostgreSQL: period of the catch-up read that bounds the delay of a lost notification (ms). */
+  catchUpMs?: number;
   /**
    * The config object (same shape as the JSON config file). It is validated again here, so a
-   * hand-built object gets the defaults and a bad one fails with the field named.
+   * hand-built object gets the defaults and a bad one fails with the field named. With PostgreSQL it
+   * holds the settings only: keys and tokens live in the database.
    */
   config: RelayConfig | RelayConfigInput;
   /** Injected clock (ms). */
@@ -36,42 +46,78 @@ export type RelayOptions = {
 
 export type RunningRelay = {
   url: string;
-  /** Stops accepting, finishes in-flight requests, ends SSE streams, closes the database. */
+  store: StoreKind;
+  /** Stops accepting, finishes in-flight requests, ends SSE streams, closes the store. */
   close(): Promise<void>;
-  /** Swaps in a new config (keys, tokens, limits; validated); streams of revoked tokens end. */
+  /** Swaps in a new config (settings; with SQLite also keys and tokens: streams of revoked tokens end). */
   setConfig(config: RelayConfig | RelayConfigInput): void;
   metrics: RelayMetrics;
 };
 
-/** The store (read side for tills, write side for deliveries) and what hangs on its commits. */
-function openStore(options: RelayOptions, config: RelayConfig, log: LogFn) {
-  const db = openRelayDatabase(options.dataDir);
-  const eventLog = new EventLog(db);
-  const metrics = new RelayMetrics();
-  metrics.lastSeq.set(eventLog.lastSeq());
-  const hub = new SseHub(eventLog, metrics, { heartbeatMs: config.heartbeatSeconds * 1000, maxClients: config.maxSseClients, log });
-  try {
-    const committer = new GroupCommitter({
-      dataDir: options.dataDir,
-      busyTimeoutMs: config.busyTimeoutMs,
+type Store = SqliteStore | PgStore;
+
+async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn): Promise<Store> {
+  if (options.databaseUrl) {
+    if (!options.masterKey) throw new MasterKeyError('startRelay: a PostgreSQL store needs options.masterKey (RELAY_MASTER_KEY)');
+    return PgStore.open({
+      databaseUrl: options.databaseUrl,
+      masterKey: options.masterKey,
       maxBatch: config.groupCommitMaxBatch,
-      windowMs: config.groupCommitWindowMs,
+      catchUpMs: options.catchUpMs,
       log,
-      onCommit: publishCommits({ metrics, hub, log }),
     });
-    return { db, eventLog, metrics, hub, committer };
-  } catch (err) {
-    hub.closeAll();
-    db.close();
-    throw err;
   }
+  if (!options.dataDir) throw new Error('startRelay: give dataDir (SQLite) or databaseUrl (PostgreSQL)');
+  return new SqliteStore({ dataDir: options.dataDir, config, log });
 }
 
-type Store = ReturnType<typeof openStore>;
-type RouteDeps = Store & { receiver: WebhookReceiver; handleTill: ReturnType<typeof createTillApi>; isClosing: () => boolean };
+/** The tills' streams, fed by the store: this instance's commits, other instances' (PostgreSQL), auth changes. */
+function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics, log: LogFn): EventStreams {
+  const streams = new EventStreams(store, metrics, {
+    heartbeatMs: config.heartbeatSeconds * 1000,
+    maxClients: config.maxSseClients,
+    maxPerMerchant: config.maxStreamsPerMerchant,
+    maxPerToken: config.maxStreamsPerToken,
+    log,
+  });
+  store.watch(
+    {
+      committed: publishCommits({ metrics, streams, log, perMerchantMetrics: store.kind === 'postgres' }),
+      advanced: (merchantId, lastSeq) => streams.advanced(merchantId, lastSeq),
+      // A revoked token, or a merchant's log given a new identity (an import): its streams end, the tills reconnect.
+      authChanged: () =>
+        streams.dropInvalid(
+          (till, logId) => store.findTill(till.tokenHash)?.merchantId === till.merchantId && store.logId(till.merchantId) === logId,
+        ),
+    },
+    () => streams.merchants(),
+  );
+  return streams;
+}
+
+type RouteDeps = {
+  store: Store;
+  streams: EventStreams;
+  metrics: RelayMetrics;
+  receiver: WebhookReceiver;
+  handleTill: ReturnType<typeof createTillApi>;
+  isClosing: () => boolean;
+};
+
+/** 200 while deliveries can be committed; 503 while shutting down or while the database is unreachable. */
+async function health(deps: RouteDeps, res: ServerResponse): Promise<void> {
+  const { store, streams, metrics } = deps;
+  const state = deps.isClosing() ? { ok: false, reason: 'shutting down' } : await store.health();
+  if (!deps.isClosing()) metrics.databaseUp.set(state.ok ? 1 : 0);
+  const body =
+    store instanceof SqliteStore
+      ? { ...state, lastSeq: store.lastSeqNow(), sseClients: streams.size }
+      : { ...state, store: store.kind, merchants: store.merchantCount, sseClients: streams.size };
+  sendJson(res, state.ok ? 200 : 503, body);
+}
 
 function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { eventLog, hub, metrics, receiver, handleTill, isClosing } = deps;
+  const { store, streams, metrics, receiver, handleTill, isClosing } = deps;
 
   function webhook(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
@@ -86,10 +132,10 @@ function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerRespon
     if (req.url === '/v1/webhooks') return webhook(req, res);
     const url = new URL(req.url ?? '/', 'http://relay.invalid');
     if (url.pathname === '/v1/webhooks') return webhook(req, res);
-    if (url.pathname === '/healthz' && req.method === 'GET') {
-      return sendJson(res, isClosing() ? 503 : 200, { ok: !isClosing(), lastSeq: eventLog.lastSeq(), sseClients: hub.size });
-    }
+    if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
     if (url.pathname === '/metrics' && req.method === 'GET') {
+      metrics.merchantStreams.values.clear();
+      if (store.kind === 'postgres') for (const [merchant, n] of streams.countsByMerchant()) metrics.merchantStreams.set(n, { merchant });
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
       res.end(metrics.render());
       return;
@@ -115,33 +161,36 @@ function listen(server: Server, port: number, host: string): Promise<string> {
 }
 
 /** Stops accepting, ends the streams, finishes the deliveries in flight, then closes the store. */
-async function shutDown(server: Server, store: Store, receiver: WebhookReceiver, log: LogFn): Promise<void> {
+async function shutDown(server: Server, deps: RouteDeps, log: LogFn): Promise<void> {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-  store.hub.closeAll();
+  deps.streams.closeAll();
   server.closeIdleConnections();
   // Finish the deliveries in flight: being read, verified or committed.
-  await receiver.whenIdle(10_000);
-  await store.committer.close();
+  await deps.receiver.whenIdle(10_000);
   // Let the last answers flush (their connections then go idle and close); force after 1 s.
   server.closeIdleConnections();
   await Promise.race([stopped, new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
   server.closeAllConnections();
   await stopped;
-  store.db.close();
+  await deps.store.close();
   log({ level: 'info', msg: 'relay_stopped' });
 }
 
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
-  let config: RelayConfig = parseRelayConfig(options.config, 'startRelay options.config');
+  const kind: StoreKind = options.databaseUrl ? 'postgres' : 'sqlite';
+  let config: RelayConfig = parseRelayConfig(options.config, 'startRelay options.config', {}, kind);
   const getConfig = () => config;
-  const store = openStore(options, config, log);
-  const { eventLog, hub, metrics, committer } = store;
-  const receiver = createWebhookReceiver({ getConfig, committer, metrics, now, log });
-  const handleTill = createTillApi({ getConfig, eventLog, hub, metrics, log });
+  const store = await openStore(options, config, log);
+  const metrics = new RelayMetrics();
+  if (store instanceof SqliteStore) metrics.lastSeq.set(store.lastSeqNow());
+  const streams = connectStreams(store, config, metrics, log);
+  const receiver = createWebhookReceiver({ getConfig, findKey: (id) => store.findKey(id), store, metrics, now, log });
+  const handleTill = createTillApi({ getConfig, store, streams, metrics, log });
   let closing = false;
-  const route = createRouter({ ...store, receiver, handleTill, isClosing: () => closing });
+  const deps: RouteDeps = { store, streams, metrics, receiver, handleTill, isClosing: () => closing };
+  const route = createRouter(deps);
 
   const server = createServer((req, res) => {
     try {
@@ -153,31 +202,38 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     }
   });
   server.keepAliveTimeout = 10_000;
-  const url = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
-  const { keys, tills, signedPayload } = config;
+  let url: string;
+  try {
+    url = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  } catch (err) {
+    streams.closeAll();
+    await store.close();
+    throw err;
+  }
   log({
     level: 'info',
     msg: 'relay_started',
     url,
-    lastSeq: eventLog.lastSeq(),
-    keys: keys.map((k) => k.publicId),
-    tills: tills.length,
-    signedPayload,
+    store: kind,
+    ...(store instanceof SqliteStore
+      ? { lastSeq: store.lastSeqNow(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
+      : { merchants: store.merchantCount }),
+    signedPayload: config.signedPayload,
   });
 
   let closed: Promise<void> | null = null;
   function close(): Promise<void> {
     closing = true;
-    closed ??= shutDown(server, store, receiver, log);
+    closed ??= shutDown(server, deps, log);
     return closed;
   }
 
   function setConfig(input: RelayConfig | RelayConfigInput): void {
-    const next = parseRelayConfig(input, 'setConfig');
-    config = next;
-    hub.dropRevoked(new Set(next.tills.map((t) => t.tokenHash)));
-    log({ level: 'info', msg: 'config_reloaded', keys: next.keys.map((k) => k.publicId), tills: next.tills.length });
+    config = parseRelayConfig(input, 'setConfig', {}, kind);
+    if (store instanceof SqliteStore) store.setConfig(config);
+    const detail = kind === 'sqlite' ? { keys: config.keys.map((k) => k.publicId), tills: config.tills.length } : {};
+    log({ level: 'info', msg: 'config_reloaded', ...detail });
   }
 
-  return { url, close, setConfig, metrics };
+  return { url, store: kind, close, setConfig, metrics };
 }

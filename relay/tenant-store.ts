@@ -7,6 +7,7 @@
  * merchant's log can be read with it. Sequence numbers are per merchant and gapless.
  */
 import type { Environment } from '../shared/domain.js';
+import type { RelayEvent } from '../shared/relay-wire.js';
 import type { ApplyOutcome, CommitWaiter, Delivery } from './store.js';
 
 /** The one tenant of a single-merchant (SQLite) relay. */
@@ -59,8 +60,10 @@ export interface RelayStore {
   /** The highest committed sequence of a merchant's log, read from the store. */
   lastSeq(merchantId: string): Promise<number>;
   rowsAfter(merchantId: string, after: number, limit: number, environment?: Environment): Promise<StoredEventRow[]>;
-  byReference(merchantId: string, reference: string, environment?: Environment): Promise<StoredEventRow | undefined>;
-  byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<StoredEventRow | undefined>;
+  /** The event of a reference (the latest when test and live share it and no environment is given). */
+  byReference(merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined>;
+  /** The event of a till's merchantRef (the latest when test and live share it and no environment is given). */
+  byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined>;
   /** Whether deliveries can be committed now (false: /healthz fails, deliveries get 503). */
   health(): Promise<{ ok: boolean; reason?: string }>;
   /** Merchants whose logs some till is reading here: a periodic catch-up looks at them. */

@@ -1,18 +1,18 @@
 /**
- * What tills read: token authentication (hashes compared in constant time), the SSE stream and
- * the paged / looked-up event log.
+ * What tills read: token authentication, the SSE stream and the paged / looked-up event log, each
+ * only within the till's own merchant (another merchant's reference is simply not found).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { environmentSchema } from '../shared/domain-schemas.js';
-import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN } from '../shared/relay-wire.js';
-import type { RelayConfig } from './config.js';
+import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '../shared/relay-wire.js';
+import { hashRelayToken, type RelayConfig } from './config.js';
 import { sendError, sendJson } from '../shared/http-util.js';
+import type { EventStreams, StreamRefusal } from './event-streams.js';
 import type { LogFn } from './logger.js';
 import type { RelayMetrics } from './metrics.js';
-import type { SseHub } from './sse-hub.js';
-import type { EventReader } from './store.js';
+import { rowToEvent } from './store.js';
+import type { RelayStore, TillIdentity } from './tenant-store.js';
 
 const seqParam = z
   .string()
@@ -51,57 +51,58 @@ function badQuery(res: ServerResponse, error: z.ZodError): void {
 
 export type TillApiDeps = {
   getConfig: () => RelayConfig;
-  eventLog: EventReader;
-  hub: SseHub;
+  store: RelayStore;
+  streams: EventStreams;
   metrics: RelayMetrics;
   log: LogFn;
 };
 
-/** SHA-256 digests of the configured tokens, ready for constant-time comparison. */
-export function tokenDigests(config: RelayConfig): Array<{ label: string; tokenHash: string; digest: Buffer }> {
-  return config.tills.map((t) => ({
-    label: t.label,
-    tokenHash: t.tokenHash,
-    digest: Buffer.from(t.tokenHash.slice('sha256:'.length), 'hex'),
-  }));
+const REFUSALS: Record<StreamRefusal, string> = {
+  relay_full: 'Too many event streams are open on this relay',
+  merchant_full: "Too many event streams are open for this merchant's tills",
+  token_full: 'Too many event streams are open with this till token',
+};
+
+/** The till a request's bearer token belongs to (the store compares hashes: see its findTill). */
+function authenticate(store: RelayStore, req: IncomingMessage): TillIdentity | null {
+  const auth = req.headers.authorization;
+  const m = auth ? /^Bearer (\S+)$/.exec(auth) : null;
+  const token = m?.[1];
+  if (!token || !RELAY_TOKEN.test(token)) return null;
+  return store.findTill(hashRelayToken(token)) ?? null;
 }
 
-type Till = { label: string; tokenHash: string };
-
-/** Finds the till a request's bearer token belongs to. Every configured hash is compared, in constant time. */
-function tokenAuthenticator(getConfig: () => RelayConfig): (req: IncomingMessage) => Till | null {
-  let digests = tokenDigests(getConfig());
-  let digestsOf = getConfig();
-  return (req) => {
-    const config = getConfig();
-    if (config !== digestsOf) {
-      digests = tokenDigests(config);
-      digestsOf = config;
-    }
-    const auth = req.headers.authorization;
-    const m = auth ? /^Bearer (\S+)$/.exec(auth) : null;
-    const token = m?.[1];
-    if (!token || !RELAY_TOKEN.test(token)) return null;
-    const given = createHash('sha256').update(token, 'utf8').digest();
-    let found: Till | null = null;
-    for (const d of digests) {
-      if (timingSafeEqual(given, d.digest) && !found) found = { label: d.label, tokenHash: d.tokenHash };
-    }
-    return found;
-  };
+/** GET /v1/events: the till's merchant's stream, resumed after Last-Event-ID (preferred) or ?after=. */
+function events(deps: TillApiDeps, req: IncomingMessage, res: ServerResponse, url: URL, till: TillIdentity): void {
+  const q = eventsQuerySchema.safeParse(queryObject(url));
+  if (!q.success) return badQuery(res, q.error);
+  const lastEventId = req.headers['last-event-id'];
+  let after = q.data.after ?? 0;
+  if (typeof lastEventId === 'string' && lastEventId !== '') {
+    const parsed = seqParam.safeParse(lastEventId.trim());
+    if (!parsed.success) return sendError(res, 400, 'VALIDATION_ERROR', 'Last-Event-ID: must be a sequence number');
+    after = parsed.data;
+  }
+  const refused = deps.streams.open(req, res, till, after, q.data.environment);
+  if (refused) {
+    deps.log({ level: 'warn', msg: 'sse_refused', reason: refused, merchantId: till.merchantId, till: till.label });
+    sendError(res, 503, 'RATE_LIMITED', REFUSALS[refused], { 'retry-after': '10' });
+  }
 }
 
-/** GET /v1/transactions: a page of the log, or the event for a clientReference. */
-function transactions(deps: TillApiDeps, res: ServerResponse, url: URL): void {
+/** GET /v1/transactions: a page of the merchant's log, or the event for a clientReference. */
+async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, merchantId: string): Promise<void> {
+  const { store } = deps;
   const q = transactionsQuerySchema.safeParse(queryObject(url));
   if (!q.success) return badQuery(res, q.error);
   if (q.data.clientReference !== undefined) {
-    const event = deps.eventLog.getByClientReference(q.data.clientReference, q.data.environment);
+    const event = await store.byClientReference(merchantId, q.data.clientReference, q.data.environment);
     if (!event) return sendError(res, 404, 'NOT_FOUND', 'No transaction with that clientReference');
     return sendJson(res, 200, event);
   }
   const after = q.data.after ?? 0;
-  const lastSeq = deps.eventLog.lastSeq();
+  const lastSeq = await store.lastSeq(merchantId);
+  const logId = store.logId(merchantId);
   if (after > lastSeq) {
     // The till's cursor points beyond this log: it was written against a log that is gone (a wiped
     // database, a restored backup). Said plainly, so the till starts again from 0 instead of
@@ -110,19 +111,29 @@ function transactions(deps: TillApiDeps, res: ServerResponse, url: URL): void {
       error: {
         code: CURSOR_AHEAD,
         message: `after (${after}) is beyond this log's last sequence (${lastSeq}); read again from 0`,
-        logId: deps.eventLog.logId,
+        logId,
         lastSeq,
       },
     });
   }
-  const max = deps.getConfig().maxPageSize;
-  const limit = Math.min(q.data.limit ?? 100, max);
-  sendJson(res, 200, deps.eventLog.page(after, limit, q.data.environment));
+  const limit = Math.min(q.data.limit ?? 100, deps.getConfig().maxPageSize);
+  const rows = await store.rowsAfter(merchantId, after, limit + 1, q.data.environment);
+  const items = rows.slice(0, limit).map(rowToEvent);
+  const last = items[items.length - 1];
+  const page: RelayPage = { logId, items, nextAfter: last ? last.seq : after, hasMore: rows.length > limit };
+  sendJson(res, 200, page);
+}
+
+/** GET /v1/transactions/<reference>: another merchant's reference answers 404, never 403, so its existence stays private. */
+async function oneTransaction(deps: TillApiDeps, res: ServerResponse, reference: string, url: URL, merchantId: string): Promise<void> {
+  const env = url.searchParams.get('environment');
+  if (env !== null && env !== 'test' && env !== 'live') return sendError(res, 404, 'NOT_FOUND', 'No transaction with that reference');
+  const event = await deps.store.byReference(merchantId, reference, env ?? undefined);
+  if (!event) return sendError(res, 404, 'NOT_FOUND', 'No transaction with that reference');
+  sendJson(res, 200, event);
 }
 
 export function createTillApi(deps: TillApiDeps) {
-  const authenticate = tokenAuthenticator(deps.getConfig);
-
   function refuse(res: ServerResponse, path: string): void {
     deps.metrics.tillAuthFailures.inc();
     deps.log({ level: 'warn', msg: 'till_unauthenticated', path });
@@ -131,28 +142,11 @@ export function createTillApi(deps: TillApiDeps) {
     });
   }
 
-  function events(req: IncomingMessage, res: ServerResponse, url: URL, tokenHash: string): void {
-    const q = eventsQuerySchema.safeParse(queryObject(url));
-    if (!q.success) return badQuery(res, q.error);
-    const lastEventId = req.headers['last-event-id'];
-    let after = q.data.after ?? 0;
-    if (typeof lastEventId === 'string' && lastEventId !== '') {
-      const parsed = seqParam.safeParse(lastEventId.trim());
-      if (!parsed.success) return sendError(res, 400, 'VALIDATION_ERROR', 'Last-Event-ID: must be a sequence number');
-      after = parsed.data;
-    }
-    if (!deps.hub.open(req, res, after, q.data.environment, tokenHash)) {
-      sendError(res, 503, 'RATE_LIMITED', 'Too many event streams are open', { 'retry-after': '10' });
-    }
-  }
-
-  function oneTransaction(res: ServerResponse, reference: string, url: URL): void {
-    const env = url.searchParams.get('environment');
-    const event = deps.eventLog.getByReference(reference);
-    if (!event || (env !== null && event.environment !== env)) {
-      return sendError(res, 404, 'NOT_FOUND', 'No transaction with that reference');
-    }
-    sendJson(res, 200, event);
+  /** A read the store could not answer (its database unreachable): 503, the till retries. */
+  function readFailed(res: ServerResponse, path: string, err: unknown): void {
+    deps.log({ level: 'error', msg: 'till_read_failed', path, error: (err as Error).message });
+    if (!res.headersSent) sendError(res, 503, 'INTERNAL', 'The relay cannot read its store right now; retry later', { 'retry-after': '2' });
+    else res.destroy();
   }
 
   /** Handles the till routes; returns false when the path is not one of them. */
@@ -166,14 +160,14 @@ export function createTillApi(deps: TillApiDeps) {
       sendError(res, 405, 'VALIDATION_ERROR', 'Only GET is allowed here', { allow: 'GET' });
       return true;
     }
-    const till = authenticate(req);
+    const till = authenticate(deps.store, req);
     if (!till) {
       refuse(res, path);
       return true;
     }
-    res.setHeader(RELAY_LOG_ID_HEADER, deps.eventLog.logId);
-    if (isEvents) events(req, res, url, till.tokenHash);
-    else if (isList) transactions(deps, res, url);
+    res.setHeader(RELAY_LOG_ID_HEADER, deps.store.logId(till.merchantId));
+    if (isEvents) events(deps, req, res, url, till);
+    else if (isList) transactions(deps, res, url, till.merchantId).catch((err: unknown) => readFailed(res, path, err));
     else {
       let reference: string;
       try {
@@ -182,7 +176,7 @@ export function createTillApi(deps: TillApiDeps) {
         sendError(res, 400, 'VALIDATION_ERROR', 'reference: badly encoded');
         return true;
       }
-      oneTransaction(res, reference, url);
+      oneTransaction(deps, res, reference, url, till.merchantId).catch((err: unknown) => readFailed(res, path, err));
     }
     return true;
   };

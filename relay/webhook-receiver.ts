@@ -13,10 +13,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { sendError } from '../shared/http-util.js';
 import { KEY_ID_HEADER } from '../shared/wire/index.js';
-import type { ApplyOutcome, CommitWaiter, Delivery, DeliveryCommitter } from './store.js';
+import type { ApplyOutcome, CommitWaiter, Delivery } from './store.js';
+import type { RelayStore, TenantDelivery } from './tenant-store.js';
 import { DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './webhook-verify.js';
 
-export type WebhookReceiverDeps = VerifierDeps & { committer: DeliveryCommitter };
+/** The store looks up keys (in VerifierDeps) and commits deliveries. */
+export type WebhookReceiverDeps = VerifierDeps & { store: Pick<RelayStore, 'enqueue' | 'flush'> };
 
 export type WebhookReceiver = {
   /** Takes a POST /v1/webhooks request; it is answered later, once verified and (if valid) committed. */
@@ -149,9 +151,9 @@ class Receiver implements WebhookReceiver {
     this.scheduled = false;
     const batch = this.batch;
     this.batch = [];
-    const { committer } = this.deps;
+    const { store } = this.deps;
     for (const incoming of batch) {
-      let result: Rejection | Delivery;
+      let result: Rejection | TenantDelivery;
       try {
         result = this.verifier.verify(incoming);
       } catch (err) {
@@ -159,10 +161,10 @@ class Receiver implements WebhookReceiver {
         continue;
       }
       if (isRejection(result)) this.refuse(incoming, result);
-      else committer.enqueue(result, incoming);
+      else store.enqueue(result, incoming);
     }
-    // Commit the batch now, in this same turn (unless a commit window is configured).
-    if (!committer.windowed) committer.flush();
+    // Commit the batch now, in this same turn (the SQLite store waits for its window when one is configured).
+    store.flush();
   }
 
   private finish(): void {

@@ -9,17 +9,24 @@ import type { Environment } from '../shared/domain.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody } from '../shared/wire/index.js';
 import { environmentOfKey } from '../shared/wire/keys.js';
 import { describeZodError } from '../shared/zod-error.js';
-import type { RelayConfig, RelayKey } from './config.js';
+import type { RelayConfig } from './config.js';
 import type { LogFn } from './logger.js';
 import type { RelayMetrics } from './metrics.js';
-import type { Delivery } from './store.js';
+import type { ServiceKey, TenantDelivery } from './tenant-store.js';
 
 export type Rejection = { status: 400 | 401 | 413; reason: string; message: string; detail?: Record<string, unknown> };
 
 /** One request's parts that verification reads. */
 export type ReceivedWebhook = { headers: IncomingHttpHeaders; keyId: string | undefined; raw: Buffer; arrivedAt: number };
 
-export type VerifierDeps = { getConfig: () => RelayConfig; now: () => number; metrics: RelayMetrics; log: LogFn };
+export type VerifierDeps = {
+  getConfig: () => RelayConfig;
+  /** The key named by a delivery, and the merchant it belongs to (from memory: no I/O here). */
+  findKey: (publicId: string) => ServiceKey | undefined;
+  now: () => number;
+  metrics: RelayMetrics;
+  log: LogFn;
+};
 
 export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
@@ -30,17 +37,16 @@ export function isRejection<T extends object>(value: T | Rejection): value is Re
   return 'status' in value && 'reason' in value;
 }
 
-/** The configured key named by X-Service-Key-Id. */
-export function findKey(config: RelayConfig, keyId: string | undefined): RelayKey | Rejection {
+/** The key named by X-Service-Key-Id: its secret, and the merchant the delivery is stored for. */
+function keyOf(lookup: VerifierDeps['findKey'], keyId: string | undefined): ServiceKey | Rejection {
   if (!keyId) return { status: 401, reason: 'missing_key_id', message: 'No X-Service-Key-Id header' };
-  const key = config.keys.find((k) => k.publicId === keyId);
-  return key ?? { status: 401, reason: 'unknown_key', message: 'Unknown X-Service-Key-Id' };
+  return lookup(keyId) ?? { status: 401, reason: 'unknown_key', message: 'Unknown X-Service-Key-Id' };
 }
 
 /** The signature over the raw bytes; the signed (or only claimed) timestamp, Unix seconds. */
 function checkSignature(
   incoming: ReceivedWebhook,
-  key: RelayKey,
+  key: ServiceKey,
   config: RelayConfig,
   now: () => number,
 ): { timestamp: number } | Rejection {
@@ -74,7 +80,7 @@ function parseBody(raw: Buffer): { body: WebhookBody } | Rejection {
 }
 
 /** A test key signs sandbox deliveries only, a live key live ones only. */
-function checkEnvironment(key: RelayKey, body: WebhookBody): { environment: Environment } | Rejection {
+function checkEnvironment(key: ServiceKey, body: WebhookBody): { environment: Environment } | Rejection {
   const environment = environmentOfKey(key.publicId) as Environment;
   const sandbox = body.data.sandbox === true;
   if (environment === 'test' && !sandbox) {
@@ -93,9 +99,9 @@ export class DeliveryVerifier {
 
   constructor(private readonly deps: VerifierDeps) {}
 
-  verify(incoming: ReceivedWebhook): Delivery | Rejection {
+  verify(incoming: ReceivedWebhook): TenantDelivery | Rejection {
     const config = this.deps.getConfig();
-    const key = findKey(config, incoming.keyId);
+    const key = keyOf(this.deps.findKey, incoming.keyId);
     if (isRejection(key)) return key;
     const signed = checkSignature(incoming, key, config, this.deps.now);
     if (isRejection(signed)) return signed;
@@ -107,6 +113,7 @@ export class DeliveryVerifier {
     const nowMs = this.deps.now();
     this.flagStaleTimestamp(config, signed.timestamp, nowMs, checked.environment, body.data.reference);
     return {
+      merchantId: key.merchantId,
       reference: body.data.reference,
       clientReference: body.data.clientReference,
       environment: checked.environment,

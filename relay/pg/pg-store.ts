@@ -5,7 +5,8 @@
  */
 import pg from 'pg';
 import type { Environment } from '../../shared/domain.js';
-import type { CommitWaiter } from '../store.js';
+import type { RelayEvent } from '../../shared/relay-wire.js';
+import { rowToEvent, type CommitWaiter } from '../store.js';
 import type { LogFn } from '../logger.js';
 import type { RelayStore, ServiceKey, StoredEventRow, StoreListener, TenantDelivery, TillIdentity } from '../tenant-store.js';
 import { PgCommitter } from './pg-committer.js';
@@ -178,24 +179,24 @@ export class PgStore implements RelayStore {
     return rows.map(toRow);
   }
 
-  async byReference(merchantId: string, reference: string, environment?: Environment): Promise<StoredEventRow | undefined> {
+  async byReference(merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined> {
     const { rows } = await this.query<Row>(
       'relay_by_reference',
       `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND reference = $2 AND ($3::text IS NULL OR environment = $3)
        ORDER BY seq DESC LIMIT 1`,
       [merchantId, reference, environment ?? null],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return rows[0] ? rowToEvent(toRow(rows[0])) : undefined;
   }
 
-  async byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<StoredEventRow | undefined> {
+  async byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined> {
     const { rows } = await this.query<Row>(
       'relay_by_client_reference',
       `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND client_reference = $2 AND ($3::text IS NULL OR environment = $3)
        ORDER BY seq DESC LIMIT 1`,
       [merchantId, clientReference, environment ?? null],
     );
-    return rows[0] ? toRow(rows[0]) : undefined;
+    return rows[0] ? rowToEvent(toRow(rows[0])) : undefined;
   }
 
   async health(): Promise<{ ok: boolean; reason?: string }> {

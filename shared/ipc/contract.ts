@@ -199,8 +199,7 @@ export const ipcContract = {
   },
   'payments:resolveAccount': {
     request: z.object({ msisdn: z.string().max(32), network: z.string().max(16) }).strict(),
-    /** noAccount: the service said this number has no wallet (a charge then needs an explicit "charge anyway"). */
-    response: z.object({ name: z.string().nullable(), message: z.string().optional(), noAccount: z.literal(true).optional() }),
+    response: z.object({ name: z.string().nullable(), message: z.string().optional() }),
   },
   'payments:charge': {
     request: z

@@ -43,8 +43,6 @@ export type Till = {
   /** Calls the core directly, as the test's own back door (never used to drive the UI). */
   invoke<C extends IpcChannel>(channel: C, payload: unknown): ReturnType<TillCore['invoke']>;
   reload(): Promise<void>;
-  /** Holds the page's calls on a channel until the returned function is called (a slow answer, without timers). */
-  hold(channel: IpcChannel): () => void;
   close(): Promise<void>;
 };
 
@@ -76,10 +74,8 @@ export async function openTill(
   page.on('pageerror', (e) => problems.push(e.message));
 
   // Like the main process's sender check: only our own page may call the core.
-  const held = new Map<string, Promise<void>>();
   await page.exposeBinding('__momoInvoke', async (source, channel: string, payload: unknown) => {
     if (new URL(source.frame.url()).origin !== origin) return { error: { code: 'FORBIDDEN', message: 'Unknown sender' } };
-    await held.get(channel);
     try {
       return { ok: await core.invoke(channel as IpcChannel, payload) };
     } catch (error) {
@@ -108,19 +104,6 @@ export async function openTill(
     problems,
     server,
     invoke: (channel, payload) => core.invoke(channel, payload),
-    hold: (channel) => {
-      let release = () => undefined as void;
-      held.set(
-        channel,
-        new Promise<void>((ok) => {
-          release = ok;
-        }),
-      );
-      return () => {
-        held.delete(channel);
-        release();
-      };
-    },
     reload: async () => {
       await page.reload();
     },

@@ -4,25 +4,23 @@
  * each one judged on its own: the bad ones refused and kept out, repeats acknowledged once, a
  * conflicting repeat refused, and the good ones stored in a gap-free sequence and pushed once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
-import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
+import type { RunningRelay } from '../../../relay/server.js';
+import { describeEachStore, type StartedRelay } from './stores.js';
+import { deliver, get, LIVE_KEY, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from './helpers.js';
 
-describe('relay: a burst mixing good and bad deliveries', () => {
-  const tmp = tempDir('relay');
+describeEachStore('relay: a burst mixing good and bad deliveries', (store) => {
+  let started: StartedRelay;
   let relay: RunningRelay;
   let token: string;
 
   beforeAll(async () => {
-    const made = makeConfig();
-    token = made.token;
-    relay = await startRelay({ dataDir: tmp, config: made.config, log: () => {} });
+    started = await store.start();
+    ({ relay, token } = started);
   });
   afterAll(async () => {
-    await relay.close();
-    removeDir(tmp);
+    await started.cleanup();
   });
 
   it('answers each delivery on its own merits and stores only the good ones, once each, without gaps', async () => {

@@ -2,12 +2,12 @@
  * Every refused delivery is treated as if it never happened: nothing stored, nothing pushed,
  * counted by reason, logged without the body or personal data.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
-import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import { get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody, deliver } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
+import type { RunningRelay } from '../../../relay/server.js';
+import { describeEachStore, type StartedRelay } from './stores.js';
+import { get, LIVE_KEY, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody, deliver } from './helpers.js';
 
 type Case = {
   name: string;
@@ -131,23 +131,21 @@ const cases: Case[] = [
   },
 ];
 
-describe('relay: refused deliveries leave no trace but a counter and a clean log line', () => {
-  const tmp = tempDir('relay');
+describeEachStore('relay: refused deliveries leave no trace but a counter and a clean log line', (store) => {
+  let started: StartedRelay;
   const logs: Array<Record<string, unknown>> = [];
   let relay: RunningRelay;
   let token: string;
   let sse: SseClient;
 
   beforeAll(async () => {
-    const made = makeConfig();
-    token = made.token;
-    relay = await startRelay({ dataDir: tmp, config: made.config, log: (l) => logs.push(l) });
+    started = await store.start({ log: (l) => logs.push(l) });
+    ({ relay, token } = started);
     sse = await SseClient.connect(`${relay.url}/v1/events`, token);
   });
   afterAll(async () => {
     sse.close();
-    await relay.close();
-    removeDir(tmp);
+    await started.cleanup();
   });
 
   for (const c of cases) {
@@ -190,20 +188,18 @@ describe('relay: refused deliveries leave no trace but a counter and a clean log
   });
 });
 
-describe('relay: timestamp tolerance when the timestamp is signed', () => {
-  const tmp = tempDir('relay');
+describeEachStore('relay: timestamp tolerance when the timestamp is signed', (store) => {
+  let started: StartedRelay;
   let relay: RunningRelay;
   let token: string;
   const NOW = Date.parse('2026-11-21T12:00:00Z');
 
   beforeAll(async () => {
-    const made = makeConfig({ signedPayload: 'timestamp.body', timestampToleranceSeconds: 300 });
-    token = made.token;
-    relay = await startRelay({ dataDir: tmp, config: made.config, now: () => NOW, log: () => {} });
+    started = await store.start({ settings: { signedPayload: 'timestamp.body', timestampToleranceSeconds: 300 }, now: () => NOW });
+    ({ relay, token } = started);
   });
   afterAll(async () => {
-    await relay.close();
-    removeDir(tmp);
+    await started.cleanup();
   });
 
   it('refuses a stale timestamp and one from the future, accepts one inside the window', async () => {

@@ -9,11 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../../..');
 let eslint: ESLint;
 
-// Loading the config and the TypeScript parser takes seconds on a busy machine: once, before the cases.
-beforeAll(async () => {
+beforeAll(() => {
   eslint = new ESLint({ cwd: ROOT });
-  await eslint.lintText('export {};\n', { filePath: resolve(ROOT, 'renderer/src/warm-up.ts') });
-}, 60_000);
+});
 
 /** The boundary rules' messages for `code` linted as `filePath`. */
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {

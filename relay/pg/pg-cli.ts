@@ -1,0 +1,118 @@
+/**
+ * The PostgreSQL relay's management commands (each with --database-url or RELAY_DATABASE_URL):
+ *
+ *   relay merchant add --id MCH_… [--name "…"]
+ *   relay merchant list
+ *   relay key add --merchant MCH_… --public-id pk_… < secret-on-stdin
+ *   relay key remove --public-id pk_…
+ *   relay token create --merchant MCH_… --label <name>   (prints the rt_… token alone on stdout, once)
+ *   relay token list --merchant MCH_…
+ *   relay token revoke --merchant MCH_… --label <name>
+ *   relay import --from-sqlite <data dir> --merchant MCH_…
+ *
+ * Running instances see every change within a couple of seconds.
+ */
+import type pg from 'pg';
+import { importFromSqlite } from './import-sqlite.js';
+import { openPgPool } from './pg-store.js';
+import { loadMasterKey } from './secret-box.js';
+import { addKey, addMerchant, createToken, listMerchants, listTokens, removeKey, revokeToken, TenantError } from './tenants.js';
+
+export type PgCliValues = {
+  'database-url'?: string;
+  'master-key-file'?: string;
+  'from-sqlite'?: string;
+  'public-id'?: string;
+  merchant?: string;
+  label?: string;
+  name?: string;
+  id?: string;
+};
+
+export const PG_COMMANDS = new Set(['merchant', 'key', 'import']);
+
+/** What the operator asked for, on stdout (messages go to stderr). */
+function out(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function required(value: string | undefined, flag: string, command: string): string {
+  if (!value) throw new TenantError(`${command} needs --${flag}`);
+  return value;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new TenantError('key add reads the secret from stdin: pipe it in (… < secret-file), never as an argument');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const secret = Buffer.concat(chunks).toString('utf8').trim();
+  if (!secret) throw new TenantError('key add: no secret on stdin');
+  return secret;
+}
+
+async function merchantCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
+  if (verb === 'add') {
+    const id = required(v.id, 'id MCH_…', 'merchant add');
+    await addMerchant(pool, id, v.name);
+    console.error(`Merchant ${id} added. Next: relay key add --merchant ${id} --public-id pk_… < secret, and relay token create.`);
+  } else if (verb === 'list') {
+    for (const m of await listMerchants(pool)) {
+      out([m.id, m.name ?? '', `lastSeq=${m.lastSeq}`, `keys=${m.keys}`, `tokens=${m.tokens}`, m.createdAt].join('\t'));
+    }
+  } else throw new TenantError('merchant: add or list');
+}
+
+async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
+  const publicId = required(v['public-id'], 'public-id pk_…', `key ${verb ?? ''}`.trim());
+  if (verb === 'add') {
+    const merchant = required(v.merchant, 'merchant MCH_…', 'key add');
+    const masterKey = loadMasterKey(v['master-key-file']);
+    await addKey(pool, masterKey, merchant, publicId, await readStdin());
+    console.error(`Key ${publicId} added to ${merchant} (secret sealed with the master key). Running relays accept it within seconds.`);
+  } else if (verb === 'remove') {
+    const removed = await removeKey(pool, publicId);
+    if (!removed) throw new TenantError(`No key ${publicId}`);
+    console.error(`Key ${publicId} removed from ${removed.merchantId}. Its deliveries are refused from now on.`);
+  } else throw new TenantError('key: add or remove');
+}
+
+async function tokenCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
+  const merchant = required(v.merchant, 'merchant MCH_…', `token ${verb ?? ''}`.trim());
+  if (verb === 'create') {
+    const label = required(v.label, 'label <name>', 'token create');
+    out(await createToken(pool, merchant, label));
+    console.error(`Token for till "${label}" of ${merchant} created; only its hash is stored. This is the only time it is shown.`);
+  } else if (verb === 'list') {
+    for (const t of await listTokens(pool, merchant)) out(`${t.label}\t${t.createdAt}`);
+  } else if (verb === 'revoke') {
+    const label = required(v.label, 'label <name>', 'token revoke');
+    if (!(await revokeToken(pool, merchant, label))) throw new TenantError(`${merchant} has no till labelled "${label}"`);
+    console.error(`Token of till "${label}" revoked; its open streams end within seconds on every instance.`);
+  } else throw new TenantError('token: create, list or revoke');
+}
+
+async function importCommand(pool: pg.Pool, v: PgCliValues): Promise<void> {
+  const dataDir = required(v['from-sqlite'], 'from-sqlite <data dir>', 'import');
+  const merchant = required(v.merchant, 'merchant MCH_…', 'import');
+  const r = await importFromSqlite(pool, dataDir, merchant);
+  out(JSON.stringify({ merchant, ...r }));
+  console.error(
+    `Copied ${r.copied} events into ${merchant} (sequences ${r.fromSeq + 1}-${r.toSeq}; ${r.skipped} already there). ` +
+      `Its log has a new id: tills read it again from the start. Move the service keys over with relay key add.`,
+  );
+}
+
+/** Runs one management command against the database. */
+export async function runPgCommand(positionals: string[], v: PgCliValues, databaseUrl: string): Promise<void> {
+  const pool = await openPgPool(databaseUrl, 2);
+  try {
+    const [noun, verb] = positionals;
+    if (noun === 'merchant') await merchantCommand(pool, verb, v);
+    else if (noun === 'key') await keyCommand(pool, verb, v);
+    else if (noun === 'token') await tokenCommand(pool, verb, v);
+    else if (noun === 'import') await importCommand(pool, v);
+    else throw new TenantError(`Unknown command "${positionals.join(' ')}"`);
+  } finally {
+    await pool.end();
+  }
+}

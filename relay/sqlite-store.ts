@@ -1,0 +1,134 @@
+/**
+ * The embedded store: one merchant, its event log in SQLite (`<data>/relay.sqlite`), its keys and
+ * till tokens in the config file (reloaded by `setConfig`). Reads are synchronous underneath; they
+ * are offered through the same asynchronous interface as PostgreSQL's.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { RelayEvent } from '../shared/relay-wire.js';
+import type { Environment } from '../shared/domain.js';
+import type { RelayConfig } from './config.js';
+import { openRelayDatabase } from './db.js';
+import { EventLog } from './event-log.js';
+import { GroupCommitter } from './group-commit.js';
+import type { LogFn } from './logger.js';
+import type { CommitWaiter } from './store.js';
+import {
+  SOLE_MERCHANT,
+  type RelayStore,
+  type ServiceKey,
+  type StoredEventRow,
+  type StoreListener,
+  type TenantDelivery,
+  type TillIdentity,
+} from './tenant-store.js';
+
+type Till = TillIdentity & { digest: Buffer };
+
+function tillsOf(config: RelayConfig): Till[] {
+  return config.tills.map((t) => ({
+    merchantId: SOLE_MERCHANT,
+    label: t.label,
+    tokenHash: t.tokenHash,
+    digest: Buffer.from(t.tokenHash.slice('sha256:'.length), 'hex'),
+  }));
+}
+
+export class SqliteStore implements RelayStore {
+  readonly kind = 'sqlite' as const;
+  private keys = new Map<string, ServiceKey>();
+  private tills: Till[] = [];
+  private listener: StoreListener | null = null;
+  private readonly db;
+  private readonly log: EventLog;
+  private readonly committer: GroupCommitter;
+
+  constructor(options: { dataDir: string; config: RelayConfig; log: LogFn }) {
+    const { config } = options;
+    this.db = openRelayDatabase(options.dataDir);
+    try {
+      this.log = new EventLog(this.db);
+      this.committer = new GroupCommitter({
+        dataDir: options.dataDir,
+        busyTimeoutMs: config.busyTimeoutMs,
+        maxBatch: config.groupCommitMaxBatch,
+        windowMs: config.groupCommitWindowMs,
+        log: options.log,
+        onCommit: (outcomes) => this.listener?.committed(outcomes.map((o) => ({ ...o, delivery: o.delivery as TenantDelivery }))),
+      });
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
+    this.setConfig(config);
+  }
+
+  /** Keys and tokens from a (re)loaded config file. */
+  setConfig(config: RelayConfig): void {
+    this.keys = new Map(config.keys.map((k) => [k.publicId, { publicId: k.publicId, secret: k.secret, merchantId: SOLE_MERCHANT }]));
+    this.tills = tillsOf(config);
+    this.listener?.authChanged();
+  }
+
+  findKey(publicId: string): ServiceKey | undefined {
+    return this.keys.get(publicId);
+  }
+
+  /** Every configured hash is compared, in constant time. */
+  findTill(tokenHash: string): TillIdentity | undefined {
+    const given = Buffer.from(tokenHash.slice('sha256:'.length), 'hex');
+    if (given.length !== 32) return undefined;
+    let found: Till | undefined;
+    for (const t of this.tills) {
+      if (timingSafeEqual(given, t.digest) && !found) found = t;
+    }
+    return found && { merchantId: found.merchantId, label: found.label, tokenHash: found.tokenHash };
+  }
+
+  enqueue(delivery: TenantDelivery, waiter: CommitWaiter): void {
+    this.committer.enqueue(delivery, waiter);
+  }
+
+  flush(): void {
+    // With a commit window the committer commits when the window closes.
+    if (!this.committer.windowed) this.committer.flush();
+  }
+
+  logId(): string {
+    return this.log.logId;
+  }
+
+  async lastSeq(): Promise<number> {
+    return this.log.lastSeq();
+  }
+
+  /** Synchronous: /healthz and the metrics read it without waiting. */
+  lastSeqNow(): number {
+    return this.log.lastSeq();
+  }
+
+  async rowsAfter(_merchantId: string, after: number, limit: number, environment?: Environment): Promise<StoredEventRow[]> {
+    return this.log.rowsAfter(after, limit, environment);
+  }
+
+  async byReference(_merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined> {
+    const event = this.log.getByReference(reference);
+    return event && (!environment || event.environment === environment) ? event : undefined;
+  }
+
+  async byClientReference(_merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined> {
+    return this.log.getByClientReference(clientReference, environment);
+  }
+
+  async health(): Promise<{ ok: boolean }> {
+    return { ok: true };
+  }
+
+  watch(listener: StoreListener): void {
+    this.listener = listener;
+  }
+
+  async close(): Promise<void> {
+    await this.committer.close();
+    this.db.close();
+  }
+}
