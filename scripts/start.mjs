@@ -12,21 +12,19 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronBinary, electronDir, electronVersion, missingElectronMessage } from './electron-binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const electronDir = join(root, 'node_modules', 'electron');
 
 function fail(message) {
   console.error(`\nmomo-till: ${message}\n`);
   process.exit(1);
 }
 
-/** The Electron executable, found WITHOUT require('electron') (which would try to download it). */
-function electronBinary() {
-  const pathFile = join(electronDir, 'path.txt');
-  if (!existsSync(pathFile)) return null;
-  const binary = join(electronDir, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : null;
+/** The first line of what a failed download printed, without its stack trace. */
+function firstErrorLine(output) {
+  const lines = output.split('\n').map((line) => line.trim());
+  return lines.find((line) => line && !line.startsWith('at ')) ?? 'no reason given';
 }
 
 let binary = electronBinary();
@@ -35,17 +33,10 @@ if (!binary) {
   console.log('momo-till: fetching the Electron binary (first launch only)…');
   const env = { ...process.env };
   delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
-  spawnSync(process.execPath, [join(electronDir, 'install.js')], { cwd: electronDir, stdio: 'inherit', env });
+  const install = spawnSync(process.execPath, [join(electronDir, 'install.js')], { cwd: electronDir, encoding: 'utf8', env });
   binary = electronBinary();
+  if (!binary) fail(missingElectronMessage(firstErrorLine(`${install.stderr ?? ''}\n${install.error?.message ?? ''}`)));
 }
-if (!binary) {
-  fail(
-    'the Electron binary could not be fetched (node_modules/electron/dist is missing; it needs internet access once).\n' +
-      'Try again with internet access, or run:  node node_modules/electron/install.js\n' +
-      'Everything else (tests, sandbox, relay) works without it.',
-  );
-}
-const electronVersion = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')).version;
 
 // 1. better-sqlite3 for Electron, as a cached copy.
 const cacheApp = join(root, 'node_modules', '.cache', 'momo-till', `electron-${electronVersion}-${process.platform}-${process.arch}`);

@@ -3,18 +3,11 @@
  * which would try to download it), the electron-vite build, and the better-sqlite3 copy built for
  * Electron by `npm start`. When something is missing the tests are skipped BY NAME with the reason.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { electronBinary, missingElectronMessage } from '../../scripts/electron-binary.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
-
-function electronBinary(): string | null {
-  const dir = join(root, 'node_modules', 'electron');
-  const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return null;
-  const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? binary : null;
-}
 
 function sqliteForElectron(): string | null {
   const cache = join(root, 'node_modules', '.cache', 'momo-till');
@@ -32,11 +25,11 @@ export const appRoot = root;
 const built = existsSync(join(root, 'out', 'main', 'index.js')) && existsSync(join(root, 'out', 'preload', 'index.cjs'));
 
 export const skipReason = !electronPath
-  ? 'the Electron binary is not installed (node_modules/electron/dist missing; run `npx install-electron --no` with internet access)'
+  ? 'the Electron binary is not installed (`npm start` installs it)'
   : !sqliteBinding
     ? 'better-sqlite3 has not been built for Electron yet (run `npm start` once)'
     : !built
       ? 'the app is not built (run `npm run build`)'
       : null;
 export const canLaunch = skipReason === null;
-if (!canLaunch) console.warn(`[test/electron] skipped: ${skipReason}`);
+if (!canLaunch) console.warn(`[test/electron] skipped: ${electronPath ? skipReason : missingElectronMessage()}`);
