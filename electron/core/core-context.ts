@@ -1,7 +1,10 @@
 /** What the channel handlers can reach inside a running core. */
 import type { RelayState } from '../../shared/ipc/contract.js';
 import type { Logger } from './logger.js';
-import type { OwnerSession } from './owner.js';
+import type { AuditLog } from './audit-log.js';
+import type { PinGuard } from './pin-guard.js';
+import type { SignIn } from './sign-in.js';
+import type { StaffRepo } from './staff-repo.js';
 import type { PaymentEngine } from './payment-engine.js';
 import type { PaymentsRepo } from './payments-repo.js';
 import type { ServiceClient } from './service-client.js';
@@ -15,7 +18,10 @@ import type { PrintService } from './printing/print-service.js';
 
 export type CoreContext = {
   settings: SettingsStore;
-  owner: OwnerSession;
+  staff: StaffRepo;
+  signIn: SignIn;
+  guard: PinGuard;
+  audit: AuditLog;
   engine: PaymentEngine;
   repo: PaymentsRepo;
   transactions: TransactionsStore;

@@ -7,15 +7,18 @@ import { counterFromInput, counterView } from './counter-settings.js';
 import { CoreError } from './errors.js';
 import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from './error-messages.js';
 import { isValidTimeZone } from './local-date.js';
-import { hashPin } from './owner.js';
+import { verifyPin } from './pin.js';
 import { toPaymentView } from './payments-repo.js';
 import { isComplete, toView } from './settings-store.js';
 import { validateEnvironmentInput } from './settings-validation.js';
 import type { CoreContext } from './core-context.js';
 import { isNetwork, NETWORK_REQUIRED_MESSAGE, type Environment } from '../../shared/domain.js';
 import { createReceiptHandlers } from './printing/receipt-handlers.js';
+import type { PeopleChannel } from './people-handlers.js';
+import type { EnvironmentConfig } from './settings-store.js';
+import type { CleanEnvironmentInput } from './settings-validation.js';
 
-type Handlers = { [C in IpcChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
+type Handlers = { [C in Exclude<IpcChannel, PeopleChannel>]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
 const MISSING_LABELS: Record<string, string> = {
   baseUrl: 'Service URL',
@@ -26,14 +29,26 @@ const MISSING_LABELS: Record<string, string> = {
   relayToken: 'Relay token',
 };
 
+/** Names of the environment settings a save changes (never their values: the audit log names fields only). */
+function changedFields(before: EnvironmentConfig, clean: CleanEnvironmentInput): string[] {
+  const plain = (['baseUrl', 'merchantId', 'publicKeyId', 'relayUrl'] as const).filter((k) => before[k] !== clean[k]);
+  const secrets = (['secretKey', 'relayToken'] as const).filter((k) => clean[k] && clean[k] !== before[k]);
+  return [...plain, ...secrets];
+}
+
 export function createHandlers(ctx: CoreContext): Handlers {
   const active = (): Environment => ctx.settings.settings.active;
-  const requireOwner = () => ctx.owner.require(ctx.settings.settings.pinHash);
+  const owner = () => ctx.signIn.current();
 
-  const checkPin = async (pin: string): Promise<{ ok: true } | { ok: false; message: string }> => {
+  /** The owner PIN typed again to confirm a switch of environment (counted by the lock-out like a sign-in). */
+  const checkOwnerPin = async (pin: string): Promise<{ ok: true } | { ok: false; message: string }> => {
+    const row = ctx.staff.owner();
+    if (!row) return { ok: false, message: 'Set an owner PIN first.' };
     try {
-      if (await ctx.owner.check(pin, ctx.settings.settings.pinHash)) return { ok: true };
-      return { ok: false, message: 'That PIN is not right.' };
+      const checked = await ctx.guard.attempt(row.id, async () => ((await verifyPin(pin, row.pin_hash)) ? true : null));
+      return checked.value
+        ? { ok: true }
+        : { ok: false, message: checked.lockedOut ? 'Too many wrong PINs: wait, then try again.' : 'That PIN is not right.' };
     } catch (error) {
       if (error instanceof CoreError) return { ok: false, message: error.message };
       throw error;
@@ -45,50 +60,28 @@ export function createHandlers(ctx: CoreContext): Handlers {
       const environment = active();
       const live = await ctx.configFor('live');
       const current = await ctx.configFor(environment);
-      const until = ctx.owner.until;
+      const signedIn = ctx.signIn.current();
+      const caller = ctx.signIn.caller();
+      const until = caller === 'owner' ? ctx.signIn.until() : null;
       return {
         environment,
         tillId: ctx.settings.settings.tillId,
         tillName: ctx.settings.settings.tillName,
         timeZone: ctx.settings.settings.timeZone,
         relayState: ctx.relayState(environment),
-        pinSet: ctx.settings.settings.pinHash !== null,
-        ownerUnlocked: until !== null,
+        pinSet: ctx.staff.owner() !== null,
+        ownerUnlocked: caller === 'owner',
         liveReady: isComplete(live),
         version: ctx.version,
         embedded: current.embedded,
         ownerUnlockedUntil: until === null ? null : new Date(until).toISOString(),
         printing: { printer: ctx.settings.settings.receipt.printer, autoPrint: ctx.settings.settings.receipt.autoPrint },
         counter: counterView(ctx.settings.settings.counter),
+        signedIn,
+        caller,
+        staffMode: ctx.staff.hasStaff(),
+        idleLockMinutes: ctx.settings.settings.idleLockMinutes,
       };
-    },
-
-    'owner:setPin': async ({ pin, currentPin }) => {
-      const stored = ctx.settings.settings.pinHash;
-      if (stored) {
-        if (!currentPin) throw new CoreError('WRONG_PIN', 'Enter the current PIN to change it.');
-        const checked = await checkPin(currentPin);
-        if (!checked.ok) throw new CoreError('WRONG_PIN', checked.message);
-      }
-      ctx.settings.update({ pinHash: await hashPin(pin) });
-      ctx.log.info('owner.pin_set', { first: stored === null });
-      ctx.owner.unlock();
-      return { ok: true };
-    },
-
-    'owner:unlock': async ({ pin }) => {
-      const checked = await checkPin(pin);
-      if (!checked.ok) {
-        ctx.log.warn('owner.unlock_refused', {});
-        return checked;
-      }
-      ctx.owner.unlock();
-      return { ok: true };
-    },
-
-    'owner:lock': async () => {
-      ctx.owner.lock();
-      return { ok: true };
     },
 
     'settings:get': async () => {
@@ -98,31 +91,36 @@ export function createHandlers(ctx: CoreContext): Handlers {
     },
 
     'settings:save': async ({ environment, values }) => {
-      requireOwner();
       const clean = validateEnvironmentInput(environment, values);
+      const changed = changedFields(await ctx.configFor(environment), clean);
       await ctx.saveEnvironment(environment, clean);
+      if (changed.length > 0) ctx.audit.record(owner(), 'settings_changed', `${environment.toUpperCase()}: ${changed.join(', ')}`);
       return toView(await ctx.configFor(environment));
     },
 
-    'settings:saveTill': async ({ tillName, timeZone }) => {
-      requireOwner();
+    'settings:saveTill': async ({ tillName, timeZone, idleLockMinutes }) => {
       const name = tillName.trim();
       if (!name) throw new CoreError('SETTINGS_INVALID', 'Till name: enter a name such as "Front counter".', 'tillName');
       if (!isValidTimeZone(timeZone))
         throw new CoreError('SETTINGS_INVALID', `Time zone: "${timeZone}" is not a time zone (e.g. Africa/Accra).`, 'timeZone');
-      ctx.settings.update({ tillName: name, timeZone });
+      const before = ctx.settings.settings;
+      const changed = [
+        name !== before.tillName ? 'tillName' : '',
+        timeZone !== before.timeZone ? 'timeZone' : '',
+        idleLockMinutes !== undefined && idleLockMinutes !== before.idleLockMinutes ? 'idleLockMinutes' : '',
+      ].filter(Boolean);
+      ctx.settings.update({ tillName: name, timeZone, ...(idleLockMinutes === undefined ? {} : { idleLockMinutes }) });
+      if (changed.length > 0) ctx.audit.record(owner(), 'settings_changed', `till: ${changed.join(', ')}`);
       ctx.transactions.setTimeZone(timeZone);
       return { ok: true };
     },
 
     'settings:saveCounter': async (request) => {
-      requireOwner();
       ctx.settings.update({ counter: counterFromInput(request) });
       return { ok: true };
     },
 
     'settings:testConnection': async ({ environment }) => {
-      requireOwner();
       const config = await ctx.configFor(environment);
       const missing = (['baseUrl', 'merchantId', 'secretKey'] as const).filter((k) => !config[k]);
       if (missing.length > 0) {
@@ -152,7 +150,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
     },
 
     'settings:setEnvironment': async ({ environment, pin }) => {
-      const checked = await checkPin(pin);
+      const checked = await checkOwnerPin(pin);
       if (!checked.ok) return checked;
       if (environment === 'live') {
         const live = await ctx.configFor('live');
@@ -166,6 +164,8 @@ export function createHandlers(ctx: CoreContext): Handlers {
           };
         }
       }
+      if (ctx.settings.settings.active !== environment)
+        ctx.audit.record(owner(), 'environment', `switched to ${environment.toUpperCase()}`);
       ctx.setActive(environment);
       return { ok: true };
     },
@@ -213,12 +213,10 @@ export function createHandlers(ctx: CoreContext): Handlers {
     'history:search': async (request) => ctx.history.search(active(), request, ctx.settings.settings.timeZone),
 
     'takings:report': async ({ from, to }) => {
-      requireOwner();
       return ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone);
     },
 
     'takings:exportCsv': async ({ from, to }) => {
-      requireOwner();
       return ctx.takings.exportCsv(active(), from, to);
     },
 

@@ -22,7 +22,13 @@ import { CoreError, toPlainError } from './errors.js';
 import { createHandlers } from './handlers.js';
 import { History } from './history.js';
 import { createLogger } from './logger.js';
-import { OwnerSession } from './owner.js';
+import { AuditLog } from './audit-log.js';
+import { createPeopleHandlers } from './people-handlers.js';
+import { PinGuard } from './pin-guard.js';
+import { SignIn } from './sign-in.js';
+import { adoptLegacyOwnerPin, forbiddenMessage, PASSIVE_CHANNELS } from './sign-in-setup.js';
+import { StaffRepo } from './staff-repo.js';
+import { mayCall } from '../../shared/ipc/roles.js';
 import { PaymentEngine } from './payment-engine.js';
 import { PaymentsRepo } from './payments-repo.js';
 import { PrintService, type SystemPrinter } from './printing/print-service.js';
@@ -55,8 +61,8 @@ export type TillCoreOptions = {
   /** Delay before each retry of an uncertain payment (the last repeats). Default 2 s, 5 s, 15 s, 30 s, 60 s. */
   retryDelaysMs?: number[];
   relay?: { initialBackoffMs?: number; maxBackoffMs?: number; heartbeatTimeoutMs?: number };
-  /** How long an owner session lasts without use. Default 10 minutes. */
-  ownerSessionMs?: number;
+  /** How long a signed-in person stays signed in without use. Default: the setting (5 minutes). */
+  idleLockMs?: number;
   /** Time scale of the embedded simulator (tests). Default 1. */
   embeddedTimeScale?: number;
   /** Clock of the embedded simulator (tests hold it to keep a customer's answer back). Default: the real clock. */
@@ -189,27 +195,30 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     client.start();
   };
 
-  let ownerTimer: NodeJS.Timeout | null = null;
-  const owner: OwnerSession = new OwnerSession(now, options.ownerSessionMs ?? 10 * 60_000, (unlocked, until) => {
-    emit('owner:changed', { unlocked, until: until === null ? null : new Date(until).toISOString() });
-    if (ownerTimer) clearTimeout(ownerTimer);
-    const watch = () => {
-      const left = (owner.until ?? 0) - now();
-      if (left <= 0) {
-        ownerTimer = null;
-        emit('owner:changed', { unlocked: false, until: null });
-        return;
-      }
-      ownerTimer = setTimeout(watch, Math.min(left + 50, 60_000));
-      ownerTimer.unref?.();
-    };
-    if (unlocked) watch();
+  const staff = new StaffRepo(db);
+  adoptLegacyOwnerPin(settings, staff, now);
+  const guard = new PinGuard(db, now);
+  const audit = new AuditLog(db, now);
+  const signIn = new SignIn({
+    staff,
+    guard,
+    audit,
+    now,
+    idleMs: () => options.idleLockMs ?? settings.settings.idleLockMinutes * 60_000,
+    onChange: (reason, person) => {
+      emit('session:changed', { signedIn: person, reason });
+      const until = signIn.until();
+      emit('owner:changed', { unlocked: person?.role === 'owner', until: until === null ? null : new Date(until).toISOString() });
+    },
   });
 
   let closed = false;
   const context: CoreContext = {
     settings,
-    owner,
+    staff,
+    signIn,
+    guard,
+    audit,
     engine,
     repo,
     transactions,
@@ -237,7 +246,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     },
     relayState: (environment) => relayStates.get(environment) ?? 'offline',
   };
-  const handlers = createHandlers(context);
+  const handlers = { ...createHandlers(context), ...createPeopleHandlers(context) };
 
   try {
     await ensureEmbedded();
@@ -258,6 +267,10 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
         if (closed) throw new CoreError('CLOSED', 'The till is shutting down.');
         const definition = Object.hasOwn(ipcContract, channel) ? ipcContract[channel] : undefined;
         if (!definition) throw new CoreError('UNKNOWN_CHANNEL', `Unknown call ${String(channel).slice(0, 64)}.`);
+        // Who may call is checked first: a refused caller's payload is not even read.
+        const caller = signIn.caller();
+        if (!mayCall(caller, channel)) throw new CoreError('FORBIDDEN', forbiddenMessage(caller, channel));
+        if (!PASSIVE_CHANNELS.has(channel)) signIn.touch();
         const request = definition.request.safeParse(payload ?? {});
         if (!request.success) throw new CoreError('INVALID_REQUEST', describeZodError(request.error));
         const handler = handlers[channel] as (r: unknown) => Promise<unknown>;
@@ -283,7 +296,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     async close() {
       if (closed) return;
       closed = true;
-      if (ownerTimer) clearTimeout(ownerTimer);
+      signIn.close();
       await engine.close();
       await Promise.allSettled([...relays.values()].map((r) => r.stop()));
       await (embedded as EmbeddedServices | null)?.close();

@@ -33,7 +33,10 @@ const storedSettingsSchema = z.object({
   // Checked on load: an unknown zone would make every local date (takings, history) throw.
   timeZone: z.string().refine(isValidTimeZone, 'not a time zone known to this computer'),
   active: environmentSchema,
+  /** The owner PIN of a version before staff existed: moved into the staff table at the next start. */
   pinHash: z.string().nullable(),
+  /** Minutes without use before the till locks itself (a signed-in person must type their PIN again). */
+  idleLockMinutes: z.number().int().min(1).max(240).default(5),
   test: storedEnvironmentSchema,
   live: storedEnvironmentSchema,
   embeddedPorts: z.object({ sandbox: z.number().int(), relay: z.number().int() }).nullable(),
@@ -117,6 +120,7 @@ export class SettingsStore {
         timeZone: defaults.timeZone,
         active: 'test',
         pinHash: null,
+        idleLockMinutes: 5,
         test: { ...EMPTY_ENV },
         live: { ...EMPTY_ENV },
         embeddedPorts: null,

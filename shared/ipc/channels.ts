@@ -8,6 +8,16 @@ export const IPC_CHANNEL_NAMES = [
   'owner:setPin',
   'owner:unlock',
   'owner:lock',
+  'session:people',
+  'session:signIn',
+  'session:lock',
+  'session:signOut',
+  'session:touch',
+  'staff:list',
+  'staff:add',
+  'staff:update',
+  'audit:list',
+  'audit:exportCsv',
   'settings:get',
   'settings:save',
   'settings:saveTill',
@@ -29,7 +39,7 @@ export const IPC_CHANNEL_NAMES = [
   'settings:saveReceipt',
 ] as const;
 
-export const IPC_EVENT_NAMES = ['payment:updated', 'relay:state', 'app:changed', 'owner:changed'] as const;
+export const IPC_EVENT_NAMES = ['payment:updated', 'relay:state', 'app:changed', 'owner:changed', 'session:changed'] as const;
 
 export type IpcChannelName = (typeof IPC_CHANNEL_NAMES)[number];
 export type IpcEventName = (typeof IPC_EVENT_NAMES)[number];

@@ -12,6 +12,7 @@ import { AMOUNT_ENTRIES } from '../money.js';
 import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES, type IpcChannelName, type IpcEventName } from './channels.js';
 import { receiptChannels } from './receipt-contract.js';
 import { printerKindSchema, receiptSettingsSchema } from '../receipt/receipt-settings.js';
+import { CALLERS, STAFF_ROLES } from './roles.js';
 
 export const relayStateSchema = z.enum(['connected', 'reconnecting', 'offline']);
 export type RelayState = z.infer<typeof relayStateSchema>;
@@ -91,7 +92,53 @@ export const counterSettingsSchema = z.object({
 });
 export type CounterSettings = z.infer<typeof counterSettingsSchema>;
 
-const pinSchema = z.string().regex(/^[0-9]{4,8}$/, 'A PIN is 4 to 8 digits');
+
+/** The core checks a new PIN's digits itself (too short, all one digit, taken) and says which. */
+const pinSchema = z.string().max(16);
+
+export const staffRoleSchema = z.enum(STAFF_ROLES);
+export const personSchema = z.object({ id: z.string(), name: z.string(), role: staffRoleSchema });
+export type PersonView = z.infer<typeof personSchema>;
+export const staffMemberSchema = personSchema.extend({ active: z.boolean(), lockedForSeconds: z.number().int() });
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+const staffNameSchema = z.string().trim().min(1, 'Enter a name').max(40, 'A name is at most 40 characters');
+
+export const AUDIT_ACTIONS = [
+  'sign_in',
+  'sign_out',
+  'lock',
+  'pin_failed',
+  'pin_lockout',
+  'pin_refused',
+  'owner_pin_set',
+  'staff_added',
+  'staff_changed',
+  'shift_open',
+  'shift_close',
+  'day_close',
+  'settle_by_hand',
+  'environment',
+  'settings_changed',
+] as const;
+export const auditActionSchema = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorId: z.string().nullable(),
+  actorName: z.string().nullable(),
+  action: auditActionSchema,
+  detail: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+const auditQuerySchema = z
+  .object({
+    action: auditActionSchema.optional(),
+    actorId: z.string().max(64).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+  })
+  .strict();
 
 export const takingsTotalsSchema = z.object({
   count: z.number().int(),
@@ -152,8 +199,48 @@ export const ipcContract = {
       /** What the sale screens need to know about printing. */
       printing: z.object({ printer: printerKindSchema, autoPrint: z.boolean() }),
       counter: counterSettingsSchema,
+      /** Who is signed in, and what the core lets the screens do (see shared/ipc/roles.ts). */
+      signedIn: personSchema.nullable(),
+      caller: z.enum(CALLERS),
+      /** Staff exist: the till asks "Who is selling?". */
+      staffMode: z.boolean(),
+      idleLockMinutes: z.number().int(),
     }),
   },
+  'session:people': {
+    request: z.object({}).strict(),
+    response: z.object({ people: z.array(personSchema) }),
+  },
+  'session:signIn': {
+    request: z.object({ pin: z.string().max(16), staffId: z.string().max(64).optional() }).strict(),
+    response: z.object({ person: personSchema }),
+  },
+  'session:lock': { request: z.object({}).strict(), response: ok },
+  'session:signOut': { request: z.object({}).strict(), response: ok },
+  'session:touch': { request: z.object({}).strict(), response: ok },
+  'staff:list': {
+    request: z.object({}).strict(),
+    response: z.object({ staff: z.array(staffMemberSchema), ownerSet: z.boolean() }),
+  },
+  'staff:add': {
+    request: z.object({ name: staffNameSchema, role: z.enum(['manager', 'cashier']), pin: pinSchema }).strict(),
+    response: staffMemberSchema,
+  },
+  'staff:update': {
+    request: z
+      .object({
+        id: z.string().max(64),
+        name: staffNameSchema,
+        role: staffRoleSchema,
+        active: z.boolean(),
+        /** Omitted or empty: keep the PIN. */
+        pin: pinSchema.optional(),
+      })
+      .strict(),
+    response: staffMemberSchema,
+  },
+  'audit:list': { request: auditQuerySchema, response: z.object({ entries: z.array(auditEntrySchema) }) },
+  'audit:exportCsv': { request: auditQuerySchema, response: z.object({ filename: z.string(), csv: z.string() }) },
   'owner:setPin': {
     request: z.object({ pin: pinSchema, currentPin: pinSchema.optional() }).strict(),
     response: ok,
@@ -179,7 +266,14 @@ export const ipcContract = {
     response: environmentSettingsViewSchema,
   },
   'settings:saveTill': {
-    request: z.object({ tillName: z.string().min(1).max(40), timeZone: z.string().max(64) }).strict(),
+    request: z
+      .object({
+        tillName: z.string().min(1).max(40),
+        timeZone: z.string().max(64),
+        /** How long the till stays signed in without use (omitted: unchanged). */
+        idleLockMinutes: z.number().int().min(1, 'At least 1 minute').max(240, 'At most 240 minutes').optional(),
+      })
+      .strict(),
     response: ok,
   },
   'settings:saveCounter': {
@@ -266,6 +360,8 @@ export const ipcEvents = {
   'app:changed': z.object({ environment: environmentSchema }),
   /** The owner session was unlocked or ended (also when it expires). */
   'owner:changed': z.object({ unlocked: z.boolean(), until: z.string().nullable() }),
+  /** Someone signed in, locked the till, signed out, or the idle time ran out. */
+  'session:changed': z.object({ signedIn: personSchema.nullable(), reason: z.enum(['sign-in', 'lock', 'sign-out', 'idle']) }),
 } as const;
 export type IpcEvents = typeof ipcEvents;
 export type IpcEvent = keyof IpcEvents;

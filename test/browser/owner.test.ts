@@ -22,7 +22,7 @@ const till = useTill(() => ({
   embeddedClock: clock,
   tillName: 'Front counter',
   now: () => Date.now() + coreClockAheadMs,
-  ownerSessionMs: 60 * 60_000,
+  idleLockMs: 60 * 60_000,
 }));
 afterEach(() => clock.release());
 const PIN = '2468';
@@ -60,7 +60,7 @@ describe('the owner', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('12');
     await enter(page);
-    expect(await text(page, 'first-pin-error')).toBe('A PIN is 4 to 8 digits.');
+    expect(await text(page, 'first-pin-error')).toBe('This PIN is too short: use 4 to 6 digits.');
     await page.locator('#first-new').fill('');
     await page.locator('#first-new').focus();
     await page.keyboard.type(PIN);

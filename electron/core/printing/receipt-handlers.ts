@@ -12,8 +12,6 @@ type ReceiptChannel = 'receipt:print' | 'receipt:testPrint' | 'printer:printPage
 type ReceiptHandlers = { [C in ReceiptChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
 export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
-  const requireOwner = () => ctx.owner.require(ctx.settings.settings.pinHash);
-
   const print = async (key: string, documents: PrintDocument[]): Promise<IpcResponse<'receipt:print'>> => {
     const paper = ctx.settings.settings.receipt.paper;
     return { ...(await ctx.printing.print(key, documents)), documents, paper };
@@ -42,7 +40,6 @@ export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
     },
 
     'receipt:testPrint': async () => {
-      requireOwner();
       const { tillName, timeZone, receipt } = ctx.settings.settings;
       return print('test', [buildTestPage(receipt, tillName, new Date(ctx.now()).toISOString(), timeZone)]);
     },
@@ -50,12 +47,10 @@ export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
     'printer:printPage': async ({ heightMm }) => ctx.printing.printPage(heightMm),
 
     'printer:list': async () => {
-      requireOwner();
       return { printers: await ctx.printing.listSystemPrinters() };
     },
 
     'settings:saveReceipt': async (request) => {
-      requireOwner();
       ctx.settings.update({ receipt: validateReceiptSettings(request) });
       ctx.log.info('settings.receipt_saved', { printer: request.printer, paper: request.paper });
       return { ok: true };

@@ -1,4 +1,4 @@
-/** First run: the owner chooses the PIN (4–8 digits, typed twice). Also used to change it. */
+/** First run: the owner chooses the PIN (4–6 digits, typed twice; the core says what is wrong with it). Also used to change it. */
 import { useRef, useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
@@ -18,7 +18,6 @@ export function PinSetup({ mode, onDone }: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setDone(false);
-    if (!/^[0-9]{4,8}$/.test(pin)) return setError('A PIN is 4 to 8 digits.');
     if (pin !== again) return setError('The two PINs are not the same; type them again.');
     try {
       await call('owner:setPin', mode === 'change' ? { pin, currentPin: current } : { pin });
@@ -41,7 +40,7 @@ export function PinSetup({ mode, onDone }: Props) {
           <h1 id={`${prefix}-pin-title`} className="screen-title">
             Choose the owner PIN
           </h1>
-          <p>This is the first time the owner screens are opened. Choose a PIN of 4 to 8 digits; keep it from cashiers.</p>
+          <p>This is the first time the owner screens are opened. Choose a PIN of 4 to 6 digits; keep it from cashiers.</p>
         </>
       ) : (
         <h2 id={`${prefix}-pin-title`}>Change the owner PIN</h2>

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createKeychainStore, keychainServiceName } from '../../../electron/core/index.js';
 import { startSandbox } from '../../../sandbox/server.js';
-import { allFiles, msisdnEnding, openCore, requestId, waitForState, type LoggedCore } from './helpers.js';
+import { allFiles, msisdnEnding, openCore, PIN, requestId, waitForState, type LoggedCore } from './helpers.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 const root = tempDir('till-embedded');
@@ -50,12 +50,20 @@ function expectNothingRecoverable(till: string, secrets: string[], masterKey: st
   }
 }
 
+/** Settings are the owner's: sign in as the owner (setting the PIN on a first start) and read them. */
+async function ownerSettings(core: LoggedCore) {
+  const status = await core.invoke('app:status', {});
+  if (!status.pinSet) await core.invoke('owner:setPin', { pin: PIN });
+  else if (status.caller !== 'owner') await core.invoke('owner:unlock', { pin: PIN });
+  return core.invoke('settings:get', {});
+}
+
 describe('embedded TEST default', () => {
   it('charges a sandbox payment on first start with nothing configured', async () => {
     core = await openCore(dataDir, { embedded: true, embeddedTimeScale: 0.01 });
     const status = await core.invoke('app:status', {});
     expect(status).toMatchObject({ environment: 'test', embedded: true, pinSet: false, liveReady: false });
-    const settings = await core.invoke('settings:get', {});
+    const settings = await ownerSettings(core!);
     expect(settings.test).toMatchObject({ embedded: true, complete: true, relayTokenSet: true });
     expect(settings.test.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(settings.test.secretKeyMasked).toMatch(/^sk_test_••••/);
@@ -83,17 +91,17 @@ describe('embedded TEST default', () => {
   });
 
   it('starts again on the same ports with the same relay token, keeping its history', async () => {
-    const before = await core!.invoke('settings:get', {});
+    const before = await ownerSettings(core!);
     await core!.close();
     core = await openCore(dataDir, { embedded: true, embeddedTimeScale: 0.01 });
-    const after = await core.invoke('settings:get', {});
+    const after = await ownerSettings(core!);
     expect(after.test.baseUrl).toBe(before.test.baseUrl);
     expect(after.test.relayUrl).toBe(before.test.relayUrl);
     expect((await core.invoke('history:search', { page: 0, pageSize: 10 })).items[0]?.state).toBe('success');
   });
 
   it('keeps the simulator master key in the keychain: no master.key and no demo secret anywhere under the data folder', async () => {
-    const masked = (await core!.invoke('settings:get', {})).test.secretKeyMasked;
+    const masked = (await ownerSettings(core!)).test.secretKeyMasked;
     await core!.close();
     core = null;
     // The key in the keychain is the one that opens the simulator's data (the same demo merchant and key).
@@ -118,7 +126,7 @@ describe('embedded simulator data from an older version (with a master.key file)
     expect(fileKey).toHaveLength(32);
 
     old = await openCore(oldDir, { embedded: true, embeddedTimeScale: 0.01 });
-    const settings = await old.invoke('settings:get', {});
+    const settings = await ownerSettings(old);
     expect(settings.test.merchantId).toBe(before.merchantId);
     expect(settings.test.secretKeyMasked).toBe(`sk_test_••••${before.keys.test.secret.slice(-4)}`);
     expect(existsSync(join(sandboxDir, 'master.key'))).toBe(false);
@@ -143,7 +151,7 @@ describe('embedded simulator data from an older version (with a master.key file)
     const previous = await demoKeysFromKeychain(oldDir);
     await createKeychainStore(keychainServiceName(oldDir)).delete(MASTER_KEY_ACCOUNT);
     old = await openCore(oldDir, { embedded: true, embeddedTimeScale: 0.01 });
-    const settings = await old.invoke('settings:get', {});
+    const settings = await ownerSettings(old);
     expect(settings.test).toMatchObject({ embedded: true, complete: true });
     expect(settings.test.merchantId).not.toBe(previous.merchantId);
     expect(readdirSync(join(oldDir, 'embedded')).filter((n) => n.startsWith('sandbox-unreadable-'))).toHaveLength(1);

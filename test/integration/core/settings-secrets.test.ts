@@ -25,18 +25,18 @@ const liveValues = () => ({
 });
 
 describe('owner PIN and settings', () => {
-  it('settings cannot be saved before a PIN exists or while the owner is locked out', async () => {
+  it('settings cannot be saved before a PIN exists or while the owner is not signed in', async () => {
     await expect(fixture.core.invoke('settings:save', { environment: 'test', values: liveValues() })).rejects.toEqual({
-      code: 'PIN_NOT_SET',
-      message: expect.any(String),
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/Only the owner/),
     });
     await fixture.core.invoke('owner:setPin', { pin: PIN });
     await fixture.core.invoke('owner:lock', {});
     await expect(fixture.core.invoke('settings:save', { environment: 'test', values: liveValues() })).rejects.toMatchObject({
-      code: 'OWNER_LOCKED',
+      code: 'FORBIDDEN',
     });
     await expect(fixture.core.invoke('takings:report', { from: '2026-01-01', to: '2026-01-02' })).rejects.toMatchObject({
-      code: 'OWNER_LOCKED',
+      code: 'FORBIDDEN',
     });
     expect(await fixture.core.invoke('owner:unlock', { pin: '0000' })).toEqual({ ok: false, message: 'That PIN is not right.' });
     expect(await fixture.core.invoke('owner:unlock', { pin: PIN })).toEqual({ ok: true });
@@ -112,6 +112,7 @@ describe('owner PIN and settings', () => {
     // A fresh start reads the same settings back.
     await fixture.core.close();
     fixture.core = await openCore(fixture.dataDir);
+    await fixture.core.invoke('owner:unlock', { pin: PIN });
     expect((await fixture.core.invoke('settings:get', {})).test).toEqual(view.test);
   });
 

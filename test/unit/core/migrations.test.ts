@@ -221,6 +221,45 @@ describe('migration 6: the relay log id with the cursor', () => {
   });
 });
 
+describe('migration 7: people, the PIN lock-out and the audit log', () => {
+  it('allows one owner, keeps the lock-out on disk, and refuses to change or delete an audit row', () => {
+    const db = track(openDatabase(file(), { migrations: MIGRATIONS.slice(0, 7) }));
+    expect(['staff', 'pin_attempts', 'audit_log'].every((t) => isStrict(db, t))).toBe(true);
+    const person = db.prepare("INSERT INTO staff (id, name, role, pin_hash, created_at, updated_at) VALUES (?, ?, ?, 'h', 1, 1)");
+    person.run('a', 'Owner', 'owner');
+    expect(() => person.run('b', 'Second owner', 'owner')).toThrow(/UNIQUE/);
+    expect(() => person.run('c', 'Ama', 'boss')).toThrow(/CHECK/);
+    db.prepare("INSERT INTO audit_log (at, action, detail) VALUES (1, 'sign_in', '')").run();
+    expect(() => db.prepare("UPDATE audit_log SET detail = 'x'").run()).toThrow(/append-only/);
+    expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+  });
+});
+
+describe('migration 8: who started each payment, and shifts', () => {
+  it('adds the staff to existing payments as NULL, one open shift per person, and freezes a closed shift', () => {
+    const path = file();
+    const v7 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 7) }));
+    v7.prepare(
+      `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network, description,
+         request_body, till_id, created_at, updated_at) VALUES ('p1', 'r1', 'T1.x', 'test', 'success', 100, 'm', 'm', 'MTN', '', '{}', 'T1', 1, 1)`,
+    ).run();
+    v7.prepare("INSERT INTO staff (id, name, role, pin_hash, created_at, updated_at) VALUES ('k', 'Kofi', 'cashier', 'h', 1, 1)").run();
+    v7.close();
+    const v8 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 8) }));
+    expect(v8.prepare('SELECT staff_id, staff_name, shift_id FROM payments').get()).toEqual({
+      staff_id: null,
+      staff_name: null,
+      shift_id: null,
+    });
+    const shift = v8.prepare("INSERT INTO shifts (id, staff_id, staff_name, opened_at) VALUES (?, 'k', 'Kofi', 1)");
+    shift.run('s1');
+    expect(() => shift.run('s2')).toThrow(/UNIQUE/);
+    v8.prepare("UPDATE shifts SET closed_at = 2, closed_by = 'k', report = '{}' WHERE id = 's1'").run();
+    expect(() => v8.prepare("UPDATE shifts SET report = '{\"gross\":1}' WHERE id = 's1'").run()).toThrow(/never changes/);
+    shift.run('s2');
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(6);
+  expect(SCHEMA_VERSION).toBe(8);
 });

@@ -1,0 +1,61 @@
+/**
+ * Who may make each IPC call. The core checks this table before anything else on every call, so a call
+ * the signed-in role may not make is refused with FORBIDDEN whatever the screens show. The table is
+ * typed over every channel name: a new channel does not compile until it is given its callers.
+ *
+ * Callers: `locked` (staff exist and nobody is signed in), `anonymous` (no staff configured and the
+ * owner not signed in: the one-person shop, working as before staff existed), and the three roles.
+ */
+import type { IpcChannelName } from './channels.js';
+
+export const STAFF_ROLES = ['owner', 'manager', 'cashier'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export const CALLERS = ['locked', 'anonymous', 'cashier', 'manager', 'owner'] as const;
+export type Caller = (typeof CALLERS)[number];
+
+const EVERYONE: readonly Caller[] = CALLERS;
+const SELLERS: readonly Caller[] = ['anonymous', 'cashier', 'manager', 'owner'];
+const SIGNED_IN: readonly Caller[] = ['cashier', 'manager', 'owner'];
+const MANAGERS: readonly Caller[] = ['manager', 'owner'];
+const OWNER: readonly Caller[] = ['owner'];
+
+export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[] } = {
+  'app:status': EVERYONE,
+  // Setting the first owner PIN (nobody owns the till yet) or changing it (the owner): checked in the handler.
+  'owner:setPin': EVERYONE,
+  'owner:unlock': EVERYONE,
+  'owner:lock': EVERYONE,
+  'session:people': EVERYONE,
+  'session:signIn': EVERYONE,
+  'session:lock': EVERYONE,
+  'session:signOut': SIGNED_IN,
+  'session:touch': EVERYONE,
+  'settings:get': OWNER,
+  'settings:save': OWNER,
+  'settings:saveTill': OWNER,
+  'settings:saveCounter': OWNER,
+  'settings:saveReceipt': OWNER,
+  'receipt:testPrint': OWNER,
+  'printer:list': OWNER,
+  'settings:testConnection': OWNER,
+  'settings:setEnvironment': OWNER,
+  'staff:list': OWNER,
+  'staff:add': OWNER,
+  'staff:update': OWNER,
+  'audit:list': OWNER,
+  'audit:exportCsv': OWNER,
+  'payments:resolveAccount': SELLERS,
+  'payments:charge': SELLERS,
+  'payments:get': SELLERS,
+  'payments:stopWaiting': SELLERS,
+  'payments:pending': SELLERS,
+  'history:search': SELLERS,
+  'receipt:print': SELLERS,
+  'printer:printPage': SELLERS,
+  'takings:report': MANAGERS,
+  'takings:exportCsv': MANAGERS,
+};
+
+export function mayCall(caller: Caller, channel: IpcChannelName): boolean {
+  return CHANNEL_CALLERS[channel].includes(caller);
+}
