@@ -1,6 +1,7 @@
 /**
  * One simulator per data dir: two would both resume the same pending deliveries. `<data>/sandbox.lock` holds
- * the owner's pid; a lock left by a process that no longer exists (killed hard) is taken over.
+ * the owner's pid; a lock left by a process that no longer exists (killed hard) is taken over. The till
+ * uses the same lock (`till.lock`) so its terminal commands refuse to run while the app is open.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +15,8 @@ function alive(pid: number): boolean {
   }
 }
 
-export function lockDataDir(dataDir: string): () => void {
-  const path = join(dataDir, 'sandbox.lock');
+export function lockDataDir(dataDir: string, program = 'sandbox'): () => void {
+  const path = join(dataDir, `${program}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(path, String(process.pid), { flag: 'wx', mode: 0o600 });
@@ -26,8 +27,8 @@ export function lockDataDir(dataDir: string): () => void {
       if (Number.isInteger(owner) && owner > 0 && alive(owner)) {
         throw new Error(
           owner === process.pid
-            ? `The data dir ${dataDir} is already open in this process; close the other sandbox first`
-            : `The data dir ${dataDir} is in use by another sandbox (pid ${owner})`,
+            ? `The data dir ${dataDir} is already open in this process; close the other ${program} first`
+            : `The data dir ${dataDir} is in use by another ${program} (pid ${owner})`,
         );
       }
       rmSync(path, { force: true }); // stale: its owner is gone

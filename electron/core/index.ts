@@ -39,6 +39,7 @@ import { SettingsStore, type EnvironmentConfig } from './settings-store.js';
 import { Takings } from './takings.js';
 import { TransactionsStore } from './transactions-store.js';
 import { ENVIRONMENTS, type Environment } from '../../shared/domain.js';
+import { lockDataDir } from '../../sandbox/data-lock.js';
 
 export type { SecretStore } from './secret-store.js';
 export type { SystemPrinter } from './printing/print-service.js';
@@ -72,6 +73,15 @@ export type TillCoreOptions = {
   systemPrinter?: SystemPrinter;
 };
 
+function openOrUnlock<T>(open: () => T, unlock: () => void): T {
+  try {
+    return open();
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
 export type TillCore = {
   invoke<C extends IpcChannel>(channel: C, payload: unknown): Promise<IpcResponse<C>>;
   on<E extends IpcEvent>(event: E, listener: (p: IpcEventPayload<E>) => void): () => void;
@@ -100,7 +110,9 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     tillName: options.tillName ?? 'Till 1',
     timeZone: options.timeZone ?? 'Africa/Accra',
   });
-  const db = openDatabase(join(dataDir, 'till.db'), { nativeBinding: options.nativeBinding });
+  // One till per data folder; the terminal's reset-owner-pin refuses to run while it is held.
+  const unlockDataDir = lockDataDir(dataDir, 'till');
+  const db = openOrUnlock(() => openDatabase(join(dataDir, 'till.db'), { nativeBinding: options.nativeBinding }), unlockDataDir);
   const repo = new PaymentsRepo(db);
   const transactions = new TransactionsStore(db, settings.settings.timeZone);
   const client = createServiceClient({
@@ -256,6 +268,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     await (embedded as EmbeddedServices | null)?.close();
     await client.close();
     db.close();
+    unlockDataDir();
     throw error;
   }
   engine.resume();
@@ -302,6 +315,7 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
       await (embedded as EmbeddedServices | null)?.close();
       await client.close();
       db.close();
+      unlockDataDir();
       log.info('core.stopped', {});
     },
   };
