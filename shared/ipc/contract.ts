@@ -92,7 +92,6 @@ export const counterSettingsSchema = z.object({
 });
 export type CounterSettings = z.infer<typeof counterSettingsSchema>;
 
-
 /** The core checks a new PIN's digits itself (too short, all one digit, taken) and says which. */
 const pinSchema = z.string().max(16);
 

@@ -5,7 +5,7 @@
  * through `exposeBinding`, and every core event is pushed into the page, so the screens run exactly
  * as they do over Electron IPC.
  */
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -42,6 +42,8 @@ export type Till = {
   problems: string[];
   /** Calls the core directly, as the test's own back door (never used to drive the UI). */
   invoke<C extends IpcChannel>(channel: C, payload: unknown): ReturnType<TillCore['invoke']>;
+  /** The embedded simulator's URL (from settings.json: reading settings through the core needs the owner). */
+  sandboxUrl(): string;
   reload(): Promise<void>;
   close(): Promise<void>;
 };
@@ -104,6 +106,10 @@ export async function openTill(
     problems,
     server,
     invoke: (channel, payload) => core.invoke(channel, payload),
+    sandboxUrl: () => {
+      const { embeddedPorts } = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { embeddedPorts: { sandbox: number } };
+      return `http://127.0.0.1:${embeddedPorts.sandbox}`;
+    },
     reload: async () => {
       await page.reload();
     },

@@ -86,7 +86,7 @@ describe('the owner', () => {
 
   it("shows today's takings that match the sandbox's own records, a 30-day chart, by network and by till", async () => {
     const { page } = till.get();
-    const txs = (await sandboxTransactions((await testSettings()).baseUrl)).filter((t) => t.environment === 'test');
+    const txs = (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.environment === 'test');
     expect(txs).toHaveLength(5);
     const paid = txs.filter((t) => t.status === 'SUCCESS');
     const gross = addPesewas(...paid.map((t) => parseAmount(t.amount)));
@@ -153,7 +153,7 @@ describe('the owner', () => {
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network');
     expect(lines).toHaveLength(6);
-    const txs = (await sandboxTransactions((await testSettings()).baseUrl)).filter((t) => t.environment === 'test');
+    const txs = (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.environment === 'test');
     for (const t of txs) {
       const line = lines.find((l) => l.includes(t.reference));
       expect(line, t.reference).toBeDefined();

@@ -17,13 +17,8 @@ afterEach(() => clock.release());
 
 const HELP = /the service does not say which/;
 
-async function sandboxUrl(): Promise<string> {
-  const settings = await till.get().invoke('settings:get', {});
-  return (settings as { test: { baseUrl: string } }).test.baseUrl;
-}
-
 async function transactionsFor(msisdn: string): Promise<SandboxTransaction[]> {
-  return (await sandboxTransactions(await sandboxUrl())).filter((t) => t.msisdn === msisdn);
+  return (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.msisdn === msisdn);
 }
 
 /** From a NOT PAID result (focus on "New sale"), press Enter. */
