@@ -45,7 +45,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the permission matrix', () => {
+describe('the permission matrix', { timeout: 30_000 }, () => {
   it('names the callers of every channel of the contract', () => {
     expect(Object.keys(CHANNEL_CALLERS).sort()).toEqual([...IPC_CHANNELS].sort());
   });

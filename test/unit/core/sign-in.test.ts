@@ -35,7 +35,8 @@ async function withStaff(core: TillCore): Promise<string> {
   return kofi.id;
 }
 
-describe('sign-in', () => {
+// Each PIN is a real scrypt hash: on a loaded machine a test does dozens of them.
+describe('sign-in', { timeout: 30_000 }, () => {
   it('200 parallel wrong PINs for one person: 5 are checked, the rest refused, and the lock-out survives a restart', async () => {
     const dir = newDir();
     const core = await open(dir);
