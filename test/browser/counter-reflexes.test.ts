@@ -15,8 +15,7 @@ const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, embeddedClock: cloc
 afterEach(() => clock.release());
 
 async function transactionsFor(msisdn: string): Promise<SandboxTransaction[]> {
-  const settings = (await till.get().invoke('settings:get', {})) as { test: { baseUrl: string } };
-  return (await sandboxTransactions(settings.test.baseUrl)).filter((t) => t.msisdn === msisdn);
+  return (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.msisdn === msisdn);
 }
 
 /** The shop's amount entry, set as the owner would (PIN, save, lock), then the page reloaded. */
