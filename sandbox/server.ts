@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { realClock, type SandboxClock } from './clock.js';
 import { openDb } from './db.js';
-import { lockDataDir } from './data-lock.js';
+import { lockDataDir } from '../shared/data-lock.js';
 import { SecretBox } from './secrets.js';
 import { MerchantStore } from './merchants.js';
 import { DELIVERY_TIMEOUT_MS, DeliveryEngine } from './deliveries.js';

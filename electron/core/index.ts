@@ -39,7 +39,7 @@ import { SettingsStore, type EnvironmentConfig } from './settings-store.js';
 import { Takings } from './takings.js';
 import { TransactionsStore } from './transactions-store.js';
 import { ENVIRONMENTS, type Environment } from '../../shared/domain.js';
-import { lockDataDir } from '../../sandbox/data-lock.js';
+import { lockDataDir } from '../../shared/data-lock.js';
 
 export type { SecretStore } from './secret-store.js';
 export type { SystemPrinter } from './printing/print-service.js';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { ulid } from 'ulid';
-import { lockDataDir } from '../../sandbox/data-lock.js';
+import { lockDataDir } from '../../shared/data-lock.js';
 import { AuditLog } from './audit-log.js';
 import { openDatabase } from './database.js';
 import { CoreError } from './errors.js';

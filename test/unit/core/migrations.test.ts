@@ -223,7 +223,7 @@ describe('migration 6: the relay log id with the cursor', () => {
 
 describe('migration 7: people, the PIN lock-out and the audit log', () => {
   it('allows one owner, keeps the lock-out on disk, and refuses to change or delete an audit row', () => {
-    const db = track(openDatabase(file(), { migrations: MIGRATIONS.slice(0, 7) }));
+    const db = tillAt(7);
     expect(['staff', 'pin_attempts', 'audit_log'].every((t) => isStrict(db, t))).toBe(true);
     const person = db.prepare("INSERT INTO staff (id, name, role, pin_hash, created_at, updated_at) VALUES (?, ?, ?, 'h', 1, 1)");
     person.run('a', 'Owner', 'owner');
@@ -237,15 +237,14 @@ describe('migration 7: people, the PIN lock-out and the audit log', () => {
 
 describe('migration 8: who started each payment, and shifts', () => {
   it('adds the staff to existing payments as NULL, one open shift per person, and freezes a closed shift', () => {
-    const path = file();
-    const v7 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 7) }));
+    const v7 = tillAt(7);
     v7.prepare(
       `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network, description,
          request_body, till_id, created_at, updated_at) VALUES ('p1', 'r1', 'T1.x', 'test', 'success', 100, 'm', 'm', 'MTN', '', '{}', 'T1', 1, 1)`,
     ).run();
     v7.prepare("INSERT INTO staff (id, name, role, pin_hash, created_at, updated_at) VALUES ('k', 'Kofi', 'cashier', 'h', 1, 1)").run();
-    v7.close();
-    const v8 = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 8) }));
+    migrateTo(v7, MIGRATIONS, 8);
+    const v8 = v7;
     expect(v8.prepare('SELECT staff_id, staff_name, shift_id FROM payments').get()).toEqual({
       staff_id: null,
       staff_name: null,

@@ -1,7 +1,7 @@
 /**
- * One simulator per data dir: two would both resume the same pending deliveries. `<data>/sandbox.lock` holds
- * the owner's pid; a lock left by a process that no longer exists (killed hard) is taken over. The till
- * uses the same lock (`till.lock`) so its terminal commands refuse to run while the app is open.
+ * One program per data dir: `<data>/<program>.lock` holds the owner's pid; a lock left by a process that no
+ * longer exists (killed hard) is taken over. Two simulators on one folder would both resume the same pending
+ * deliveries; the till holds `till.lock` so its terminal commands (reset-owner-pin) refuse to run while it is open.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
