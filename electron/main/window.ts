@@ -1,5 +1,6 @@
 /** The one window: isolated, sandboxed, no Node, loading app://momo/ (or the dev server). */
 import { app, BrowserWindow } from 'electron';
+import windowIcon from '../../resources/icons/512x512.png?asset';
 import { APP_ORIGIN } from './sender-check.js';
 
 export function createMainWindow(preload: string, devServerUrl: string | null): BrowserWindow {
@@ -10,6 +11,7 @@ export function createMainWindow(preload: string, devServerUrl: string | null): 
     minHeight: 560,
     show: false,
     title: 'momo-till',
+    icon: windowIcon, // Windows and Linux (macOS shows the bundle's icon.icns)
     backgroundColor: '#ffffff',
     autoHideMenuBar: true,
     webPreferences: {
