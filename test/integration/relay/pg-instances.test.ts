@@ -120,6 +120,26 @@ describePg('relay on PostgreSQL: two instances, two merchants', () => {
     expect(c.events.map((e) => e.seq)).toEqual([41]);
   });
 
+  it("does not hold one merchant's commits back behind another's: beta commits while alpha's counter is locked", async () => {
+    // Stand-in for a merchant whose commits are slow (a burst, a long transaction): its counter row is held.
+    const holder = await pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT last_seq FROM merchants WHERE id = 'MCH_alpha' FOR UPDATE");
+      const alphaAnswer = deliver(instances[0]!.url, transaction('live'), KEYS.MCH_alpha);
+      const betaAnswers = await Promise.all([0, 1, 0, 1].map((i) => deliver(instances[i]!.url, transaction('live'), KEYS.MCH_beta)));
+      expect(betaAnswers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      let alphaDone = false;
+      void alphaAnswer.then(() => (alphaDone = true));
+      await sleep(50);
+      expect(alphaDone).toBe(false); // still waiting for its merchant's counter, not refused
+      await holder.query('ROLLBACK');
+      expect((await alphaAnswer).status).toBe(200);
+    } finally {
+      holder.release();
+    }
+  });
+
   it('caps streams per token and per merchant on each instance (503, other merchants unaffected)', async () => {
     const extra = await createToken(pool, 'MCH_beta', 'back-office');
     // The main beta token already has two streams on instance 0 (the tests above): one more reaches its cap of 3.

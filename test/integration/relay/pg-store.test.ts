@@ -61,22 +61,56 @@ describePg('relay on PostgreSQL: the store', () => {
     return store;
   }
 
-  it('migration 1 and 2: tables, triggers and relay_commit, recorded once; a newer database is refused', async () => {
+  it('migrations 1 and 2: tables, triggers and relay_commit, recorded once; a newer database is refused', async () => {
     const { url } = await setUp([]);
     const client = new pg.Client(url);
     await client.connect();
     try {
       const versions = await client.query('SELECT version, name FROM relay_schema_migrations ORDER BY version');
-      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2]);
-      expect(PG_SCHEMA_VERSION).toBe(2);
+      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3]);
+      expect(PG_SCHEMA_VERSION).toBe(3);
       const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
       expect(tables.rows.map((r: { tablename: string }) => r.tablename)).toEqual(
         expect.arrayContaining(['auth_version', 'events', 'merchants', 'service_keys', 'till_tokens']),
       );
       await expect(client.query("INSERT INTO merchants (id, log_id) VALUES ('shop-1', 'x')")).rejects.toThrow(/check constraint/);
-      expect(await migratePg(client)).toBe(2); // already current: nothing runs again
+      expect(await migratePg(client)).toBe(3); // already current: nothing runs again
       await client.query("INSERT INTO relay_schema_migrations (version, name) VALUES (99, 'from the future')");
       await expect(migratePg(client)).rejects.toThrow(/schema version 99, newer than this relay understands/);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('migration 3: a version-2 log keeps its events, numbering and repeats; the key becomes (merchant, reference, environment)', async () => {
+    const url = await cluster().createDatabase();
+    const client = new pg.Client(url);
+    await client.connect();
+    try {
+      await migratePg(client, 2);
+      await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_old', 'old-log')");
+      const commit = (refs: string[]) =>
+        client.query('SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+          'MCH_old',
+          refs.map(() => 'live'),
+          refs,
+          refs,
+          refs.map(() => 'pk_live_Old00001'),
+          refs.map(() => 'r'),
+          refs.map(() => 'w'),
+          refs.map((r) => JSON.stringify({ reference: r })),
+          refs.map(() => 100),
+        ]);
+      await commit(['A', 'B']);
+      expect(await migratePg(client)).toBe(2);
+      const after = await commit(['B', 'C', 'C']);
+      expect(after.rows.map((r: { o_kind: string; o_seq: string }) => `${r.o_kind}:${r.o_seq}`)).toEqual([
+        'duplicate:2',
+        'accepted:3',
+        'duplicate:3',
+      ]);
+      const keys = await client.query("SELECT conname FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype = 'u'");
+      expect(keys.rows.map((r: { conname: string }) => r.conname)).toEqual(['events_merchant_reference_environment']);
     } finally {
       await client.end();
     }
