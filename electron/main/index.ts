@@ -11,6 +11,7 @@ import { handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { forwardEvents, registerIpc } from './ipc.js';
 import { installNativeBinding } from './native-binding.js';
 import { hardenContents, hardenSession } from './security.js';
+import { createSystemPrinter } from './system-printer.js';
 import { createMainWindow } from './window.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -48,7 +49,12 @@ if (!app.requestSingleInstanceLock()) {
     handleAppProtocol(join(here, '../renderer'));
     try {
       const nativeBinding = installNativeBinding(process.env, app.isPackaged);
-      core = await createTillCore({ dataDir: app.getPath('userData'), nativeBinding, version: app.getVersion() });
+      core = await createTillCore({
+        dataDir: app.getPath('userData'),
+        nativeBinding,
+        version: app.getVersion(),
+        systemPrinter: createSystemPrinter(() => win),
+      });
     } catch (error) {
       const message = (error as { message?: string }).message ?? String(error);
       dialog.showErrorBox('momo-till cannot start', message);

@@ -32,6 +32,7 @@ export const IPC_CHANNEL_NAMES = [
   'history:search',
   'takings:report',
   'takings:exportCsv',
+  'receipt:preview',
   'receipt:print',
   'receipt:testPrint',
   'printer:printPage',

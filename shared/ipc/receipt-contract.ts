@@ -15,6 +15,11 @@ export type PrintResult = z.infer<typeof printResultSchema>;
 const pageResultSchema = z.union([z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), message: z.string() })]);
 
 export const receiptChannels = {
+  /** What `receipt:print` would print, without printing: the screen keeps it ready for its own print view. */
+  'receipt:preview': {
+    request: z.object({ paymentId: z.string().max(64) }).strict(),
+    response: z.object({ documents, paper: paperWidthSchema }),
+  },
   /** The receipt (or NOT PAID slip) of a payment with a final answer, on the chosen printer. */
   'receipt:print': {
     request: z.object({ paymentId: z.string().max(64), reprint: z.boolean().default(false) }).strict(),
@@ -27,7 +32,7 @@ export const receiptChannels = {
   /** Owner: the operating system's printers (empty outside the desktop app). */
   'printer:list': {
     request: z.object({}).strict(),
-    response: z.object({ printers: z.array(z.object({ name: z.string(), displayName: z.string(), isDefault: z.boolean() })) }),
+    response: z.object({ printers: z.array(z.object({ name: z.string(), displayName: z.string() })) }),
   },
   /** Owner: shop header, footer, paper, printer, automatic printing, merchant copy. */
   'settings:saveReceipt': { request: receiptSettingsSchema.strict(), response: z.object({ ok: z.literal(true) }) },

@@ -12,7 +12,7 @@ import { PrinterError, sendToNetworkPrinter } from './network-printer.js';
 
 /** The operating system's printers, reached through the Electron shell (absent in plain Node). */
 export type SystemPrinter = {
-  list(): Promise<Array<{ name: string; displayName: string; isDefault: boolean }>>;
+  list(): Promise<Array<{ name: string; displayName: string }>>;
   /** Prints the window's current page silently (only the receipt shows in print media). */
   print(options: { deviceName: string; widthMm: number; heightMm: number }): Promise<void>;
 };
@@ -105,7 +105,7 @@ export class PrintService {
     }
   }
 
-  async listSystemPrinters(): Promise<Array<{ name: string; displayName: string; isDefault: boolean }>> {
+  async listSystemPrinters(): Promise<Array<{ name: string; displayName: string }>> {
     if (!this.deps.systemPrinter) return [];
     return withTimeout(this.deps.systemPrinter.list(), this.timeoutMs, 'The list of printers did not come within 5 s.');
   }

@@ -8,7 +8,8 @@ import { CoreError } from '../errors.js';
 import { toPaymentView } from '../payments-repo.js';
 import { validateReceiptSettings } from './receipt-settings-validation.js';
 
-type ReceiptChannel = 'receipt:print' | 'receipt:testPrint' | 'printer:printPage' | 'printer:list' | 'settings:saveReceipt';
+type ReceiptChannel =
+  'receipt:preview' | 'receipt:print' | 'receipt:testPrint' | 'printer:printPage' | 'printer:list' | 'settings:saveReceipt';
 type ReceiptHandlers = { [C in ReceiptChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
 export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
@@ -26,17 +27,21 @@ export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
     return view;
   };
 
+  const receiptOf = (payment: PaymentView, reprint: boolean): PrintDocument[] => {
+    const { tillName, timeZone, receipt } = ctx.settings.settings;
+    const reprintedAt = reprint ? new Date(ctx.now()).toISOString() : null;
+    return buildReceipt(payment, { settings: receipt, tillName, timeZone, reprintedAt });
+  };
+
   return {
+    'receipt:preview': async ({ paymentId }) => ({
+      documents: receiptOf(paymentFor(paymentId), false),
+      paper: ctx.settings.settings.receipt.paper,
+    }),
+
     'receipt:print': async ({ paymentId, reprint }) => {
       const payment = paymentFor(paymentId);
-      const { tillName, timeZone, receipt } = ctx.settings.settings;
-      const documents = buildReceipt(payment, {
-        settings: receipt,
-        tillName,
-        timeZone,
-        reprintedAt: reprint ? new Date(ctx.now()).toISOString() : null,
-      });
-      return print(`receipt:${payment.id}`, documents);
+      return print(`receipt:${payment.id}`, receiptOf(payment, reprint));
     },
 
     'receipt:testPrint': async () => {

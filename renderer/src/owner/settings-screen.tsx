@@ -1,4 +1,4 @@
-/** Settings: mode switch, till details, both environments (masked secrets, test connection), the PIN. */
+/** Settings: mode switch, till details, receipts and printer, both environments (masked secrets, test connection), the PIN. */
 import { useCallback, useEffect, useState } from 'react';
 import type { IpcResponse } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
@@ -7,6 +7,7 @@ import { EnvironmentForm } from './environment-form';
 import { EnvironmentSwitch } from './environment-switch';
 import { PinSetup } from './pin-setup';
 import { CounterForm } from './counter-form';
+import { ReceiptForm } from './receipt-form';
 import { TillForm } from './till-form';
 
 type Settings = IpcResponse<'settings:get'>;
@@ -45,6 +46,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
         <>
           <TillForm tillName={settings.tillName} timeZone={settings.timeZone} onSaved={changed} />
           <CounterForm counter={status.counter} onSaved={changed} />
+          <ReceiptForm settings={settings.receipt} onSaved={changed} />
           <EnvironmentForm environment="test" view={settings.test} onSaved={changed} />
           <EnvironmentForm environment="live" view={settings.live} onSaved={changed} />
         </>

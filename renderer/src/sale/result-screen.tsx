@@ -3,13 +3,14 @@ import { useEffect, useRef } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import type { AmountEntry } from '../../../shared/money';
 import { dateTime, ghs, networkLabel, phone } from '../format';
-import { Receipt } from './receipt';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import { PaymentPrint } from '../printing/payment-print';
+import type { AppStatus } from '../hooks/use-app-status';
 
 type Props = {
   payment: PaymentView;
-  tillName: string;
   timeZone: string;
+  printing: AppStatus['printing'];
   entry: AmountEntry;
   /** A new, empty sale; `amount` is the first key of it when the cashier simply went on typing. */
   onNewSale: (amount?: string) => void;
@@ -22,7 +23,7 @@ function amountKey(e: KeyboardEvent, entry: AmountEntry): boolean {
   return /^[0-9]$/.test(e.key) || (entry === 'cedis' && e.key === '.');
 }
 
-export function ResultScreen({ payment, tillName, timeZone, entry, onNewSale, onTryAgain }: Props) {
+export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, onTryAgain }: Props) {
   const success = payment.state === 'success';
   // Paid or not, the focused default is a new, empty sale: an Enter by reflex never prompts the same customer again.
   const firstRef = useRef<HTMLButtonElement>(null);
@@ -75,14 +76,9 @@ export function ResultScreen({ payment, tillName, timeZone, entry, onNewSale, on
       )}
       <div className="actions">
         {success ? (
-          <>
-            <button ref={firstRef} type="button" className="primary big" onClick={() => onNewSale()}>
-              New sale
-            </button>
-            <button type="button" className="secondary" onClick={() => window.print()}>
-              Print receipt
-            </button>
-          </>
+          <button ref={firstRef} type="button" className="primary big" onClick={() => onNewSale()}>
+            New sale
+          </button>
         ) : (
           <>
             <button ref={firstRef} type="button" className="primary big" onClick={() => onNewSale()}>
@@ -91,13 +87,10 @@ export function ResultScreen({ payment, tillName, timeZone, entry, onNewSale, on
             <button type="button" className="secondary" onClick={onTryAgain}>
               Try again with the same details
             </button>
-            <button type="button" className="secondary" onClick={() => window.print()}>
-              Print slip
-            </button>
           </>
         )}
       </div>
-      <Receipt payment={payment} tillName={tillName} timeZone={timeZone} />
+      <PaymentPrint payment={payment} printer={printing.printer} autoPrint={printing.autoPrint} />
     </section>
   );
 }

@@ -36,8 +36,8 @@ export function SaleFlow({ sale, status, announce }: Props) {
     return (
       <ResultScreen
         payment={payment}
-        tillName={status?.tillName ?? ''}
         timeZone={status?.timeZone ?? 'Africa/Accra'}
+        printing={status?.printing ?? { printer: 'none', autoPrint: false }}
         entry={entry}
         onNewSale={(amount) => {
           selectAmount.current = false;
