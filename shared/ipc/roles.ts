@@ -50,6 +50,7 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'payments:stopWaiting': SELLERS,
   'payments:pending': SELLERS,
   'history:search': SELLERS,
+  'receipt:preview': SELLERS,
   'receipt:print': SELLERS,
   'printer:printPage': SELLERS,
   'takings:report': MANAGERS,

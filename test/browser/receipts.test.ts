@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { focused, goTo, resultTitle, sell, text } from '../browser-bridge/cashier.js';
+import { axe, focused, goTo, resultTitle, sell, text } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { decodeEscPos, plainLines } from '../support/escpos-decoder.js';
 import { startFakePrinter, type FakePrinter } from '../support/fake-network-printer.js';
@@ -72,6 +72,7 @@ describe('receipts and printers', () => {
     await form.getByLabel('Tax id', { exact: true }).fill('C0012345678');
     await form.getByRole('button', { name: 'Save receipt and printer' }).click();
     expect(await text(page, 'receipt-save-message')).toBe('Receipt and printer saved.');
+    expect(await axe(page)).toEqual([]);
 
     const job = printer.nextJob();
     await form.getByRole('button', { name: 'Test print' }).click();
@@ -129,6 +130,7 @@ describe('receipts and printers', () => {
         expect(await resultTitle(page)).toBe('PAID');
         await expect.poll(() => text(page, 'print-error'), { timeout: 10_000 }).toMatch(message);
         expect(await text(page, 'print-error')).toMatch(/The sale is not affected/);
+        expect(await axe(page)).toEqual([]);
         await page.getByRole('button', { name: 'Print again' }).waitFor();
         await newSale(page);
         await sell(page, '200', '0241234570');
@@ -152,6 +154,24 @@ describe('receipts and printers', () => {
     await expect.poll(() => page.getByTestId('print-sheet').textContent()).toMatch(/NOT A RECEIPT/);
     await receiptShot(page, 'receipt-not-paid');
     await newSale(page);
+  });
+
+  it('History reprints a payment through the same path, marked REPRINT', async () => {
+    const { page } = till.get();
+    await goTo(page, 'History');
+    await focused(page, 'history-search');
+    await page.keyboard.type('4567');
+    await expect.poll(() => page.getByTestId('history-row').count()).toBe(1);
+    await page.getByRole('button', { name: /^Open/ }).click();
+    await page.getByTestId('payment-detail').waitFor();
+    expect(await axe(page)).toEqual([]);
+    const job = printer.nextJob();
+    await page.getByRole('button', { name: 'Reprint' }).click();
+    const [reprint] = decodeEscPos(await job).documents;
+    expect(plainLines(reprint!)).toEqual(expect.arrayContaining(['PAID', 'CUSTOMER COPY']));
+    expect(plainLines(reprint!).some((l) => l.startsWith('REPRINT '))).toBe(true);
+    await expect.poll(() => text(page, 'print-status')).toBe('Sent to the printer.');
+    await goTo(page, 'Charge');
   });
 
   for (const paper of [80, 58] as const) {

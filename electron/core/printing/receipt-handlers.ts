@@ -2,6 +2,7 @@
 import type { IpcContract, IpcResponse, PaymentView } from '../../../shared/ipc/contract.js';
 import { buildReceipt, buildTestPage, isPrintable } from '../../../shared/receipt/build-receipt.js';
 import type { PrintDocument } from '../../../shared/receipt/print-document.js';
+import type { PrintResult } from '../../../shared/ipc/receipt-contract.js';
 import type { z } from 'zod';
 import type { CoreContext } from '../core-context.js';
 import { CoreError } from '../errors.js';
@@ -12,11 +13,16 @@ type ReceiptChannel =
   'receipt:preview' | 'receipt:print' | 'receipt:testPrint' | 'printer:printPage' | 'printer:list' | 'settings:saveReceipt';
 type ReceiptHandlers = { [C in ReceiptChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
+/**
+ * The one print path for any channel that prints (receipts here; shift, X and Z reports too): answer
+ * with this (`printResultSchema`) and the renderer's `usePrinter().print` does the rest.
+ */
+export async function printDocuments(ctx: CoreContext, key: string, documents: PrintDocument[]): Promise<PrintResult> {
+  return { ...(await ctx.printing.print(key, documents)), documents, paper: ctx.settings.settings.receipt.paper };
+}
+
 export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
-  const print = async (key: string, documents: PrintDocument[]): Promise<IpcResponse<'receipt:print'>> => {
-    const paper = ctx.settings.settings.receipt.paper;
-    return { ...(await ctx.printing.print(key, documents)), documents, paper };
-  };
+  const print = (key: string, documents: PrintDocument[]) => printDocuments(ctx, key, documents);
 
   const paymentFor = (id: string): PaymentView => {
     const row = ctx.repo.get(id);

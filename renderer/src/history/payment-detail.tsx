@@ -4,6 +4,8 @@ import { useRef } from 'react';
 import { PaymentStatus } from '../components/payment-status';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { dateTime, ghs, networkLabel, phone } from '../format';
+import { isPrintable } from '../../../shared/receipt/build-receipt';
+import { PaymentPrint } from '../printing/payment-print';
 
 type Props = { payment: PaymentView; timeZone: string; onClose: () => void };
 
@@ -52,6 +54,8 @@ export function PaymentDetail({ payment, timeZone, onClose }: Props) {
           </>
         ) : null}
       </dl>
+      {/* A reprint through the one print path: marked REPRINT with when, on the same printer. */}
+      {isPrintable(payment) ? <PaymentPrint payment={payment} reprint /> : null}
       <button type="button" className="secondary" onClick={onClose}>
         Back to the list
       </button>

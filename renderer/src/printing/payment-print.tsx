@@ -13,14 +13,15 @@ import { usePrinter } from './use-printer';
 
 type Props = {
   payment: PaymentView;
-  printer: PrinterKind;
+  /** The chosen printer: automatic printing never opens the browser's print view (none). */
+  printer?: PrinterKind;
   /** Print by itself once when the screen shows a PAID payment. */
   autoPrint?: boolean;
   /** History: every print is a reprint. */
   reprint?: boolean;
 };
 
-export function PaymentPrint({ payment, printer, autoPrint = false, reprint = false }: Props) {
+export function PaymentPrint({ payment, printer = 'none', autoPrint = false, reprint = false }: Props) {
   const { state, sheet, setSheet, sheetRef, print } = usePrinter();
   const printedOnce = useRef(reprint);
   const paid = payment.state === 'success';

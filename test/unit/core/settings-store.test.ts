@@ -52,4 +52,11 @@ describe('settings.json', () => {
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...open().settings, active: 'prod' }));
     expect(failure().message).toMatch(/^settings\.json is damaged \(active\)/);
   });
+
+  it('a file written before receipts could be set up reads as the receipt defaults (no printer, 80 mm)', () => {
+    open();
+    const { receipt: _receipt, ...before } = open().settings;
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(before));
+    expect(open().settings.receipt).toMatchObject({ printer: 'none', paper: 80, port: 9100, autoPrint: false });
+  });
 });
