@@ -24,31 +24,30 @@ export async function printDocuments(ctx: CoreContext, key: string, documents: P
 export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
   const print = (key: string, documents: PrintDocument[]) => printDocuments(ctx, key, documents);
 
-  const paymentFor = (id: string): PaymentView => {
+  /** The payment as the receipt shows it, with the cashier who took it once staff exist. */
+  const paymentFor = (id: string): { payment: PaymentView; cashierName: string | null } => {
     const row = ctx.repo.get(id);
     if (!row || row.environment !== ctx.settings.settings.active) throw new CoreError('NOT_FOUND', 'That payment is not on this till.');
-    const view = toPaymentView(row);
-    if (!isPrintable(view))
+    const payment = toPaymentView(row);
+    if (!isPrintable(payment))
       throw new CoreError('NOT_FINAL', 'This payment has no result yet: its receipt can be printed once it is PAID or NOT PAID.');
-    return view;
+    return { payment, cashierName: row.staff_name ?? null };
   };
 
-  const receiptOf = (payment: PaymentView, reprint: boolean): PrintDocument[] => {
+  const receiptOf = (id: string, reprint: boolean): PrintDocument[] => {
+    const { payment, cashierName } = paymentFor(id);
     const { tillName, timeZone, receipt } = ctx.settings.settings;
     const reprintedAt = reprint ? new Date(ctx.now()).toISOString() : null;
-    return buildReceipt(payment, { settings: receipt, tillName, timeZone, reprintedAt });
+    return buildReceipt(payment, { settings: receipt, tillName, timeZone, reprintedAt, cashierName });
   };
 
   return {
     'receipt:preview': async ({ paymentId }) => ({
-      documents: receiptOf(paymentFor(paymentId), false),
+      documents: receiptOf(paymentId, false),
       paper: ctx.settings.settings.receipt.paper,
     }),
 
-    'receipt:print': async ({ paymentId, reprint }) => {
-      const payment = paymentFor(paymentId);
-      return print(`receipt:${payment.id}`, receiptOf(payment, reprint));
-    },
+    'receipt:print': async ({ paymentId, reprint }) => print(`receipt:${paymentId}`, receiptOf(paymentId, reprint)),
 
     'receipt:testPrint': async () => {
       const { tillName, timeZone, receipt } = ctx.settings.settings;

@@ -3,6 +3,7 @@
  * them (text lines, QR content, cut) and checks a PAID receipt (customer and merchant copies), a NOT
  * PAID slip, a REPRINT and the TEST marking; then a printer that is off, silent or out of paper.
  */
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RECEIPT_SETTINGS, type ReceiptSettings } from '../../../shared/receipt/receipt-settings.js';
 import { decodeEscPos, plainLines } from '../../support/escpos-decoder.js';
@@ -151,6 +152,18 @@ describe('a network ESC/POS printer', () => {
     await printAndDecode(payment.id);
     const [again] = (await printAndDecode(payment.id, true)).documents;
     expect(plainLines(again!).some((l) => /^REPRINT \d{2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}$/.test(l))).toBe(true);
+  });
+
+  it('names the cashier who took the payment (staff accounts)', async () => {
+    const payment = await pay('17');
+    const db = new Database(`${root}/till/till.db`);
+    try {
+      db.prepare('UPDATE payments SET staff_name = ? WHERE id = ?').run('Ama Owusu', payment.id);
+    } finally {
+      db.close();
+    }
+    const [receipt] = (await printAndDecode(payment.id)).documents;
+    expect(plainLines(receipt!).some((l) => /^Cashier\s+Ama Owusu$/.test(l))).toBe(true);
   });
 
   it('prints once for a double click: the second request joins the first job', async () => {
