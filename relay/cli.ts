@@ -18,6 +18,7 @@ import { PG_COMMANDS, runPgCommand } from './pg/pg-cli.js';
 import { loadMasterKey, MasterKeyError } from './pg/secret-box.js';
 import { TenantError } from './pg/tenants.js';
 import { startRelay } from './server.js';
+import { DamagedDatabaseError } from '../shared/sqlite-file.js';
 import { stopWithParent } from '../shared/stop-with-parent.js';
 
 const USAGE = `Usage:
@@ -38,7 +39,10 @@ Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, R
   RELAY_SIGNED_PAYLOAD, RELAY_TIMESTAMP_TOLERANCE_SECONDS, RELAY_MAX_BODY_BYTES, RELAY_HEARTBEAT_SECONDS,
   RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS,
   RELAY_MAX_STREAMS_PER_MERCHANT, RELAY_MAX_STREAMS_PER_TOKEN, RELAY_DATABASE_URL, RELAY_MASTER_KEY,
-  RELAY_MASTER_KEY_FILE (see relay/README.md).`;
+  RELAY_MASTER_KEY_FILE,
+  RELAY_MAX_CONNECTIONS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS, RELAY_KEEP_ALIVE_TIMEOUT_MS,
+  RELAY_MAX_REQUESTS_PER_SOCKET, RELAY_MAX_PENDING_BODY_BYTES, RELAY_WARNING_SUMMARY_SECONDS,
+  RELAY_LOG_LEVEL=debug (see relay/README.md).`;
 
 function fail(message: string): never {
   console.error(message);
@@ -186,7 +190,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof RelayConfigError || err instanceof MasterKeyError || err instanceof TenantError) fail(err.message);
+  // Said plainly, without a stack trace: a bad config, a bad master key or tenant, a damaged database.
+  if (err instanceof RelayConfigError || err instanceof MasterKeyError || err instanceof TenantError || err instanceof DamagedDatabaseError)
+    fail(err.message);
   console.error((err as Error).stack ?? String(err));
   process.exit(1);
 });

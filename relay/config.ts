@@ -11,6 +11,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { SIGNED_PAYLOADS, DEFAULT_TOLERANCE_SECONDS } from '../shared/webhook-signature.js';
 import { PUBLIC_KEY_ID, SECRET_KEY, environmentOfKey } from '../shared/wire/keys.js';
+import { checkLimits, LIMIT_ENV_VARS, limitFields } from './limits.js';
 
 export const TOKEN_HASH = /^sha256:[0-9a-f]{64}$/;
 
@@ -23,11 +24,14 @@ export const relayKeySchema = z
   })
   .strict()
   .superRefine((key, ctx) => {
-    if (environmentOfKey(key.publicId) !== environmentOfKey(key.secret)) {
+    const keyEnvironment = environmentOfKey(key.publicId);
+    const secretEnvironment = environmentOfKey(key.secret);
+    // A value that is no key at all is already reported by its own pattern.
+    if (keyEnvironment && secretEnvironment && keyEnvironment !== secretEnvironment) {
       ctx.addIssue({
         code: 'custom',
         path: ['secret'],
-        message: `is a ${environmentOfKey(key.secret)} key but publicId is a ${environmentOfKey(key.publicId)} key`,
+        message: `is a ${secretEnvironment} key but publicId is a ${keyEnvironment} key`,
       });
     }
   });
@@ -80,9 +84,11 @@ export const relayConfigSchema = z
     maxStreamsPerMerchant: z.number().int().min(1).max(100_000).default(200),
     /** Most event streams one till token may hold open on an instance. */
     maxStreamsPerToken: z.number().int().min(1).max(1_000).default(16),
+    ...limitFields,
   })
   .strict()
   .superRefine((config, ctx) => {
+    checkLimits(config, ctx);
     const seenKeys = new Set<string>();
     config.keys.forEach((key, i) => {
       if (seenKeys.has(key.publicId)) {
@@ -137,6 +143,7 @@ export const CONFIG_ENV_VARS = {
   RELAY_MAX_SSE_CLIENTS: 'maxSseClients',
   RELAY_MAX_STREAMS_PER_MERCHANT: 'maxStreamsPerMerchant',
   RELAY_MAX_STREAMS_PER_TOKEN: 'maxStreamsPerToken',
+  ...LIMIT_ENV_VARS,
 } as const satisfies Record<string, keyof RelayConfig>;
 
 const JSON_SETTINGS = new Set<string>(['keys', 'tills']);
@@ -204,12 +211,23 @@ function readJsonFile(file: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new RelayConfigError(`Relay config ${file} is not valid JSON: ${(err as Error).message}`);
+    // Only where: the parser's own message quotes the text around the error, which may be a secret.
+    throw new RelayConfigError(`Relay config ${file} is not valid JSON ${jsonErrorPlace(text, (err as Error).message)}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new RelayConfigError(`Relay config ${file} must hold a JSON object`);
   }
   return parsed as Record<string, unknown>;
+}
+
+/** "at line L, column C" of a JSON.parse error, from the position in its message (or the end of the text). */
+export function jsonErrorPlace(text: string, message: string): string {
+  const m = /at position (\d+)/.exec(message);
+  const position = m ? Math.min(Number(m[1]), text.length) : text.length;
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `at line ${line}, column ${column}`;
 }
 
 /**

@@ -46,6 +46,36 @@ export const MIGRATIONS: readonly Migration[] = [
       db.prepare("INSERT INTO meta (key, value) VALUES ('log_id', ?)").run(newLogId());
     },
   },
+  {
+    // The spec never says references are unique across environments, and a test delivery must not
+    // block a live one. SQLite cannot drop a UNIQUE constraint, so the table is rebuilt; seq values
+    // (and so the AUTOINCREMENT counter) are kept.
+    version: 3,
+    name: 'one event per (environment, reference)',
+    up: `
+  CREATE TABLE events_v3 (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    reference TEXT NOT NULL,
+    client_reference TEXT,
+    environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+    key_id TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    webhook_created_at TEXT NOT NULL,
+    transaction_json TEXT NOT NULL,
+    first_timestamp INTEGER NOT NULL,
+    latest_timestamp INTEGER NOT NULL,
+    deliveries INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (environment, reference)
+  ) STRICT;
+  INSERT INTO events_v3 SELECT seq, reference, client_reference, environment, key_id, received_at, webhook_created_at,
+    transaction_json, first_timestamp, latest_timestamp, deliveries FROM events;
+  DROP TABLE events;
+  ALTER TABLE events_v3 RENAME TO events;
+  CREATE INDEX events_reference ON events (reference);
+  CREATE INDEX events_client_reference ON events (client_reference, environment);
+  CREATE INDEX events_environment_seq ON events (environment, seq);
+  `,
+  },
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);
@@ -54,11 +84,19 @@ export class RelayDatabaseError extends Error {
   override name = 'RelayDatabaseError';
 }
 
-export function openRelayDatabase(dataDir: string, options: { busyTimeoutMs?: number } = {}): Database.Database {
+/**
+ * Opens (creating and migrating) relay.sqlite, folder 0700 and files 0600. `check` runs SQLite's
+ * quick_check first (the relay does once at start); a damaged file is a DamagedDatabaseError naming it.
+ */
+export function openRelayDatabase(dataDir: string, options: { busyTimeoutMs?: number; check?: boolean } = {}): Database.Database {
   return openDatabase(join(dataDir, DB_FILE_NAME), {
     migrations: MIGRATIONS,
     synchronous: 'FULL',
     busyTimeoutMs: options.busyTimeoutMs ?? 1000,
+    check: options.check ?? false,
+    ifDamaged:
+      'Stop the relay, restore relay.sqlite from a backup, then give the log a new id ' +
+      `(npm run relay -- log-id new --data ${dataDir}) so tills read it again from the start.`,
     tooNew: (found, known) =>
       new RelayDatabaseError(
         `The relay database is schema version ${found}, newer than this relay understands (${known}). ` +

@@ -1,5 +1,5 @@
 /**
- * The durable event log on SQLite: one row per transaction reference (permanent dedupe by a
+ * The durable event log on SQLite: one row per (environment, reference) (permanent dedupe by a
  * UNIQUE key), a gap-free ascending sequence number. `apply` is the write (run inside the
  * group committer's transaction); the rest is the read side of the storage seam (relay/store.ts).
  */
@@ -16,16 +16,45 @@ type ExistingRow = {
   latest_timestamp: number;
 };
 
-/** JSON with object keys sorted, so equal values give equal strings. */
+type Step = { text: string } | { value: unknown };
+
+/**
+ * JSON with object keys sorted, so equal values give equal strings. Built with an explicit stack
+ * rather than recursion: a stored transaction may be nested deeper than the call stack allows.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  const steps: Step[] = [{ value }];
+  while (steps.length > 0) {
+    const step = steps.pop() as Step;
+    if ('text' in step) {
+      out.push(step.text);
+      continue;
+    }
+    const v = step.value;
+    if (Array.isArray(v)) {
+      out.push('[');
+      steps.push({ text: ']' });
+      for (let i = v.length - 1; i >= 0; i--) {
+        steps.push({ value: v[i] });
+        if (i > 0) steps.push({ text: ',' });
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>)
+        .filter(([, x]) => x !== undefined)
+        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      out.push('{');
+      steps.push({ text: '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i] as [string, unknown];
+        steps.push({ value: inner });
+        steps.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` });
+      }
+    } else {
+      out.push(JSON.stringify(v));
+    }
   }
-  return JSON.stringify(value);
+  return out.join('');
 }
 
 /** Top-level transaction field names whose values differ (names only: values may be personal data). */
@@ -43,6 +72,7 @@ export class EventLog implements EventReader {
   private readonly pageAll;
   private readonly pageEnv;
   private readonly byReference;
+  private readonly byReferenceEnv;
   private readonly byClientRef;
   private readonly byClientRefEnv;
   private readonly maxSeq;
@@ -51,8 +81,8 @@ export class EventLog implements EventReader {
 
   constructor(readonly db: Database.Database) {
     this.logId = readLogId(db);
-    this.findByReference = db.prepare<[string], ExistingRow>(
-      'SELECT seq, environment, transaction_json, latest_timestamp FROM events WHERE reference = ?',
+    this.findByReference = db.prepare<[string, string], ExistingRow>(
+      'SELECT seq, environment, transaction_json, latest_timestamp FROM events WHERE environment = ? AND reference = ?',
     );
     this.insert = db.prepare(
       `INSERT INTO events (reference, client_reference, environment, key_id, received_at, webhook_created_at,
@@ -64,7 +94,10 @@ export class EventLog implements EventReader {
     this.pageEnv = db.prepare<[string, number, number], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE environment = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
-    this.byReference = db.prepare<[string], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE reference = ?`);
+    this.byReference = db.prepare<[string], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE reference = ? ORDER BY seq DESC LIMIT 1`);
+    this.byReferenceEnv = db.prepare<[string, string], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE reference = ? AND environment = ?`,
+    );
     this.byClientRef = db.prepare<[string], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE client_reference = ? ORDER BY seq DESC LIMIT 1`,
     );
@@ -78,7 +111,7 @@ export class EventLog implements EventReader {
   apply(d: Delivery): ApplyOutcome {
     // Looked up first: an INSERT that hits the UNIQUE key would still use up a sequence number
     // (AUTOINCREMENT), and the log must stay gap-free.
-    const existing = this.findByReference.get(d.reference);
+    const existing = this.findByReference.get(d.environment, d.reference);
     if (existing) return this.repeat(existing, d);
     const info = this.insert.run(
       d.reference,
@@ -108,9 +141,8 @@ export class EventLog implements EventReader {
     // Compared only on a repeat: the canonical form of the stored and the incoming final state.
     const stored = JSON.parse(existing.transaction_json) as Record<string, unknown>;
     const incoming = JSON.parse(d.transactionJson) as Record<string, unknown>;
-    if (existing.environment !== d.environment || canonicalJson(stored) !== canonicalJson(incoming)) {
-      const fields = existing.environment !== d.environment ? ['environment'] : differingFields(stored, incoming);
-      return { kind: 'conflict', seq: existing.seq, storedEnvironment: existing.environment, fields };
+    if (canonicalJson(stored) !== canonicalJson(incoming)) {
+      return { kind: 'conflict', seq: existing.seq, storedEnvironment: existing.environment, fields: differingFields(stored, incoming) };
     }
     this.touch.run(d.timestamp, existing.seq);
     return {
@@ -135,14 +167,24 @@ export class EventLog implements EventReader {
     return { logId: this.logId, items, nextAfter: last ? last.seq : after, hasMore };
   }
 
-  getByReference(reference: string): RelayEvent | undefined {
-    const row = this.byReference.get(reference);
+  getByReference(reference: string, environment?: Environment): RelayEvent | undefined {
+    const row = environment ? this.byReferenceEnv.get(reference, environment) : this.byReference.get(reference);
     return row ? rowToEvent(row) : undefined;
   }
 
   getByClientReference(clientReference: string, environment?: Environment): RelayEvent | undefined {
     const row = environment ? this.byClientRefEnv.get(clientReference, environment) : this.byClientRef.get(clientReference);
     return row ? rowToEvent(row) : undefined;
+  }
+
+  probe(): string | null {
+    try {
+      this.lastSeq();
+      readLogId(this.db);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
   }
 
   lastSeq(): number {

@@ -87,6 +87,10 @@ export class RelayMetrics {
   );
   readonly commitFailures = new Counter('relay_commit_failures_total', 'Group commits that failed (answered 503).');
   readonly tillAuthFailures = new Counter('relay_till_auth_failures_total', 'Till requests refused for want of a valid token.');
+  readonly connectionsShed = new Counter(
+    'relay_connections_shed_total',
+    'Connections closed at the connection cap: the oldest idle or unfinished one (replaced), or the new one (refused).',
+  );
   readonly sseClients = new Counter('relay_sse_clients', 'Connected SSE clients.', 'gauge');
   readonly lastSeq = new Counter('relay_event_log_last_seq', 'Highest sequence number in the event log.', 'gauge');
   readonly merchantAccepted = new Counter(
@@ -122,6 +126,7 @@ export class RelayMetrics {
         this.staleTimestamps,
         this.commitFailures,
         this.tillAuthFailures,
+        this.connectionsShed,
         this.sseClients,
         this.lastSeq,
         this.merchantAccepted,

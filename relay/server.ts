@@ -4,9 +4,10 @@
  * The store is SQLite (one merchant, `dataDir`) or PostgreSQL (many merchants, several instances,
  * `databaseUrl`); the HTTP interface is the same with either.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendError, sendJson } from '../shared/http-util.js';
+import { ensurePrivateDir } from '../shared/sqlite-file.js';
 import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config.js';
 import { EventStreams } from './event-streams.js';
 import { defaultLog, type LogFn } from './logger.js';
@@ -17,6 +18,8 @@ import { publishCommits } from './publish-commits.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { StoreKind } from './tenant-store.js';
 import { createTillApi } from './till-api.js';
+import { guardConnections } from './connection-guard.js';
+import { WarningSummary } from './warning-summary.js';
 import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 export type { RelayConfig } from './config.js';
@@ -68,6 +71,9 @@ async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn)
     });
   }
   if (!options.dataDir) throw new Error('startRelay: give dataDir (SQLite) or databaseUrl (PostgreSQL)');
+  const tooOpen = ensurePrivateDir(options.dataDir);
+  if (tooOpen)
+    log({ level: 'warn', msg: 'data_dir_too_open', dataDir: options.dataDir, mode: tooOpen, fix: `chmod 700 ${options.dataDir}` });
   return new SqliteStore({ dataDir: options.dataDir, config, log });
 }
 
@@ -116,6 +122,15 @@ async function health(deps: RouteDeps, res: ServerResponse): Promise<void> {
   sendJson(res, state.ok ? 200 : 503, body);
 }
 
+/** The request target as a URL, or null when it is not one (e.g. `http://[::1`). */
+function parseTarget(target: string | undefined): URL | null {
+  try {
+    return new URL(target ?? '/', 'http://relay.invalid');
+  } catch {
+    return null;
+  }
+}
+
 function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, streams, metrics, receiver, handleTill, isClosing } = deps;
 
@@ -130,7 +145,8 @@ function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerRespon
   return function route(req, res) {
     // The hot path (the service's deliveries) skips URL parsing.
     if (req.url === '/v1/webhooks') return webhook(req, res);
-    const url = new URL(req.url ?? '/', 'http://relay.invalid');
+    const url = parseTarget(req.url);
+    if (!url) return sendError(res, 400, 'VALIDATION_ERROR', 'Malformed request target', { connection: 'close' });
     if (url.pathname === '/v1/webhooks') return webhook(req, res);
     if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
     if (url.pathname === '/metrics' && req.method === 'GET') {
@@ -145,6 +161,17 @@ function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerRespon
     }
     if (handleTill(req, res, url)) return;
     sendError(res, 404, 'NOT_FOUND', 'No such endpoint');
+  };
+}
+
+/** Node's limits on slow and idle clients (its defaults: 60 s for headers, 300 s for a request). */
+function serverOptions(config: RelayConfig): ServerOptions {
+  return {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // How often Node looks for connections past those limits (its default: every 30 s).
+    connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs / 2),
   };
 }
 
@@ -186,13 +213,14 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const metrics = new RelayMetrics();
   if (store instanceof SqliteStore) metrics.lastSeq.set(store.lastSeqNow());
   const streams = connectStreams(store, config, metrics, log);
-  const receiver = createWebhookReceiver({ getConfig, findKey: (id) => store.findKey(id), store, metrics, now, log });
-  const handleTill = createTillApi({ getConfig, store, streams, metrics, log });
+  const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
+  const receiver = createWebhookReceiver({ getConfig, findKey: (id) => store.findKey(id), store, metrics, now, log, warnings });
+  const handleTill = createTillApi({ getConfig, store, streams, metrics, log, warnings });
   let closing = false;
   const deps: RouteDeps = { store, streams, metrics, receiver, handleTill, isClosing: () => closing };
   const route = createRouter(deps);
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptions(config), (req, res) => {
     try {
       route(req, res);
     } catch (err) {
@@ -201,7 +229,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       else res.destroy();
     }
   });
-  server.keepAliveTimeout = 10_000;
+  server.maxRequestsPerSocket = config.maxRequestsPerSocket;
+  guardConnections(server, config.maxConnections, metrics);
   let url: string;
   try {
     url = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
@@ -224,7 +253,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   let closed: Promise<void> | null = null;
   function close(): Promise<void> {
     closing = true;
-    closed ??= shutDown(server, deps, log);
+    closed ??= shutDown(server, deps, log).finally(() => warnings.flush());
     return closed;
   }
 

@@ -4,6 +4,7 @@
  * are offered through the same asynchronous interface as PostgreSQL's.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { isDamage } from '../shared/sqlite-file.js';
 import type { RelayEvent } from '../shared/relay-wire.js';
 import type { Environment } from '../shared/domain.js';
 import type { RelayConfig } from './config.js';
@@ -38,13 +39,15 @@ export class SqliteStore implements RelayStore {
   private keys = new Map<string, ServiceKey>();
   private tills: Till[] = [];
   private listener: StoreListener | null = null;
+  /** What a read met, once one met a damaged page. */
+  private damage: string | null = null;
   private readonly db;
   private readonly log: EventLog;
   private readonly committer: GroupCommitter;
 
   constructor(options: { dataDir: string; config: RelayConfig; log: LogFn }) {
     const { config } = options;
-    this.db = openRelayDatabase(options.dataDir);
+    this.db = openRelayDatabase(options.dataDir, { check: true });
     try {
       this.log = new EventLog(this.db);
       this.committer = new GroupCommitter({
@@ -107,20 +110,31 @@ export class SqliteStore implements RelayStore {
   }
 
   async rowsAfter(_merchantId: string, after: number, limit: number, environment?: Environment): Promise<StoredEventRow[]> {
-    return this.log.rowsAfter(after, limit, environment);
+    return this.reading(() => this.log.rowsAfter(after, limit, environment));
   }
 
   async byReference(_merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined> {
-    const event = this.log.getByReference(reference);
-    return event && (!environment || event.environment === environment) ? event : undefined;
+    return this.reading(() => this.log.getByReference(reference, environment));
   }
 
   async byClientReference(_merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined> {
-    return this.log.getByClientReference(clientReference, environment);
+    return this.reading(() => this.log.getByClientReference(clientReference, environment));
   }
 
-  async health(): Promise<{ ok: boolean }> {
-    return { ok: true };
+  /** Fails once a read met a damaged page, or when the cheap probe read fails. */
+  async health(): Promise<{ ok: boolean; reason?: string }> {
+    const problem = this.damage ?? this.log.probe();
+    return problem ? { ok: false, reason: `relay.sqlite cannot be read: ${problem}` } : { ok: true };
+  }
+
+  /** Runs a read; a damaged page is remembered for /healthz (reads elsewhere in the file may still work). */
+  private reading<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (err) {
+      if (isDamage(err)) this.damage = (err as Error).message;
+      throw err;
+    }
   }
 
   watch(listener: StoreListener): void {

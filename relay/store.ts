@@ -4,7 +4,7 @@
  * implement them on SQLite. A second store implements the same two interfaces and honours the
  * same rules:
  * - a delivery is committed durably before its waiter is settled (the 2xx follows the commit);
- * - one event per reference, for ever; a repeat is a duplicate or a conflict, never
+ * - one event per (environment, reference), for ever (a test delivery can never block a live one); a repeat is a duplicate or a conflict, never
  *   a second event, and it never uses up a sequence number (the log stays gap-free);
  * - sequence numbers ascend in commit order, and the log keeps its identity (logId) for life.
  */
@@ -85,6 +85,9 @@ export interface EventReader {
   /** Stored events after `after`, in sequence order, optionally one environment only. */
   rowsAfter(after: number, limit: number, environment?: Environment): EventRow[];
   page(after: number, limit: number, environment?: Environment): RelayPage;
-  getByReference(reference: string): RelayEvent | undefined;
+  /** The event for `reference` in `environment`; without one, the latest of the two. */
+  getByReference(reference: string, environment?: Environment): RelayEvent | undefined;
   getByClientReference(clientReference: string, environment?: Environment): RelayEvent | undefined;
+  /** A cheap read of the store; the problem when it cannot be read (for /healthz). */
+  probe(): string | null;
 }

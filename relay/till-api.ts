@@ -12,6 +12,7 @@ import type { EventStreams, StreamRefusal } from './event-streams.js';
 import type { LogFn } from './logger.js';
 import type { RelayMetrics } from './metrics.js';
 import { rowToEvent } from './store.js';
+import type { WarningSummary } from './warning-summary.js';
 import type { RelayStore, TillIdentity } from './tenant-store.js';
 
 const seqParam = z
@@ -51,16 +52,19 @@ function badQuery(res: ServerResponse, error: z.ZodError): void {
 
 export type TillApiDeps = {
   getConfig: () => RelayConfig;
+  /** Repeated refusals, one line per reason per interval. */
+  warnings: WarningSummary;
   store: RelayStore;
   streams: EventStreams;
   metrics: RelayMetrics;
   log: LogFn;
 };
 
-const REFUSALS: Record<StreamRefusal, string> = {
-  relay_full: 'Too many event streams are open on this relay',
-  merchant_full: "Too many event streams are open for this merchant's tills",
-  token_full: 'Too many event streams are open with this till token',
+/** Each refusal names the limit it hit, so whoever reads the answer knows what to change. */
+const REFUSALS: Record<StreamRefusal, (config: RelayConfig) => string> = {
+  relay_full: (c) => `Too many event streams are open on this relay (maxSseClients ${c.maxSseClients})`,
+  merchant_full: (c) => `Too many event streams are open for this merchant's tills (maxStreamsPerMerchant ${c.maxStreamsPerMerchant})`,
+  token_full: (c) => `This till token already holds ${c.maxStreamsPerToken} event streams (maxStreamsPerToken); close one first`,
 };
 
 /** The till a request's bearer token belongs to (the store compares hashes: see its findTill). */
@@ -85,8 +89,8 @@ function events(deps: TillApiDeps, req: IncomingMessage, res: ServerResponse, ur
   }
   const refused = deps.streams.open(req, res, till, after, q.data.environment);
   if (refused) {
-    deps.log({ level: 'warn', msg: 'sse_refused', reason: refused, merchantId: till.merchantId, till: till.label });
-    sendError(res, 503, 'RATE_LIMITED', REFUSALS[refused], { 'retry-after': '10' });
+    deps.warnings.warn('sse_refused', refused, { merchantId: till.merchantId, till: till.label });
+    sendError(res, 503, 'RATE_LIMITED', REFUSALS[refused](deps.getConfig()), { 'retry-after': '10' });
   }
 }
 
@@ -136,7 +140,7 @@ async function oneTransaction(deps: TillApiDeps, res: ServerResponse, reference:
 export function createTillApi(deps: TillApiDeps) {
   function refuse(res: ServerResponse, path: string): void {
     deps.metrics.tillAuthFailures.inc();
-    deps.log({ level: 'warn', msg: 'till_unauthenticated', path });
+    deps.warnings.warn('till_unauthenticated', 'no_valid_token', { path });
     sendError(res, 401, 'UNAUTHENTICATED', 'A valid relay token is required (Authorization: Bearer rt_…)', {
       'www-authenticate': 'Bearer realm="momo-relay"',
     });

@@ -15,10 +15,13 @@ import { sendError } from '../shared/http-util.js';
 import { KEY_ID_HEADER } from '../shared/wire/index.js';
 import type { ApplyOutcome, CommitWaiter, Delivery } from './store.js';
 import type { RelayStore, TenantDelivery } from './tenant-store.js';
-import { DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './webhook-verify.js';
+import type { WarningSummary } from './warning-summary.js';
+import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './webhook-verify.js';
 
 /** The store looks up keys (in VerifierDeps) and commits deliveries. */
-export type WebhookReceiverDeps = VerifierDeps & { store: Pick<RelayStore, 'enqueue' | 'flush'> };
+export type WebhookReceiverDeps = VerifierDeps & { store: Pick<RelayStore, 'enqueue' | 'flush'>; warnings: WarningSummary };
+
+const ERROR_CODE_OF = { 400: 'VALIDATION_ERROR', 401: 'UNAUTHENTICATED', 413: 'PAYLOAD_TOO_LARGE', 503: 'RATE_LIMITED' } as const;
 
 export type WebhookReceiver = {
   /** Takes a POST /v1/webhooks request; it is answered later, once verified and (if valid) committed. */
@@ -48,6 +51,8 @@ class IncomingWebhook implements CommitWaiter {
   private size = 0;
   /** The body is complete, refused or broken: later stream events are ignored. */
   private settledBody = false;
+  /** Bytes of this body counted in the receiver's pool of pending bodies. */
+  private held = 0;
   raw: Buffer = Buffer.alloc(0);
 
   constructor(
@@ -67,27 +72,40 @@ class IncomingWebhook implements CommitWaiter {
     if (this.settledBody) return;
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
-      this.settledBody = true;
-      this.chunks = [];
+      this.stopBody();
       this.receiver.refuse(this, { status: 413, reason: 'body_too_large', message: `body exceeds ${this.maxBytes} bytes` });
       return;
     }
+    if (!this.receiver.hold(chunk.length)) {
+      this.stopBody();
+      this.receiver.refuse(this, this.receiver.poolFull());
+      return;
+    }
+    this.held += chunk.length;
     this.chunks.push(chunk);
   }
 
   ended(): void {
     if (this.settledBody) return;
-    this.settledBody = true;
     const chunks = this.chunks;
     this.raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.size);
-    this.chunks = [];
+    this.stopBody();
     this.receiver.queue(this);
   }
 
-  failed(err: Error): void {
+  /** The stream broke, or the client went away before the end of its body. */
+  cutOff(err?: Error): void {
     if (this.settledBody) return;
+    this.stopBody();
+    this.receiver.cutOff(this, err);
+  }
+
+  /** The body is complete, refused or broken: its bytes leave the pending pool. */
+  private stopBody(): void {
     this.settledBody = true;
-    this.receiver.fail(this, err);
+    this.chunks = [];
+    this.receiver.release(this.held);
+    this.held = 0;
   }
 
   /** The commit's verdict (CommitWaiter). */
@@ -100,6 +118,8 @@ class Receiver implements WebhookReceiver {
   private batch: IncomingWebhook[] = [];
   private scheduled = false;
   private inFlightCount = 0;
+  /** Bytes held by bodies still arriving, all requests together (maxPendingBodyBytes). */
+  private pendingBodyBytes = 0;
   private idleWaiters: Array<() => void> = [];
   private readonly runBatch = () => this.process();
   private readonly verifier: DeliveryVerifier;
@@ -125,9 +145,14 @@ class Receiver implements WebhookReceiver {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    const maxBytes = this.deps.getConfig().maxBodyBytes;
-    const incoming = new IncomingWebhook(this, req, res, header(req.headers, KEY_ID_HEADER), performance.now(), maxBytes);
+    const config = this.deps.getConfig();
+    const maxBytes = config.maxBodyBytes;
+    const keyId = header(req.headers, KEY_ID_HEADER);
+    const incoming = new IncomingWebhook(this, req, res, keyId, performance.now(), maxBytes);
     this.inFlightCount++;
+    // Refused before a byte of the body is read: nothing is buffered for a request that cannot pass.
+    const early = checkHeaders(req.headers, keyId, this.deps.findKey);
+    if (early) return this.refuse(incoming, early);
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) {
       this.refuse(incoming, { status: 413, reason: 'body_too_large', message: `body of ${declared} bytes exceeds ${maxBytes}` });
@@ -135,7 +160,24 @@ class Receiver implements WebhookReceiver {
     }
     req.on('data', (chunk: Buffer) => incoming.add(chunk));
     req.on('end', () => incoming.ended());
-    req.on('error', (err: Error) => incoming.failed(err));
+    req.on('error', (err: Error) => incoming.cutOff(err));
+    req.on('close', () => incoming.cutOff());
+  }
+
+  /** Counts `bytes` in the pool of pending bodies; false when that would pass maxPendingBodyBytes. */
+  hold(bytes: number): boolean {
+    if (this.pendingBodyBytes + bytes > this.deps.getConfig().maxPendingBodyBytes) return false;
+    this.pendingBodyBytes += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.pendingBodyBytes -= bytes;
+  }
+
+  poolFull(): Rejection {
+    const max = this.deps.getConfig().maxPendingBodyBytes;
+    return { status: 503, reason: 'pending_bodies_full', message: `Too many bodies pending (over ${max} bytes in all); retry later` };
   }
 
   /** A complete body: verified with the rest of its batch right after this poll. */
@@ -173,15 +215,24 @@ class Receiver implements WebhookReceiver {
   }
 
   refuse(incoming: IncomingWebhook, r: Rejection): void {
-    const { metrics, log } = this.deps;
-    metrics.rejected.inc({ reason: r.reason });
-    log({ level: 'warn', msg: 'webhook_rejected', reason: r.reason, status: r.status, keyId: loggable(incoming.keyId), ...r.detail });
-    const code = r.status === 401 ? 'UNAUTHENTICATED' : r.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR';
-    sendError(incoming.res, r.status, code, r.message, r.status === 413 ? { connection: 'close' } : {});
+    this.deps.metrics.rejected.inc({ reason: r.reason });
+    this.deps.warnings.warn('webhook_rejected', r.reason, { status: r.status, keyId: loggable(incoming.keyId), ...r.detail });
+    // The rest of an unread body is not waited for: the connection closes after the answer.
+    const unread = !incoming.req.complete;
+    const headers: Record<string, string> = unread ? { connection: 'close' } : {};
+    if (r.status === 503) headers['retry-after'] = '5';
+    sendError(incoming.res, r.status, ERROR_CODE_OF[r.status], r.message, headers);
     this.finish();
   }
 
-  /** An unexpected error (a broken request stream, a bug): 500, nothing stored. */
+  /** The client went away (or its stream broke) before the end of its body: nothing to answer. */
+  cutOff(incoming: IncomingWebhook, err?: Error): void {
+    this.deps.log({ level: 'debug', msg: 'webhook_upload_cut_off', keyId: loggable(incoming.keyId), error: err?.message });
+    incoming.res.destroy();
+    this.finish();
+  }
+
+  /** An unexpected error (a bug): 500, nothing stored. */
   fail(incoming: IncomingWebhook, err: Error): void {
     this.deps.log({ level: 'error', msg: 'request_failed', path: '/v1/webhooks', error: err.message });
     const { res } = incoming;

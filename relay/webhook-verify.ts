@@ -4,7 +4,7 @@
  * The result is a Delivery ready for the store (relay/store.ts), or the reason it was refused.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { verifyWebhook, WebhookVerificationError } from '../shared/webhook-signature.js';
+import { checkSignatureHeaders, verifyWebhook, WebhookVerificationError } from '../shared/webhook-signature.js';
 import type { Environment } from '../shared/domain.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody } from '../shared/wire/index.js';
 import { environmentOfKey } from '../shared/wire/keys.js';
@@ -14,7 +14,7 @@ import type { LogFn } from './logger.js';
 import type { RelayMetrics } from './metrics.js';
 import type { ServiceKey, TenantDelivery } from './tenant-store.js';
 
-export type Rejection = { status: 400 | 401 | 413; reason: string; message: string; detail?: Record<string, unknown> };
+export type Rejection = { status: 400 | 401 | 413 | 503; reason: string; message: string; detail?: Record<string, unknown> };
 
 /** One request's parts that verification reads. */
 export type ReceivedWebhook = { headers: IncomingHttpHeaders; keyId: string | undefined; raw: Buffer; arrivedAt: number };
@@ -43,6 +43,62 @@ function keyOf(lookup: VerifierDeps['findKey'], keyId: string | undefined): Serv
   return lookup(keyId) ?? { status: 401, reason: 'unknown_key', message: 'Unknown X-Service-Key-Id' };
 }
 
+function verificationRejection(err: unknown): Rejection {
+  if (err instanceof WebhookVerificationError) return { status: 401, reason: err.code.toLowerCase(), message: err.message };
+  throw err;
+}
+
+/**
+ * What can be refused from the headers alone, before a byte of the body is read: a missing or
+ * unknown key id, a missing or malformed signature, a missing or malformed timestamp.
+ */
+export function checkHeaders(headers: IncomingHttpHeaders, keyId: string | undefined, lookup: VerifierDeps['findKey']): Rejection | null {
+  const key = keyOf(lookup, keyId);
+  if (isRejection(key)) return key;
+  try {
+    checkSignatureHeaders(header(headers, SIGNATURE_HEADER), header(headers, TIMESTAMP_HEADER));
+    return null;
+  } catch (err) {
+    return verificationRejection(err);
+  }
+}
+
+/** Deeper JSON than any webhook needs; the limit also keeps parsing and storing off deep recursion. */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when the JSON text nests objects and arrays deeper than `max` (a byte scan, strings skipped). */
+export function nestedDeeperThan(raw: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i];
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > max) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** C0 and C1 control characters (NUL included) and the bidirectional marks, overrides and isolates. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const ODD_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** References are shown to cashiers and matched by tills: no invisible or reordering characters. */
+function checkCharacters(body: WebhookBody): Rejection | null {
+  for (const field of ['reference', 'clientReference'] as const) {
+    const value = body.data[field];
+    if (typeof value === 'string' && ODD_CHARACTERS.test(value)) {
+      const message = `data.${field}: must not hold control characters or bidirectional marks`;
+      return { status: 400, reason: 'invalid_characters', message, detail: { field: `data.${field}` } };
+    }
+  }
+  return null;
+}
+
 /** The signature over the raw bytes; the signed (or only claimed) timestamp, Unix seconds. */
 function checkSignature(
   incoming: ReceivedWebhook,
@@ -61,12 +117,14 @@ function checkSignature(
       now,
     });
   } catch (err) {
-    if (err instanceof WebhookVerificationError) return { status: 401, reason: err.code.toLowerCase(), message: err.message };
-    throw err;
+    return verificationRejection(err);
   }
 }
 
 function parseBody(raw: Buffer): { body: WebhookBody } | Rejection {
+  if (nestedDeeperThan(raw, MAX_JSON_DEPTH)) {
+    return { status: 400, reason: 'too_deep', message: `The body is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));
@@ -107,6 +165,8 @@ export class DeliveryVerifier {
     if (isRejection(signed)) return signed;
     const parsed = parseBody(incoming.raw);
     if (isRejection(parsed)) return parsed;
+    const odd = checkCharacters(parsed.body);
+    if (odd) return odd;
     const checked = checkEnvironment(key, parsed.body);
     if (isRejection(checked)) return checked;
     const { body } = parsed;

@@ -94,6 +94,8 @@ export function openDb(dataDir: string): Db {
     // fsync on a slow disk blocked the event loop long enough to make the scaled webhook time-outs fire
     // late and push the retry schedule off (the relay and the till keep FULL: they hold real money).
     synchronous: 'NORMAL',
+    check: true,
+    ifDamaged: 'Stop the simulator and restore sandbox.sqlite from a backup, or move it aside to start with a fresh one.',
     tooNew: (found, known) =>
       new Error(
         `The sandbox database in ${dataDir} is from a newer version (schema ${found}, this build knows ${known}); refusing to open it.`,

@@ -9,8 +9,9 @@
  * edit a shipped migration: add the next entry.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { checkIntegrity, damaged, ensurePrivateDir, isDamage, restrictToOwner } from './sqlite-file.js';
 
 export type Db = Database.Database;
 
@@ -33,13 +34,47 @@ export type OpenDatabaseOptions = {
   tooNew: (found: number, known: number) => Error;
   /** Tests: migrate only up to this version. */
   upTo?: number;
+  /** What to do about a damaged file (said after its name). */
+  ifDamaged: string;
+  /** Run SQLite's quick_check before opening (once at a program's start: it reads the whole file). */
+  check?: boolean;
 };
 
 const SYNCHRONOUS = { NORMAL: 1, FULL: 2 } as const;
 
+/**
+ * Opens (creating and migrating) a database: its folder 0700 and its files 0600 (they hold customers'
+ * numbers). A damaged file, found by the quick_check or by the first read, is a DamagedDatabaseError
+ * that names it and says what to do.
+ */
 export function openDatabase(file: string, options: OpenDatabaseOptions): Db {
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  ensurePrivateDir(dirname(file));
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  // Checked on a connection of its own, so the one kept starts with nothing cached.
+  if (options.check && existsSync(file)) withDamageNamed(file, options.ifDamaged, () => checkOnce(file, binding, options.ifDamaged));
+  return withDamageNamed(file, options.ifDamaged, () => openAndMigrate(file, binding, options));
+}
+
+function checkOnce(file: string, binding: Database.Options, ifDamaged: string): void {
+  const db = new Database(file, binding);
+  try {
+    checkIntegrity(db, file, ifDamaged);
+  } finally {
+    db.close();
+  }
+}
+
+function withDamageNamed<T>(file: string, ifDamaged: string, open: () => T): T {
+  try {
+    return open();
+  } catch (err) {
+    if (isDamage(err)) throw damaged(file, (err as Error).message, ifDamaged);
+    throw err;
+  }
+}
+
+function openAndMigrate(file: string, binding: Database.Options, options: OpenDatabaseOptions): Db {
+  const db = new Database(file, binding);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous}`);
@@ -52,6 +87,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Db {
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     migrate(db, options.migrations, options);
+    restrictToOwner(file);
     return db;
   } catch (error) {
     db.close();

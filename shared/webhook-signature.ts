@@ -97,6 +97,32 @@ export type VerifyWebhookOptions = {
 };
 
 /**
+ * The checks that need only the headers (so a server can refuse before reading the body): the
+ * signature's shape and the timestamp's. Returns the digest and the timestamp text; throws
+ * WebhookVerificationError otherwise.
+ */
+export function checkSignatureHeaders(header: string | undefined | null, ts: string | undefined | null): { hex: string; ts: string } {
+  if (!header) throw new WebhookVerificationError('MISSING_SIGNATURE', 'No X-Service-Signature header');
+  const eq = header.indexOf('=');
+  if (eq <= 0) throw new WebhookVerificationError('MALFORMED_SIGNATURE', 'X-Service-Signature must look like v1=<hex>');
+  const scheme = header.slice(0, eq);
+  const hex = header.slice(eq + 1);
+  if (scheme !== SIGNATURE_SCHEME) {
+    throw new WebhookVerificationError('UNKNOWN_SCHEME', `Unsupported signature scheme "${scheme}" (expected v1)`);
+  }
+  if (!/^[0-9a-f]{64}$/i.test(hex)) {
+    throw new WebhookVerificationError('MALFORMED_SIGNATURE', 'X-Service-Signature digest must be 64 hex digits');
+  }
+  if (ts === undefined || ts === null || ts === '') {
+    throw new WebhookVerificationError('MISSING_TIMESTAMP', 'No X-Service-Timestamp header');
+  }
+  if (!/^[0-9]{1,12}$/.test(ts)) {
+    throw new WebhookVerificationError('MALFORMED_TIMESTAMP', 'X-Service-Timestamp must be Unix seconds');
+  }
+  return { hex, ts };
+}
+
+/**
  * Verifies a delivery. Returns the timestamp (Unix seconds) on success; throws
  * WebhookVerificationError with a code and a clear message otherwise.
  */
@@ -109,25 +135,7 @@ export function verifyWebhook(options: VerifyWebhookOptions): { timestamp: numbe
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new TypeError(`toleranceSeconds must be a finite number of seconds >= 0, not ${String(tolerance)}`);
   }
-  const header = options.signatureHeader;
-  if (!header) throw new WebhookVerificationError('MISSING_SIGNATURE', 'No X-Service-Signature header');
-  const eq = header.indexOf('=');
-  if (eq <= 0) throw new WebhookVerificationError('MALFORMED_SIGNATURE', 'X-Service-Signature must look like v1=<hex>');
-  const scheme = header.slice(0, eq);
-  const hex = header.slice(eq + 1);
-  if (scheme !== SIGNATURE_SCHEME) {
-    throw new WebhookVerificationError('UNKNOWN_SCHEME', `Unsupported signature scheme "${scheme}" (expected v1)`);
-  }
-  if (!/^[0-9a-f]{64}$/i.test(hex)) {
-    throw new WebhookVerificationError('MALFORMED_SIGNATURE', 'X-Service-Signature digest must be 64 hex digits');
-  }
-  const ts = options.timestampHeader;
-  if (ts === undefined || ts === null || ts === '') {
-    throw new WebhookVerificationError('MISSING_TIMESTAMP', 'No X-Service-Timestamp header');
-  }
-  if (!/^[0-9]{1,12}$/.test(ts)) {
-    throw new WebhookVerificationError('MALFORMED_TIMESTAMP', 'X-Service-Timestamp must be Unix seconds');
-  }
+  const { hex, ts } = checkSignatureHeaders(options.signatureHeader, options.timestampHeader);
   const expected = Buffer.from(computeSignatureHex(options.secret, rawBody, ts, signedPayload), 'hex');
   const given = Buffer.from(hex, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {

@@ -18,6 +18,10 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     migrations: MIGRATIONS,
     synchronous: 'FULL',
     nativeBinding: options.nativeBinding,
+    check: true,
+    ifDamaged:
+      'Close momo-till and restore till.db from a backup; or move it aside to start with an empty one ' +
+      '(the payments and settings in it would then be missing).',
     tooNew: (found, known) =>
       new CoreError(
         'INTERNAL',

@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { relayCursorAheadSchema, relayHelloSchema, relayLogIdSchema, relayPageSchema } from '../../../shared/relay-wire.js';
+import { SCHEMA_VERSION } from '../../../relay/db.js';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
 import { deliver, get, LIVE_KEY, makeConfig, runRelayCli, SseClient, TEST_KEY, transaction } from './helpers.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
@@ -139,7 +140,7 @@ describe('relay: log identity', () => {
     expect(page.logId).not.toBe(logIdA);
     await upgraded.close();
     const check = new Database(join(old, 'relay.sqlite'), { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(check.prepare("SELECT value FROM meta WHERE key = 'log_id'").get()).toEqual({ value: page.logId });
     check.close();
     const reopened = await start(old);

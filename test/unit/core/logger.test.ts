@@ -1,6 +1,6 @@
 // Fixture keys are written as sk_live_${'…'} so secret scanners do not flag them as real keys.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, createRedactor } from '../../../electron/core/logger.js';
@@ -43,6 +43,32 @@ describe('redaction', () => {
 });
 
 describe('logger', () => {
+  it('masks at any depth (issue 11.12)', () => {
+    const r = createRedactor();
+    let nested: Record<string, unknown> = { note: `sk_live_${'DeepSecret0000000001'}`, token: 'plain-token-value' };
+    for (let i = 0; i < 20; i++) nested = { inner: nested };
+    const text = JSON.stringify(r.redact(nested));
+    expect(text).not.toContain('DeepSecret0000000001');
+    expect(text).not.toContain('plain-token-value');
+    expect(text).toContain('"note":"sk_live_••••"');
+    expect(text).toContain('"token":"[redacted]"');
+    let deeper: unknown = `sk_live_${'DeeperSecret000000001'}`;
+    for (let i = 0; i < 50_000; i++) deeper = [deeper];
+    expect(JSON.stringify(r.redact({ deeper }) ?? null)).not.toContain('DeeperSecret000000001');
+  });
+
+  it('rotates till.log by size, keeping a few files (issue 11.4)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'momo-log-'));
+    dirs.push(dir);
+    const log = createLogger({ dataDir: dir, now: () => 0, maxFileBytes: 10_000, keepFiles: 3 });
+    for (let i = 0; i < 2_000; i++) log.warn('relay.webhook_rejected', { reason: 'signature_mismatch', i });
+    const files = readdirSync(join(dir, 'logs')).sort();
+    expect(files).toEqual(['till.log', 'till.log.1', 'till.log.2', 'till.log.3']);
+    for (const f of files) expect(statSync(join(dir, 'logs', f)).size).toBeLessThanOrEqual(10_000);
+    expect(readFileSync(join(dir, 'logs', 'till.log'), 'utf8')).toContain('"i":1999');
+    expect(existsSync(join(dir, 'logs', 'till.log.4'))).toBe(false);
+  });
+
   it('writes redacted JSON lines to <dataDir>/logs/till.log and to the sink', () => {
     const dir = mkdtempSync(join(tmpdir(), 'momo-log-'));
     dirs.push(dir);

@@ -58,6 +58,27 @@ describe('relay config', () => {
     expect(errorOf(() => parseRelayConfig({ keys: [TEST_KEY], typo: 1 }))).toContain('typo');
   });
 
+  it('reports a JSON syntax error by line and column only, never the text around it (issue 11.8)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-config-'));
+    try {
+      const file = join(dir, 'relay.json');
+      writeFileSync(file, `{\n  "keys": [\n    { "publicId": "pk_live_Unit00002", "secret": "${LIVE_KEY.secret} }\n  ]\n}\n`);
+      const message = errorOf(() => loadRelayConfig(file, {}));
+      expect(message).not.toContain('UnitSecret');
+      expect(message).not.toContain('sk_live');
+      expect(message).toMatch(/line \d+, column \d+/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says what is wrong with a secret that is not a key at all (issue 11.8)', () => {
+    const message = errorOf(() => parseRelayConfig({ keys: [{ publicId: LIVE_KEY.publicId, secret: 'not-a-key-at-all' }] }));
+    expect(message).toContain('keys.0.secret: must look like sk_test_… or sk_live_…');
+    expect(message).not.toMatch(/null/);
+    expect(message).not.toContain('not-a-key-at-all');
+  });
+
   it('lets environment variables override each setting, and says which one was bad', () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-config-'));
     try {

@@ -48,6 +48,32 @@ describe('relay database', () => {
     }
   });
 
+  it('migration 3 moves the unique key from reference to (environment, reference), keeping every event (issue 11.1)', () => {
+    const dir = freshDir();
+    const old = new Database(join(dir, 'relay.sqlite'));
+    old.exec(`CREATE TABLE events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, reference TEXT NOT NULL UNIQUE, client_reference TEXT,
+      environment TEXT NOT NULL CHECK (environment IN ('test', 'live')), key_id TEXT NOT NULL, received_at TEXT NOT NULL,
+      webhook_created_at TEXT NOT NULL, transaction_json TEXT NOT NULL, first_timestamp INTEGER NOT NULL,
+      latest_timestamp INTEGER NOT NULL, deliveries INTEGER NOT NULL DEFAULT 1) STRICT;
+      CREATE INDEX events_client_reference ON events (client_reference, environment);
+      CREATE INDEX events_environment_seq ON events (environment, seq);
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+      INSERT INTO meta VALUES ('log_id', 'OldLogId000000000000000');
+      INSERT INTO events (reference, environment, key_id, received_at, webhook_created_at, transaction_json, first_timestamp, latest_timestamp)
+        VALUES ('R1', 'test', 'pk_test_Unit00001', 'x', 'y', '{"reference":"R1"}', 5, 7);
+      PRAGMA user_version = 2;`);
+    old.close();
+    const db = openRelayDatabase(dir);
+    const log = new EventLog(db);
+    expect(log.logId).toBe('OldLogId000000000000000');
+    expect(log.getByReference('R1', 'test')?.seq).toBe(1);
+    expect(log.apply(delivery('R1', {}, { environment: 'live' }))).toMatchObject({ kind: 'accepted', seq: 2 });
+    expect(log.apply(delivery('R2')).kind).toBe('accepted');
+    expect(log.lastSeq()).toBe(3);
+    db.close();
+  });
+
   it('refuses a database from a newer relay', () => {
     const dir = freshDir();
     openRelayDatabase(dir).close();
@@ -86,7 +112,6 @@ describe('event log', () => {
       storedEnvironment: 'live',
       fields: ['status'],
     });
-    expect(log.apply(delivery('A', {}, { environment: 'test' }))).toMatchObject({ kind: 'conflict', fields: ['environment'] });
 
     expect(log.apply(delivery('B')).kind).toBe('accepted');
     expect(log.lastSeq()).toBe(2);
@@ -110,6 +135,33 @@ describe('event log', () => {
     expect(log.getByReference('nope')).toBeUndefined();
     expect(log.getByClientReference('c-R6', 'test')?.seq).toBe(6);
     expect(log.getByClientReference('c-R6', 'live')).toBeUndefined();
+    db.close();
+  });
+
+  it('keeps test and live apart: the same reference in the other environment is a new event, not a conflict (issue 11.1)', () => {
+    const db = openRelayDatabase(freshDir());
+    const log = new EventLog(db);
+    expect(log.apply(delivery('SAME', {}, { environment: 'test' }))).toMatchObject({ kind: 'accepted', seq: 1 });
+    expect(log.apply(delivery('SAME', {}, { environment: 'live' }))).toMatchObject({ kind: 'accepted', seq: 2 });
+    expect(log.apply(delivery('SAME', {}, { environment: 'live' }))).toMatchObject({ kind: 'duplicate', seq: 2 });
+    expect(log.apply(delivery('SAME', { status: 'FAILED' }, { environment: 'test' }))).toMatchObject({ kind: 'conflict', seq: 1 });
+    expect(log.getByReference('SAME', 'test')?.seq).toBe(1);
+    expect(log.getByReference('SAME', 'live')?.seq).toBe(2);
+    db.close();
+  });
+
+  it('compares a deeply nested repeat without recursion (issue 11.7)', () => {
+    const db = openRelayDatabase(freshDir());
+    const log = new EventLog(db);
+    const deep = (n: number): unknown => {
+      let v: unknown = 'leaf';
+      for (let i = 0; i < n; i++) v = i % 2 ? [v] : { k: v };
+      return v;
+    };
+    const tx = { metadata: deep(4_000) };
+    expect(log.apply(delivery('DEEP', tx)).kind).toBe('accepted');
+    expect(log.apply(delivery('DEEP', tx))).toMatchObject({ kind: 'duplicate', seq: 1 });
+    expect(log.apply(delivery('DEEP', { metadata: deep(3_999) }))).toMatchObject({ kind: 'conflict', fields: ['metadata'] });
     db.close();
   });
 

@@ -60,7 +60,12 @@ describe('openDatabase', () => {
   it('opens in WAL with the synchronous level asked for, read back', () => {
     const dir = mkdtempSync(join(tmpdir(), 'momo-sqlite-'));
     dirs.push(dir);
-    const db = openDatabase(join(dir, 'nested', 'x.db'), { migrations: notes.slice(0, 1), synchronous: 'NORMAL', tooNew });
+    const db = openDatabase(join(dir, 'nested', 'x.db'), {
+      migrations: notes.slice(0, 1),
+      synchronous: 'NORMAL',
+      tooNew,
+      ifDamaged: 'Restore it.',
+    });
     open.push(db);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(1);

@@ -1,0 +1,49 @@
+/**
+ * The relay's defences against hostile and careless clients, as config fields (relay/config.ts
+ * merges them in). docs/security.md says what each one protects against.
+ */
+import { z } from 'zod';
+
+export const limitFields = {
+  /** Most simultaneous connections; beyond it the oldest idle or unfinished one is dropped. */
+  maxConnections: z.number().int().min(8).max(100_000).default(1_024),
+  /** A request's headers must arrive within this (Node's default is 60 s). */
+  headersTimeoutMs: z.number().int().min(100).max(60_000).default(10_000),
+  /** A whole request must arrive within this (Node's default is 300 s; the service gives up after 15 s). */
+  requestTimeoutMs: z.number().int().min(200).max(300_000).default(20_000),
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: z.number().int().min(100).max(60_000).default(5_000),
+  /** Requests served on one keep-alive connection before it is closed (0: no limit). */
+  maxRequestsPerSocket: z.number().int().min(0).max(1_000_000).default(1_000),
+  /** Most bytes all webhook bodies still arriving may hold together; 503 beyond. */
+  maxPendingBodyBytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(32 * 1024 * 1024),
+  /** Repeated warnings (refused deliveries, bad till tokens) are logged once per reason per this interval, with a count. */
+  warningSummarySeconds: z.number().min(0.05).max(3_600).default(60),
+};
+
+export const LIMIT_ENV_VARS = {
+  RELAY_MAX_CONNECTIONS: 'maxConnections',
+  RELAY_HEADERS_TIMEOUT_MS: 'headersTimeoutMs',
+  RELAY_REQUEST_TIMEOUT_MS: 'requestTimeoutMs',
+  RELAY_KEEP_ALIVE_TIMEOUT_MS: 'keepAliveTimeoutMs',
+  RELAY_MAX_REQUESTS_PER_SOCKET: 'maxRequestsPerSocket',
+  RELAY_MAX_PENDING_BODY_BYTES: 'maxPendingBodyBytes',
+  RELAY_WARNING_SUMMARY_SECONDS: 'warningSummarySeconds',
+} as const;
+
+type Limits = { [K in keyof typeof limitFields]: z.infer<(typeof limitFields)[K]> };
+
+/** Cross-field rules: what Node requires of its timeouts, and room for at least one whole body. */
+export function checkLimits(config: Limits & { maxBodyBytes: number }, ctx: z.RefinementCtx): void {
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    ctx.addIssue({ code: 'custom', path: ['headersTimeoutMs'], message: 'must not exceed requestTimeoutMs' });
+  }
+  if (config.maxPendingBodyBytes < config.maxBodyBytes) {
+    ctx.addIssue({ code: 'custom', path: ['maxPendingBodyBytes'], message: 'must be at least maxBodyBytes' });
+  }
+}
