@@ -191,7 +191,10 @@ export function createHandlers(ctx: CoreContext): Handlers {
         const parsed = resolveResponseSchema.safeParse(result.json);
         return parsed.success ? { name: parsed.data.data.name } : { name: null };
       }
-      if (result.kind === 'error') return { name: null, message: messageForServiceError(result.status, result.code, result.message) };
+      if (result.kind === 'error') {
+        const message = messageForServiceError(result.status, result.code, result.message);
+        return result.code === 'ACCOUNT_NOT_FOUND' ? { name: null, message, noAccount: true } : { name: null, message };
+      }
       return { name: null, message: 'The name could not be checked (the payment service did not answer). You can still charge.' };
     },
 

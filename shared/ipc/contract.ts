@@ -292,7 +292,8 @@ export const ipcContract = {
   },
   'payments:resolveAccount': {
     request: z.object({ msisdn: z.string().max(32), network: z.string().max(16) }).strict(),
-    response: z.object({ name: z.string().nullable(), message: z.string().optional() }),
+    /** noAccount: the service said this number has no wallet (a charge then needs an explicit "charge anyway"). */
+    response: z.object({ name: z.string().nullable(), message: z.string().optional(), noAccount: z.literal(true).optional() }),
   },
   'payments:charge': {
     request: z

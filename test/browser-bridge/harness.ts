@@ -45,6 +45,8 @@ export type Till = {
   /** The embedded simulator's URL (from settings.json: reading settings through the core needs the owner). */
   sandboxUrl(): string;
   reload(): Promise<void>;
+  /** Holds the page's calls on a channel until the returned function is called (a slow answer, without timers). */
+  hold(channel: IpcChannel): () => void;
   close(): Promise<void>;
 };
 
@@ -76,8 +78,10 @@ export async function openTill(
   page.on('pageerror', (e) => problems.push(e.message));
 
   // Like the main process's sender check: only our own page may call the core.
+  const held = new Map<string, Promise<void>>();
   await page.exposeBinding('__momoInvoke', async (source, channel: string, payload: unknown) => {
     if (new URL(source.frame.url()).origin !== origin) return { error: { code: 'FORBIDDEN', message: 'Unknown sender' } };
+    await held.get(channel);
     try {
       return { ok: await core.invoke(channel as IpcChannel, payload) };
     } catch (error) {
@@ -109,6 +113,19 @@ export async function openTill(
     sandboxUrl: () => {
       const { embeddedPorts } = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { embeddedPorts: { sandbox: number } };
       return `http://127.0.0.1:${embeddedPorts.sandbox}`;
+    },
+    hold: (channel) => {
+      let release = () => undefined as void;
+      held.set(
+        channel,
+        new Promise<void>((ok) => {
+          release = ok;
+        }),
+      );
+      return () => {
+        held.delete(channel);
+        release();
+      };
     },
     reload: async () => {
       await page.reload();

@@ -10,7 +10,7 @@ export function AccountName({ lookup }: { lookup: AccountLookup }) {
           Wallet name: <strong>{lookup.name}</strong> — check it with the customer.
         </span>
       ) : null}
-      {lookup.state === 'none' ? <span className="muted">{lookup.message}</span> : null}
+      {lookup.state === 'none' ? <span className={lookup.noAccount ? 'warning-inline' : 'muted'}>{lookup.message}</span> : null}
     </div>
   );
 }

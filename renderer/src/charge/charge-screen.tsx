@@ -1,14 +1,17 @@
 /** Charge: amount, Enter, number, Enter. Errors sit next to what caused them; nothing typed is lost. */
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { Network } from '../../../shared/domain';
+import type { CounterSettings } from '../../../shared/ipc/contract';
 import type { AmountEntry } from '../../../shared/money';
 import { AccountName } from './account-name';
 import { AmountField } from './amount-field';
+import { nextCheck, type ChargeCheck, type CheckKind } from './charge-checks';
+import { ConfirmCharge } from './confirm-charge';
 import { Keypad } from './keypad';
 import { NetworkSelect } from './network-select';
 import { PhoneField } from './phone-field';
-import { amountError, nextAmount, phoneError, withPhone, type FieldErrors, type SaleForm } from './sale-form';
-import { useAccountName } from './use-account-name';
+import { amountError, checkForm, nextAmount, phoneError, withPhone, type FieldErrors, type SaleForm } from './sale-form';
+import { useAccountName, type AccountLookup } from './use-account-name';
 
 type Props = {
   form: SaleForm;
@@ -16,18 +19,23 @@ type Props = {
   errors: FieldErrors;
   setErrors: (update: (errors: FieldErrors) => FieldErrors) => void;
   charging: boolean;
-  charge: (customerName?: string | null) => Promise<keyof FieldErrors | null>;
+  charge: (customerName: string | null, later: Promise<AccountLookup> | null) => Promise<keyof FieldErrors | null>;
   /** "Try again": the details are back, the amount focused and selected so a new one replaces it. */
   selectAmount: boolean;
   entry: AmountEntry;
+  /** The shop's confirmation bounds (null until the till's status is known: no amount is questioned then). */
+  counter: CounterSettings | null;
+  timeZone: string;
 };
 
-export function ChargeScreen({ form, setForm, errors, setErrors, charging, charge, selectAmount, entry }: Props) {
+export function ChargeScreen({ form, setForm, errors, setErrors, charging, charge, selectAmount, entry, counter, timeZone }: Props) {
   const amountRef = useRef<HTMLInputElement>(null);
   const phoneRef = useRef<HTMLInputElement>(null);
   const chargeRef = useRef<HTMLButtonElement>(null);
   const [target, setTarget] = useState<'amount' | 'phone'>('amount');
-  const { lookup, settled } = useAccountName(form.phone, form.network);
+  const { lookup, later } = useAccountName(form.phone, form.network);
+  const [asking, setAsking] = useState<{ check: ChargeCheck; accepted: CheckKind[] } | null>(null);
+  const busy = useRef(false);
 
   // On arrival: the amount, caret at the end (a digit typed on the result screen is already in it), or
   // all of it selected after "try again"; a payment the service refused lands on Charge with why.
@@ -77,10 +85,36 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
     else phoneRef.current?.focus();
   };
 
-  const submit = async (e: FormEvent) => {
+  // Each question answered yes is remembered for this press of Charge only; a lookup in flight is not waited for.
+  const proceed = async (accepted: CheckKind[]) => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      const checked = checkForm(form, entry);
+      const check = checked.ok && counter ? await nextCheck(checked.input, counter, lookup, accepted) : null;
+      setAsking(check ? { check, accepted } : null);
+      if (check) return;
+      focusField(await charge(lookup.state === 'found' ? lookup.name : null, lookup.state === 'loading' ? later() : null));
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  const goBack = (check: ChargeCheck) => {
+    setAsking(null);
+    // The dialog leaves; the focus goes where the answer is changed (after the dialog has gone).
+    window.setTimeout(() => {
+      if (check.kind === 'no-account') phoneRef.current?.focus();
+      else amountRef.current?.select();
+    });
+  };
+
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    const name = lookup.state === 'found' ? lookup.name : lookup.state === 'loading' ? await settled() : undefined;
-    const field = await charge(name);
+    void proceed([]);
+  };
+
+  const focusField = (field: keyof FieldErrors | null) => {
     if (field === 'amount') amountRef.current?.focus();
     else if (field === 'phone') phoneRef.current?.focus();
     else if (field === 'network') document.getElementById('network')?.focus();
@@ -103,7 +137,7 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
         New sale
       </h1>
       <div className="charge-layout">
-        <form className="charge-form" onSubmit={(e) => void submit(e)} noValidate>
+        <form className="charge-form" onSubmit={submit} noValidate inert={asking !== null}>
           <AmountField
             ref={amountRef}
             amount={form.amount}
@@ -160,6 +194,14 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
         </form>
         <Keypad onKey={onKeypad} target={target} entry={entry} />
       </div>
+      {asking ? (
+        <ConfirmCharge
+          check={asking.check}
+          timeZone={timeZone}
+          onNo={() => goBack(asking.check)}
+          onYes={() => void proceed([...asking.accepted, asking.check.kind])}
+        />
+      ) : null}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import type { AmountEntry } from '../../../shared/money';
 import { call, errorMessage, onEvent } from '../api';
+import type { AccountLookup } from '../charge/use-account-name';
 import { checkForm, EMPTY_FORM, newRequestId, type FieldErrors, type SaleForm } from '../charge/sale-form';
 
 export type SalePhase = 'form' | 'waiting' | 'result';
@@ -26,6 +27,8 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void, entry:
   const [phase, setPhase] = useState<SalePhase>('form');
   const [payment, setPayment] = useState<PaymentView | null>(null);
   const [charging, setCharging] = useState(false);
+  // The wallet name of a lookup that was still on its way when the cashier charged (for the waiting screen).
+  const [lateName, setLateName] = useState<{ id: string; name: string } | null>(null);
   const requestId = useRef(newRequestId());
   const inFlight = useRef(false);
 
@@ -60,9 +63,9 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void, entry:
   }, [watchedId, show]);
 
   const charge = useCallback(
-    async (customerName?: string | null): Promise<keyof FieldErrors | null> => {
+    async (customerName: string | null, later: Promise<AccountLookup> | null = null): Promise<keyof FieldErrors | null> => {
       if (inFlight.current) return null;
-      const checked = checkForm(customerName === undefined ? form : { ...form, customerName }, entry);
+      const checked = checkForm({ ...form, customerName }, entry);
       if (!checked.ok) {
         setErrors(checked.errors);
         return (Object.keys(checked.errors)[0] as keyof FieldErrors | undefined) ?? null;
@@ -79,6 +82,10 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void, entry:
           return field;
         }
         show(answer.payment);
+        const { id } = answer.payment;
+        void later?.then((found) => {
+          if (found.state === 'found') setLateName({ id, name: found.name });
+        });
         return answer.payment.state === 'rejected' ? 'form' : null;
       } catch (error) {
         // Unknown whether it started: keep the requestId so pressing Charge again cannot double-charge.
@@ -127,5 +134,7 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void, entry:
     setPhase('form');
   }, []);
 
-  return { form, setForm, errors, setErrors, phase, payment, charging, charge, stopWaiting, tryAgain, newSale };
+  const walletName = payment ? (payment.customerName ?? (lateName?.id === payment.id ? lateName.name : null)) : null;
+
+  return { form, walletName, setForm, errors, setErrors, phase, payment, charging, charge, stopWaiting, tryAgain, newSale };
 }

@@ -41,12 +41,12 @@ export function CounterForm({ counter, onSaved }: Props) {
       <h2 id="counter-form-title">Amounts at the counter</h2>
       <fieldset className="choice">
         <legend>How cashiers type an amount</legend>
-        <label>
-          <input type="radio" name="amount-entry" checked={entry === 'cedis'} onChange={() => setEntry('cedis')} />
+        <label htmlFor="entry-cedis">
+          <input id="entry-cedis" type="radio" name="amount-entry" checked={entry === 'cedis'} onChange={() => setEntry('cedis')} />
           Cedis first, with a point: 5 is GH₵5.00, 12.5 is GH₵12.50
         </label>
-        <label>
-          <input type="radio" name="amount-entry" checked={entry === 'pesewas'} onChange={() => setEntry('pesewas')} />
+        <label htmlFor="entry-pesewas">
+          <input id="entry-pesewas" type="radio" name="amount-entry" checked={entry === 'pesewas'} onChange={() => setEntry('pesewas')} />
           Pesewas first: 1 2 5 0 is GH₵12.50
         </label>
       </fieldset>

@@ -30,7 +30,14 @@ export function SaleFlow({ sale, status, announce }: Props) {
   }, [payment, announce]);
 
   if (phase === 'waiting' && payment) {
-    return <WaitingScreen payment={payment} relayState={status?.relayState ?? 'offline'} onStop={() => void sale.stopWaiting()} />;
+    return (
+      <WaitingScreen
+        payment={payment}
+        walletName={sale.walletName}
+        relayState={status?.relayState ?? 'offline'}
+        onStop={() => void sale.stopWaiting()}
+      />
+    );
   }
   if (phase === 'result' && payment) {
     return (
@@ -60,6 +67,8 @@ export function SaleFlow({ sale, status, announce }: Props) {
       charge={sale.charge}
       selectAmount={selectAmount.current}
       entry={entry}
+      counter={status?.counter ?? null}
+      timeZone={status?.timeZone ?? 'Africa/Accra'}
     />
   );
 }

@@ -18,9 +18,9 @@ const RELAY_TEXT: Record<RelayState, string> = {
   offline: 'Results connection: offline — the result will arrive once it is back',
 };
 
-type Props = { payment: PaymentView; relayState: RelayState; onStop: () => void };
+type Props = { payment: PaymentView; walletName: string | null; relayState: RelayState; onStop: () => void };
 
-export function WaitingScreen({ payment, relayState, onStop }: Props) {
+export function WaitingScreen({ payment, walletName, relayState, onStop }: Props) {
   const now = useNow(1000);
   // Focus goes to the title, not to "Stop waiting": the Enter a busy cashier presses twice (amount, Enter,
   // number, Enter, Enter) must not stop waiting the moment this screen appears. Tab reaches the button.
@@ -49,7 +49,13 @@ export function WaitingScreen({ payment, relayState, onStop }: Props) {
       </p>
       <p className="waiting-number">
         {phone(payment.msisdn)} · {networkLabel(payment.network)}
-        {payment.customerName ? ` · ${payment.customerName}` : ''}
+      </p>
+      <p className="waiting-name" data-testid="waiting-name">
+        {walletName ? (
+          <>
+            Wallet name: <strong>{walletName}</strong>
+          </>
+        ) : null}
       </p>
       <p className="waiting-state" data-testid="waiting-state">
         {STATE_TEXT[payment.state] ?? 'Waiting…'}
