@@ -1,11 +1,13 @@
 /**
  * History of this till's payments in one environment, newest first, paged. A query matches a
- * reference or a merchantRef by prefix, or (3+ digits) the end of the customer's number, through
+ * reference or a merchantRef by prefix in any letter case, or the customer's number in any form people
+ * write it (shared/history-query.ts), through
  * indexes only: the phone number is also stored reversed so "ends with" is an index range. A search
  * keeps at most MAX_MATCHES matches per field.
  */
 import type { IpcResponse } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
+import { numberEnd, referencePrefixes } from '../../shared/history-query.js';
 import { isOverdue } from './overdue.js';
 import { toPaymentView, type PaymentRow } from './payments-repo.js';
 import type { Environment } from '../../shared/domain.js';
@@ -67,14 +69,16 @@ export class History {
       // are time-sortable), so a very short prefix such as "TX_" cannot make a page sort the whole table.
       const arm = (where: string, order: string) =>
         `SELECT id FROM (SELECT id FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
-      const terms = [
-        arm('environment = @environment AND reference >= @q AND reference < @qEnd', 'reference'),
-        arm('environment = @environment AND merchant_ref >= @q AND merchant_ref < @qEnd', 'merchant_ref'),
-      ];
-      params.q = query;
-      params.qEnd = after(query);
-      const digits = query.replace(/[\s-]/g, '');
-      if (/^[0-9]{3,12}$/.test(digits)) {
+      const terms = referencePrefixes(query).flatMap((prefix, i) => {
+        params[`q${i}`] = prefix;
+        params[`q${i}End`] = after(prefix);
+        return [
+          arm(`environment = @environment AND reference >= @q${i} AND reference < @q${i}End`, 'reference'),
+          arm(`environment = @environment AND merchant_ref >= @q${i} AND merchant_ref < @q${i}End`, 'merchant_ref'),
+        ];
+      });
+      const digits = numberEnd(query);
+      if (digits) {
         const rev = [...digits].reverse().join('');
         terms.push(arm('environment = @environment AND msisdn_rev >= @rev AND msisdn_rev < @revEnd', 'msisdn_rev'));
         params.rev = rev;

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
+import { queryTooShort } from '../../../shared/history-query';
 import { call, errorMessage, onEvent } from '../api';
 import { PaymentStatus } from '../components/payment-status';
 import { ghs, isoDate, networkLabel, phone, time } from '../format';
@@ -33,10 +34,12 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
     }
   }, []);
 
+  const tooShort = queryTooShort(query);
   useEffect(() => {
+    if (tooShort) return undefined;
     const timer = window.setTimeout(() => void load(query, 0), 200);
     return () => window.clearTimeout(timer);
-  }, [query, load]);
+  }, [query, tooShort, load]);
 
   useEffect(
     () =>
@@ -59,7 +62,7 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
         History
       </h1>
       <div className="field search-field">
-        <label htmlFor="history-search">Search: reference, till reference or last digits of the number</label>
+        <label htmlFor="history-search">Search: the customer’s number (any way it is written, or its last digits) or a reference</label>
         <input
           ref={searchRef}
           id="history-search"
@@ -74,8 +77,8 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
           {error}
         </p>
       ) : null}
-      <p className="muted" aria-live="polite" data-testid="history-count">
-        {total === 1 ? '1 payment' : `${total} payments`}
+      <p className={tooShort ? 'field-error' : 'muted'} aria-live="polite" data-testid="history-count">
+        {tooShort ?? (total === 1 ? '1 payment' : `${total} payments`)}
       </p>
       <table className="history-table">
         <thead>
@@ -88,7 +91,7 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
           </tr>
         </thead>
         <tbody>
-          {items.map((p) => {
+          {(tooShort ? [] : items).map((p) => {
             const day = isoDate(new Date(p.createdAt), timeZone);
             return (
               <tr key={p.id} data-testid="history-row" className={isFinal(p.state) ? '' : 'row-pending'}>

@@ -281,6 +281,21 @@ describe('history', () => {
     expect(history.search('test', { page: 0, pageSize: 50 }, 'Africa/Accra').items.map((p) => p.environment)).toEqual(['test']);
   });
 
+  it('finds a number written any way people write it, and a reference in any letter case', () => {
+    const repo = new PaymentsRepo(db);
+    const base = Date.parse('2026-11-20T08:00:00Z');
+    pay(repo, 1, 'live', '233241234567', base, 'TX_01JDABCDEF');
+    pay(repo, 2, 'live', '233201234567', base + 1000, 'TX_01JDXYZ');
+    const history = new History(db);
+    const ids = (query: string) => history.search('live', { query, page: 0, pageSize: 10 }, 'Africa/Accra').items.map((p) => p.msisdn);
+    for (const query of ['024 123 4567', '0241234567', '+233 24 123 4567', '+233241234567', '233241234567', '00233241234567']) {
+      expect(ids(query), query).toEqual(['233241234567']);
+    }
+    expect(ids('4567')).toEqual(['233201234567', '233241234567']);
+    expect(ids('tx_01jdabc')).toEqual(['233241234567']);
+    expect(ids('Tx_01JdXy')).toEqual(['233201234567']);
+  });
+
   it('flags a payment still without a result after the overdue limit, and only such a payment', () => {
     const repo = new PaymentsRepo(db);
     const now = Date.parse('2026-11-20T12:00:00Z');

@@ -1,0 +1,89 @@
+/**
+ * Issue 10, History at the counter: a number found however it is written, a reference in any letter
+ * case, a query too short says so, and a reprint of a payment (PAID: the receipt, NOT PAID: the slip,
+ * both marked REPRINT) through the result screen's own print path. Keyboard only.
+ */
+import { describe, expect, it } from 'vitest';
+import { axe, enter, focused, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
+import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+
+const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE }));
+
+async function search(query: string): Promise<void> {
+  const { page } = till.get();
+  await page.locator('#history-search').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(query);
+}
+
+async function rows(): Promise<string[]> {
+  return till.get().page.getByTestId('history-row').allTextContents();
+}
+
+describe('History at the counter', () => {
+  it('takes two sales first, one PAID and one NOT PAID', async () => {
+    const { page } = till.get();
+    await sell(page, '4', '0241234567');
+    expect(await resultTitle(page)).toBe('PAID');
+    await enter(page);
+    await sell(page, '3', '0241234501');
+    expect(await resultTitle(page)).toBe('NOT PAID');
+    await enter(page);
+    await focused(page, 'amount');
+  });
+
+  it('finds a number written any way people write it, a reference in any case, and says when a query is too short', async () => {
+    const { page } = till.get();
+    await goTo(page, 'History');
+    await focused(page, 'history-search');
+    await page.keyboard.type('45');
+    await expect.poll(() => text(page, 'history-count')).toBe("Type at least 4 digits of the customer's number.");
+    expect(await rows()).toEqual([]);
+    await search('tx');
+    await expect.poll(() => text(page, 'history-count')).toBe('Type at least 3 characters of the reference.');
+    for (const query of ['024 123 4567', '0241234567', '+233 24 123 4567', '+233241234567', '233241234567', '4567']) {
+      await search(query);
+      await expect.poll(() => text(page, 'history-count'), { message: query }).toBe('1 payment');
+      expect((await rows())[0]).toContain('024 123 4567');
+    }
+    const settings = (await till.get().invoke('settings:get', {})) as { test: { baseUrl: string } };
+    const paid = (await sandboxTransactions(settings.test.baseUrl)).find((t) => t.msisdn === '233241234567');
+    await search(paid!.reference.toLowerCase());
+    await expect.poll(() => text(page, 'history-count')).toBe('1 payment');
+    expect((await rows())[0]).toContain('GH₵4.00');
+    expect(await axe(page)).toEqual([]);
+  });
+
+  it('reprints the receipt of a PAID payment and the slip of a NOT PAID one, marked REPRINT', async () => {
+    const { page } = till.get();
+    await page.evaluate(() => {
+      (window as unknown as { printed: number }).printed = 0;
+      window.print = () => {
+        (window as unknown as { printed: number }).printed += 1;
+      };
+    });
+    for (const [query, title, printed] of [
+      ['4567', /PAID/, 1],
+      ['4501', /NOT PAID/, 2],
+    ] as const) {
+      await search(query);
+      await expect.poll(async () => (await rows()).join('|')).toMatch(new RegExp(`^[^|]*024 123 ${query}[^|]*$`));
+      await tabTo(page, /^Open/);
+      await enter(page);
+      await page.getByTestId('payment-detail').waitFor();
+      await tabTo(page, /^Reprint/);
+      await enter(page);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(printed);
+      const sheet = await text(page, 'print-sheet');
+      expect(sheet).toMatch(/REPRINT/);
+      expect(sheet).toMatch(title);
+      expect(await axe(page)).toEqual([]);
+      if (printed === 1) await screenshot(page, 'history-reprint');
+      await tabTo(page, /^Back to the list/);
+      await enter(page);
+      await focused(page, 'history-search');
+    }
+  });
+});
