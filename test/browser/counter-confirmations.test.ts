@@ -18,8 +18,7 @@ afterEach(() => clock.release());
 const WAITING = 'Ask the customer to approve on their phone';
 
 async function transactionsFor(msisdn: string): Promise<SandboxTransaction[]> {
-  const settings = (await till.get().invoke('settings:get', {})) as { test: { baseUrl: string } };
-  return (await sandboxTransactions(settings.test.baseUrl)).filter((t) => t.msisdn === msisdn);
+  return (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.msisdn === msisdn);
 }
 
 /** Empties the form with the keyboard, as a cashier would before the next customer. */

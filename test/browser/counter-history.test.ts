@@ -48,8 +48,7 @@ describe('History at the counter', () => {
       await expect.poll(() => text(page, 'history-count'), { message: query }).toBe('1 payment');
       expect((await rows())[0]).toContain('024 123 4567');
     }
-    const settings = (await till.get().invoke('settings:get', {})) as { test: { baseUrl: string } };
-    const paid = (await sandboxTransactions(settings.test.baseUrl)).find((t) => t.msisdn === '233241234567');
+    const paid = (await sandboxTransactions(till.get().sandboxUrl())).find((t) => t.msisdn === '233241234567');
     await search(paid!.reference.toLowerCase());
     await expect.poll(() => text(page, 'history-count')).toBe('1 payment');
     expect((await rows())[0]).toContain('GH₵4.00');
