@@ -96,3 +96,10 @@ export async function screenshot(page: Page, name: string, clip?: { x: number; y
 export async function text(page: Page, testId: string): Promise<string> {
   return ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
 }
+
+/** Saves the receipt as printed (print media: only the print sheet shows), name.png beside the other screenshots. */
+export async function receiptScreenshot(page: Page, name: string): Promise<void> {
+  await page.emulateMedia({ media: 'print' });
+  await page.getByTestId('print-sheet').screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) });
+  await page.emulateMedia({ media: 'screen' });
+}

@@ -10,7 +10,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import { startRelay, type RunningRelay } from '../../relay/server.js';
 import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/config.js';
-import { axe, enter, focused, focusedText, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import {
+  axe,
+  enter,
+  focused,
+  focusedText,
+  goTo,
+  receiptScreenshot,
+  resultTitle,
+  screenshot,
+  sell,
+  tabTo,
+  text,
+} from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
@@ -188,8 +200,9 @@ describe('own sandbox and relay', () => {
     expect(res.status).toBe(200);
     expect(await resultTitle(page, 30_000)).toBe('PAID');
     expect(await text(page, 'result-reference')).toBe(reference);
-    await page.emulateMedia({ media: 'print' });
-    expect(await text(page, 'receipt')).not.toMatch(/TEST/);
-    await page.emulateMedia({ media: 'screen' });
+    // The LIVE receipt has no sandbox marking.
+    await expect.poll(() => text(page, 'receipt')).toMatch(/PAID/);
+    expect(await text(page, 'receipt')).not.toMatch(/SANDBOX|TEST/);
+    await receiptScreenshot(page, 'receipt-80mm-paid');
   });
 });

@@ -4,14 +4,12 @@
  * its message with "Print again" while the next sale goes on; a double click prints once; the system
  * printer path prints to PDF at 80 and 58 mm (the page as wide as the paper); screenshots of receipts.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, focused, goTo, resultTitle, sell, text } from '../browser-bridge/cashier.js';
+import { axe, focused, goTo, receiptScreenshot, resultTitle, sell, text } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { decodeEscPos, plainLines } from '../support/escpos-decoder.js';
 import { startFakePrinter, type FakePrinter } from '../support/fake-network-printer.js';
-import { SCREENSHOTS_DIR } from '../support/screenshots.js';
 import { pdfPages } from '../support/pdf-pages.js';
 
 const PIN = '2468';
@@ -38,12 +36,6 @@ async function saveReceipt(patch: Record<string, unknown>): Promise<void> {
   await till.get().invoke('settings:saveReceipt', { ...current.receipt, ...patch });
   await till.get().invoke('owner:lock', {});
   await till.get().reload();
-}
-
-async function receiptShot(page: Page, name: string): Promise<void> {
-  await page.emulateMedia({ media: 'print' });
-  await page.getByTestId('print-sheet').screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) });
-  await page.emulateMedia({ media: 'screen' });
 }
 
 async function newSale(page: Page): Promise<void> {
@@ -79,7 +71,7 @@ describe('receipts and printers', () => {
     const [testPage] = decodeEscPos(await job).documents;
     expect(plainLines(testPage!)).toEqual(expect.arrayContaining(['Ama Provisions', 'Osu, Accra', 'GRA TIN C0012345678', 'TEST PRINT']));
     await expect.poll(() => text(page, 'print-status')).toBe('Sent to the printer.');
-    await receiptShot(page, 'receipt-test-print');
+    await receiptScreenshot(page, 'receipt-test-print');
     await goTo(page, 'Charge');
   });
 
@@ -93,14 +85,14 @@ describe('receipts and printers', () => {
     expect(receipt!.qr).toEqual([reference]);
     expect(plainLines(receipt!)).toEqual(expect.arrayContaining(['SANDBOX - NO MONEY MOVED - NOT A RECEIPT', 'PAID', 'CUSTOMER COPY']));
     await expect.poll(() => text(page, 'print-status')).toBe('Sent to the printer.');
-    await receiptShot(page, 'receipt-80mm-paid');
+    await receiptScreenshot(page, 'receipt-test');
 
     const again = printer.nextJob();
     await page.getByTestId('print-button').click();
     const [reprint] = decodeEscPos(await again).documents;
     expect(plainLines(reprint!).some((l) => l.startsWith('REPRINT '))).toBe(true);
     await expect.poll(() => page.getByTestId('print-sheet').textContent()).toMatch(/REPRINT/);
-    await receiptShot(page, 'receipt-reprint');
+    await receiptScreenshot(page, 'receipt-reprint');
     await newSale(page);
   });
 
@@ -153,7 +145,7 @@ describe('receipts and printers', () => {
     const [slip] = decodeEscPos(await job).documents;
     expect(plainLines(slip!)).toEqual(expect.arrayContaining(['NOT PAID', 'Do not hand over goods for this attempt.']));
     await expect.poll(() => page.getByTestId('print-sheet').textContent()).toMatch(/NOT A RECEIPT/);
-    await receiptShot(page, 'receipt-not-paid');
+    await receiptScreenshot(page, 'receipt-not-paid');
     await newSale(page);
   });
 
@@ -188,7 +180,7 @@ describe('receipts and printers', () => {
       expect(pages).toHaveLength(1);
       expect(pages[0]!.widthMm).toBeCloseTo(paper, 0);
       expect(pages[0]!.heightMm).toBeGreaterThan(60);
-      if (paper === 58) await receiptShot(page, 'receipt-58mm-paid');
+      if (paper === 58) await receiptScreenshot(page, 'receipt-58mm-paid');
       await newSale(page);
     });
   }
