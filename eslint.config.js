@@ -8,7 +8,7 @@ import prettier from 'eslint-config-prettier';
 const climbsTo = (folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
 const ELECTRON_PACKAGE = '^(electron|@electron/.+)$';
 
-/** One program's rule: static, re-exported and dynamic imports of `forbidden` are errors. */
+/** One program's rule: static, re-exported and dynamic imports of `forbidden`, and type imports of it, are errors. */
 function boundary(files, forbidden, message, ignores = []) {
   const regexes = forbidden.map((f) => (f === 'electron package' ? ELECTRON_PACKAGE : climbsTo([f])));
   return {
@@ -18,7 +18,14 @@ function boundary(files, forbidden, message, ignores = []) {
       'no-restricted-imports': ['error', { patterns: regexes.map((regex) => ({ regex, message })) }],
       'no-restricted-syntax': [
         'error',
-        ...regexes.map((regex) => ({ selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`, message })),
+        ...regexes.flatMap((regex) => {
+          const value = `/${regex.replaceAll('/', '\\/')}/`;
+          // import('…') at run time, and import('…').T in a type
+          return [`ImportExpression[source.value=${value}]`, `TSImportType[argument.literal.value=${value}]`].map((selector) => ({
+            selector,
+            message,
+          }));
+        }),
       ],
     },
   };

@@ -30,6 +30,7 @@ const refused: Array<[string, string, RegExp]> = [
     /renderer\/ reaches the core only through window.momo/,
   ],
   ['renderer/src/bad.ts', "import { ipcRenderer } from 'electron';", /renderer\//],
+  ['renderer/src/bad.ts', "type Core = import('../../electron/core/index.js').TillCore;", /renderer\//],
   ['renderer/src/screens/bad.tsx', "import { startRelay } from '../../../relay/server.js';", /renderer\//],
   ['relay/bad.ts', "import { createLogger } from '../electron/core/logger.js';", /relay\/ is its own program/],
   ['relay/bad.ts', "export { startSandbox } from '../sandbox/server.js';", /relay\/ is its own program/],
