@@ -1,228 +1,25 @@
-/** One handler per IPC channel. Requests arrive already validated by the contract's schemas. */
-import { normaliseMsisdn, PhoneError } from '../../shared/phone.js';
-import { resolveResponseSchema } from '../../shared/wire/initialize.js';
-import type { IpcChannel, IpcContract, IpcResponse } from '../../shared/ipc/contract.js';
-import type { z } from 'zod';
-import { counterFromInput, counterView } from './counter-settings.js';
-import { CoreError } from './errors.js';
-import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from './error-messages.js';
-import { isValidTimeZone } from './local-date.js';
-import { verifyPin } from './pin.js';
-import { toPaymentView } from './payments-repo.js';
-import { isComplete, toView } from './settings-store.js';
-import { validateEnvironmentInput } from './settings-validation.js';
+/**
+ * Every IPC channel's handler, from the handler maps kept with their domains. The type requires one
+ * handler per contract channel: a channel added to the contract without one does not compile. Who may
+ * call each channel is not here but in shared/ipc/roles.ts, checked by the dispatcher before any handler.
+ */
+import type { IpcChannel } from '../../shared/ipc/contract.js';
+import { appHandlers } from './app-handlers.js';
 import type { CoreContext } from './core-context.js';
-import { isNetwork, NETWORK_REQUIRED_MESSAGE, type Environment } from '../../shared/domain.js';
+import type { HandlerMap } from './dispatcher.js';
+import { paymentHandlers } from './payment-handlers.js';
+import { createPeopleHandlers } from './people-handlers.js';
 import { createReceiptHandlers } from './printing/receipt-handlers.js';
-import type { PeopleChannel } from './people-handlers.js';
-import type { EnvironmentConfig } from './settings-store.js';
-import type { CleanEnvironmentInput } from './settings-validation.js';
+import { reportHandlers } from './report-handlers.js';
+import { settingsHandlers } from './settings-handlers.js';
 
-type Handlers = { [C in Exclude<IpcChannel, PeopleChannel>]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
-
-const MISSING_LABELS: Record<string, string> = {
-  baseUrl: 'Service URL',
-  merchantId: 'Merchant ID',
-  publicKeyId: 'Public key id',
-  secretKey: 'Secret key',
-  relayUrl: 'Relay URL',
-  relayToken: 'Relay token',
-};
-
-/** Names of the environment settings a save changes (never their values: the audit log names fields only). */
-function changedFields(before: EnvironmentConfig, clean: CleanEnvironmentInput): string[] {
-  const plain = (['baseUrl', 'merchantId', 'publicKeyId', 'relayUrl'] as const).filter((k) => before[k] !== clean[k]);
-  const secrets = (['secretKey', 'relayToken'] as const).filter((k) => clean[k] && clean[k] !== before[k]);
-  return [...plain, ...secrets];
-}
-
-export function createHandlers(ctx: CoreContext): Handlers {
-  const active = (): Environment => ctx.settings.settings.active;
-  const owner = () => ctx.signIn.current();
-
-  /** The owner PIN typed again to confirm a switch of environment (counted by the lock-out like a sign-in). */
-  const checkOwnerPin = async (pin: string): Promise<{ ok: true } | { ok: false; message: string }> => {
-    const row = ctx.staff.owner();
-    if (!row) return { ok: false, message: 'Set an owner PIN first.' };
-    try {
-      const checked = await ctx.guard.attempt(row.id, async () => ((await verifyPin(pin, row.pin_hash)) ? true : null));
-      return checked.value
-        ? { ok: true }
-        : { ok: false, message: checked.lockedOut ? 'Too many wrong PINs: wait, then try again.' : 'That PIN is not right.' };
-    } catch (error) {
-      if (error instanceof CoreError) return { ok: false, message: error.message };
-      throw error;
-    }
-  };
-
+export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
   return {
-    'app:status': async () => {
-      const environment = active();
-      const live = await ctx.configFor('live');
-      const current = await ctx.configFor(environment);
-      const signedIn = ctx.signIn.current();
-      const caller = ctx.signIn.caller();
-      const until = caller === 'owner' ? ctx.signIn.until() : null;
-      return {
-        environment,
-        tillId: ctx.settings.settings.tillId,
-        tillName: ctx.settings.settings.tillName,
-        timeZone: ctx.settings.settings.timeZone,
-        relayState: ctx.relayState(environment),
-        pinSet: ctx.staff.owner() !== null,
-        ownerUnlocked: caller === 'owner',
-        liveReady: isComplete(live),
-        version: ctx.version,
-        embedded: current.embedded,
-        ownerUnlockedUntil: until === null ? null : new Date(until).toISOString(),
-        printing: { printer: ctx.settings.settings.receipt.printer, autoPrint: ctx.settings.settings.receipt.autoPrint },
-        counter: counterView(ctx.settings.settings.counter),
-        signedIn,
-        caller,
-        staffMode: ctx.staff.hasStaff(),
-        idleLockMinutes: ctx.settings.settings.idleLockMinutes,
-      };
-    },
-
-    'settings:get': async () => {
-      const [test, live] = await Promise.all([ctx.configFor('test'), ctx.configFor('live')]);
-      const s = ctx.settings.settings;
-      return { active: s.active, tillName: s.tillName, timeZone: s.timeZone, test: toView(test), live: toView(live), receipt: s.receipt };
-    },
-
-    'settings:save': async ({ environment, values }) => {
-      const clean = validateEnvironmentInput(environment, values);
-      const changed = changedFields(await ctx.configFor(environment), clean);
-      await ctx.saveEnvironment(environment, clean);
-      if (changed.length > 0) ctx.audit.record(owner(), 'settings_changed', `${environment.toUpperCase()}: ${changed.join(', ')}`);
-      return toView(await ctx.configFor(environment));
-    },
-
-    'settings:saveTill': async ({ tillName, timeZone, idleLockMinutes }) => {
-      const name = tillName.trim();
-      if (!name) throw new CoreError('SETTINGS_INVALID', 'Till name: enter a name such as "Front counter".', 'tillName');
-      if (!isValidTimeZone(timeZone))
-        throw new CoreError('SETTINGS_INVALID', `Time zone: "${timeZone}" is not a time zone (e.g. Africa/Accra).`, 'timeZone');
-      const before = ctx.settings.settings;
-      const changed = [
-        name !== before.tillName ? 'tillName' : '',
-        timeZone !== before.timeZone ? 'timeZone' : '',
-        idleLockMinutes !== undefined && idleLockMinutes !== before.idleLockMinutes ? 'idleLockMinutes' : '',
-      ].filter(Boolean);
-      ctx.settings.update({ tillName: name, timeZone, ...(idleLockMinutes === undefined ? {} : { idleLockMinutes }) });
-      if (changed.length > 0) ctx.audit.record(owner(), 'settings_changed', `till: ${changed.join(', ')}`);
-      ctx.transactions.setTimeZone(timeZone);
-      return { ok: true };
-    },
-
-    'settings:saveCounter': async (request) => {
-      ctx.settings.update({ counter: counterFromInput(request) });
-      return { ok: true };
-    },
-
-    'settings:testConnection': async ({ environment }) => {
-      const config = await ctx.configFor(environment);
-      const missing = (['baseUrl', 'merchantId', 'secretKey'] as const).filter((k) => !config[k]);
-      if (missing.length > 0) {
-        return { result: 'error', message: `Fill in first: ${missing.map((k) => MISSING_LABELS[k]).join(', ')}.` };
-      }
-      const result = await ctx.client.resolve(
-        { baseUrl: config.baseUrl, merchantId: config.merchantId, secretKey: config.secretKey as string },
-        '233241234567',
-        'MTN',
-      );
-      ctx.log.info('settings.test_connection', {
-        environment,
-        kind: result.kind,
-        ...(result.kind === 'no-answer' ? { reason: result.reason } : { status: result.status }),
-      });
-      if (result.kind === 'answer' || (result.kind === 'error' && result.code === 'ACCOUNT_NOT_FOUND')) {
-        return { result: 'ok', message: `Connected: the payment service accepted the ${environment.toUpperCase()} key and Merchant ID.` };
-      }
-      if (result.kind === 'no-answer') {
-        return {
-          result: 'unreachable',
-          message: `The payment service at ${config.baseUrl} did not answer (${result.reason.replace('-', ' ')}). Check the Service URL and the internet connection.`,
-        };
-      }
-      if (result.status === 401) return { result: 'unauthorized', message: UNAUTHENTICATED_MESSAGE.replace(' No money was taken.', '') };
-      return { result: 'error', message: messageForServiceError(result.status, result.code, result.message) };
-    },
-
-    'settings:setEnvironment': async ({ environment, pin }) => {
-      const checked = await checkOwnerPin(pin);
-      if (!checked.ok) return checked;
-      if (environment === 'live') {
-        const live = await ctx.configFor('live');
-        if (!isComplete(live)) {
-          const missing = (['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'] as const).filter(
-            (k) => !live[k],
-          );
-          return {
-            ok: false,
-            message: `LIVE cannot be switched on: its settings are incomplete (missing ${missing.map((k) => MISSING_LABELS[k]).join(', ')}).`,
-          };
-        }
-      }
-      if (ctx.settings.settings.active !== environment)
-        ctx.audit.record(owner(), 'environment', `switched to ${environment.toUpperCase()}`);
-      ctx.setActive(environment);
-      return { ok: true };
-    },
-
-    'payments:resolveAccount': async ({ msisdn, network }) => {
-      let normalised: string;
-      try {
-        normalised = normaliseMsisdn(msisdn).msisdn;
-      } catch (error) {
-        if (error instanceof PhoneError) return { name: null, message: error.message };
-        throw error;
-      }
-      if (!isNetwork(network)) return { name: null, message: NETWORK_REQUIRED_MESSAGE };
-      const config = await ctx.configFor(active());
-      if (!config.baseUrl || !config.merchantId || !config.secretKey)
-        return { name: null, message: 'The till is not set up to look up names yet.' };
-      const result = await ctx.client.resolve(
-        { baseUrl: config.baseUrl, merchantId: config.merchantId, secretKey: config.secretKey },
-        normalised,
-        network,
-      );
-      if (result.kind === 'answer') {
-        const parsed = resolveResponseSchema.safeParse(result.json);
-        return parsed.success ? { name: parsed.data.data.name } : { name: null };
-      }
-      if (result.kind === 'error') {
-        const message = messageForServiceError(result.status, result.code, result.message);
-        return result.code === 'ACCOUNT_NOT_FOUND' ? { name: null, message, noAccount: true } : { name: null, message };
-      }
-      return { name: null, message: 'The name could not be checked (the payment service did not answer). You can still charge.' };
-    },
-
-    'payments:charge': (request) => ctx.engine.charge(active(), request),
-
-    'payments:get': async ({ id }) => {
-      const row = ctx.repo.get(id);
-      return row && row.environment === active() ? toPaymentView(row) : null;
-    },
-
-    'payments:stopWaiting': async ({ id }) => {
-      const row = ctx.repo.get(id);
-      if (!row || row.environment !== active()) return null;
-      return ctx.engine.stopWaiting(id);
-    },
-
-    'payments:pending': async () => ({ items: ctx.repo.open(active()).map(toPaymentView) }),
-
-    'history:search': async (request) => ctx.history.search(active(), request, ctx.settings.settings.timeZone),
-
-    'takings:report': async ({ from, to }) => {
-      return ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone);
-    },
-
-    'takings:exportCsv': async ({ from, to }) => {
-      return ctx.takings.exportCsv(active(), from, to);
-    },
-
+    ...appHandlers(ctx),
+    ...createPeopleHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...paymentHandlers(ctx),
+    ...reportHandlers(ctx),
     ...createReceiptHandlers(ctx),
   };
 }

@@ -1,7 +1,7 @@
 /** Handlers for the people of the till: the owner PIN, sign-in, staff and the audit log. */
 import { ulid } from 'ulid';
-import type { IpcChannel, IpcContract, IpcResponse, StaffMember } from '../../shared/ipc/contract.js';
-import type { z } from 'zod';
+import type { IpcChannel, StaffMember } from '../../shared/ipc/contract.js';
+import type { HandlerMap } from './dispatcher.js';
 import { CoreError } from './errors.js';
 import { dayBoundsMs } from './history.js';
 import { hashPin, pinProblem, PIN_TAKEN_MESSAGE, verifyPin } from './pin.js';
@@ -9,11 +9,7 @@ import type { CoreContext } from './core-context.js';
 import type { StaffRow } from './staff-repo.js';
 
 export type PeopleChannel = 'owner:setPin' | 'owner:unlock' | 'owner:lock' | `session:${string}` | `staff:${string}` | `audit:${string}`;
-type Handlers = {
-  [C in Extract<IpcChannel, PeopleChannel> & IpcChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>>;
-};
-
-export function createPeopleHandlers(ctx: CoreContext): Handlers {
+export function createPeopleHandlers(ctx: CoreContext): HandlerMap<Extract<IpcChannel, PeopleChannel>> {
   const { staff, signIn, audit } = ctx;
   const actor = () => signIn.current();
 

@@ -1,12 +1,11 @@
 /**
  * IPC handlers registered in a loop from the contract: each checks the sender (top frame of our own
- * origin; a null frame is refused), validates the payload with the channel's zod schema, and answers
- * with an envelope (never a thrown error, which Electron would flatten into a string with a stack).
+ * origin; a null frame is refused) and hands the payload to the core, which validates it once and
+ * answers with an envelope (never a thrown error, which Electron would flatten into a string with a stack).
  */
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron';
-import { ipcContract, IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/contract.js';
+import { IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/contract.js';
 import type { IpcEnvelope } from '../../shared/ipc/channels.js';
-import { describeZodError } from '../../shared/zod-error.js';
 import type { TillCore } from '../core/index.js';
 import { isTrustedSender } from './sender-check.js';
 
@@ -16,14 +15,7 @@ export function registerIpc(ipcMain: IpcMain, core: TillCore, devServerUrl: stri
       if (!isTrustedSender(event.senderFrame, devServerUrl)) {
         return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This window may not call the till.' } };
       }
-      const request = ipcContract[channel].request.safeParse(payload ?? {});
-      if (!request.success) return { ok: false, error: { code: 'INVALID_REQUEST', message: describeZodError(request.error) } };
-      try {
-        return { ok: true, value: await core.invoke(channel, request.data) };
-      } catch (error) {
-        const { code, message, field } = error as { code?: string; message?: string; field?: string };
-        return { ok: false, error: { code: code ?? 'INTERNAL', message: message ?? 'Something went wrong.', ...(field ? { field } : {}) } };
-      }
+      return core.answer(channel, payload);
     });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The renderer's only way to the till core: `window.momo` (the preload in the app, the test bridge
- * in browser tests). Errors come back as `{ code, message }`; anything else is turned into a
- * message a cashier can act on, never a stack trace.
+ * in browser tests). Both unwrap the core's envelope, so a failed call rejects with `{ code, message,
+ * field? }`; anything else is turned into a message a cashier can act on, never a stack trace.
  */
 import type { IpcChannel, IpcRequest, IpcResponse, MomoApi } from '../../shared/ipc/contract';
 
@@ -25,29 +25,12 @@ export class MomoCallError extends Error {
 
 const FALLBACK = 'The till could not do that just now. Try again; if it keeps happening, restart the till.';
 
-/** Electron wraps a thrown value as "Error invoking remote method 'x': Error: {json}" — dig the shape out. */
+/** The `{ code, message, field? }` a failed call rejects with, or the fallback for anything else. */
 export function toCallError(error: unknown): MomoCallError {
   if (error instanceof MomoCallError) return error;
-  if (error && typeof error === 'object') {
-    const { code, message, field } = error as { code?: unknown; message?: unknown; field?: unknown };
-    if (typeof code === 'string' && typeof message === 'string') {
-      return new MomoCallError(code, message, typeof field === 'string' ? field : undefined);
-    }
-    if (typeof message === 'string') {
-      const json = /\{.*"code".*\}/s.exec(message);
-      if (json) {
-        try {
-          const parsed = JSON.parse(json[0]) as { code?: unknown; message?: unknown; field?: unknown };
-          if (typeof parsed.code === 'string' && typeof parsed.message === 'string') {
-            return new MomoCallError(parsed.code, parsed.message, typeof parsed.field === 'string' ? parsed.field : undefined);
-          }
-        } catch {
-          /* fall through */
-        }
-      }
-      const stripped = message.replace(/^Error invoking remote method '[^']+':\s*(Error:\s*)?/, '');
-      if (stripped && !/\n\s+at /.test(stripped) && stripped.length < 300) return new MomoCallError('ERROR', stripped);
-    }
+  const { code, message, field } = (error ?? {}) as { code?: unknown; message?: unknown; field?: unknown };
+  if (typeof code === 'string' && typeof message === 'string') {
+    return new MomoCallError(code, message, typeof field === 'string' ? field : undefined);
   }
   return new MomoCallError('ERROR', FALLBACK);
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { IPC_EVENTS, type IpcChannel } from '../../shared/ipc/contract.js';
+import type { IpcEnvelope } from '../../shared/ipc/channels.js';
 import { createTillCore } from '../../electron/core/index.js';
 import { SCREENSHOTS_DIR } from '../support/screenshots.js';
 import { installMomoBridge } from './init-script.js';
@@ -50,16 +51,6 @@ export type Till = {
   close(): Promise<void>;
 };
 
-/** The plain error shape that crosses to the page: code, message and (when the core names one) field. */
-function toShape(error: unknown): { code: string; message: string; field?: string } {
-  const e = error as { code?: unknown; message?: unknown; field?: unknown };
-  return {
-    code: typeof e?.code === 'string' ? e.code : 'ERROR',
-    message: typeof e?.message === 'string' ? e.message : 'Unknown error',
-    ...(typeof e?.field === 'string' ? { field: e.field } : {}),
-  };
-}
-
 export async function openTill(
   browser: Browser,
   rendererDir: string,
@@ -77,16 +68,14 @@ export async function openTill(
   });
   page.on('pageerror', (e) => problems.push(e.message));
 
-  // Like the main process's sender check: only our own page may call the core.
+  // As over Electron IPC: only our own page may call the core, which checks and validates the call and answers with the same envelope.
   const held = new Map<string, Promise<void>>();
-  await page.exposeBinding('__momoInvoke', async (source, channel: string, payload: unknown) => {
-    if (new URL(source.frame.url()).origin !== origin) return { error: { code: 'FORBIDDEN', message: 'Unknown sender' } };
-    await held.get(channel);
-    try {
-      return { ok: await core.invoke(channel as IpcChannel, payload) };
-    } catch (error) {
-      return { error: toShape(error) };
+  await page.exposeBinding('__momoInvoke', async (source, channel: string, payload: unknown): Promise<IpcEnvelope> => {
+    if (new URL(source.frame.url()).origin !== origin) {
+      return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This window may not call the till.' } };
     }
+    await held.get(channel);
+    return core.answer(channel, payload);
   });
   await page.addInitScript(installMomoBridge);
   const unsubscribe = IPC_EVENTS.map((event) =>

@@ -1,13 +1,14 @@
 /**
  * Runs in the page before the renderer: defines `window.momo` with the shape the preload exposes
  * (invoke + on, frozen), backed by two Playwright bindings instead of Electron IPC:
- *   __momoInvoke(channel, payload) -> { ok: value } | { error: { code, message } }   (test process -> core)
+ *   __momoInvoke(channel, payload) -> the core's envelope, as over Electron IPC (test process -> core)
  *   window.__momoEmit(event, payload) is called by the test process for each core event.
  * Kept as a plain function so Playwright can serialise it into the page.
  */
 export function installMomoBridge(): void {
   type Listener = (payload: unknown) => void;
-  type Envelope = { ok: unknown } | { error: { code: string; message: string; field?: string } };
+  // shared/ipc/channels.ts's IpcEnvelope, restated: this function is serialised into the page on its own.
+  type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; field?: string } };
   const w = window as unknown as {
     __momoInvoke(channel: string, payload: unknown): Promise<Envelope>;
     __momoEmit?: (event: string, payload: unknown) => void;
@@ -25,9 +26,9 @@ export function installMomoBridge(): void {
   };
   const api = {
     async invoke(channel: string, payload: unknown) {
-      const answer = await w.__momoInvoke(channel, payload ?? {});
-      if ('error' in answer) throw answer.error;
-      return answer.ok;
+      const envelope = await w.__momoInvoke(channel, payload ?? {});
+      if (envelope.ok) return envelope.value;
+      throw { ...envelope.error };
     },
     on(event: string, listener: Listener) {
       const set = listeners.get(event) ?? new Set<Listener>();

@@ -1,17 +1,16 @@
 /** The printing channels: a payment's receipt, the owner's test print, the system printer's page and list, the settings. */
-import type { IpcContract, IpcResponse, PaymentView } from '../../../shared/ipc/contract.js';
+import type { PaymentView } from '../../../shared/ipc/contract.js';
 import { buildReceipt, buildTestPage, isPrintable } from '../../../shared/receipt/build-receipt.js';
 import type { PrintDocument } from '../../../shared/receipt/print-document.js';
 import type { PrintResult } from '../../../shared/ipc/receipt-contract.js';
-import type { z } from 'zod';
 import type { CoreContext } from '../core-context.js';
+import type { HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
 import { toPaymentView } from '../payments-repo.js';
 import { validateReceiptSettings } from './receipt-settings-validation.js';
 
-type ReceiptChannel =
+export type ReceiptChannel =
   'receipt:preview' | 'receipt:print' | 'receipt:testPrint' | 'printer:printPage' | 'printer:list' | 'settings:saveReceipt';
-type ReceiptHandlers = { [C in ReceiptChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
 /**
  * The one print path for any channel that prints (receipts here; shift, X and Z reports too): answer
@@ -21,7 +20,7 @@ export async function printDocuments(ctx: CoreContext, key: string, documents: P
   return { ...(await ctx.printing.print(key, documents)), documents, paper: ctx.settings.settings.receipt.paper };
 }
 
-export function createReceiptHandlers(ctx: CoreContext): ReceiptHandlers {
+export function createReceiptHandlers(ctx: CoreContext): HandlerMap<ReceiptChannel> {
   const print = (key: string, documents: PrintDocument[]) => printDocuments(ctx, key, documents);
 
   /** The payment as the receipt shows it, with the cashier who took it once staff exist. */

@@ -23,9 +23,10 @@ vi.mock('electron', async () => (await import('./stand-in-electron.js')).electro
 vi.mock('../../../resources/icons/512x512.png?asset', () => ({ default: '/stand-in/icon.png' }));
 vi.mock('../../../electron/core/index.js', () => ({
   createTillCore: async () => ({
-    invoke: async (channel: string, payload: unknown) => {
+    // The shell hands a trusted call to the core's answer (the core validates it and builds the envelope).
+    answer: async (channel: string, payload: unknown) => {
       core.invoked.push([channel, payload]);
-      return { answeredBy: 'stand-in core', channel };
+      return { ok: true, value: { answeredBy: 'stand-in core', channel } };
     },
     on: (event: string, listener: (payload: unknown) => void) => {
       core.listeners.set(event, listener);

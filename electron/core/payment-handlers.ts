@@ -1,0 +1,60 @@
+/** The Charge and Waiting screens' calls: `payments:*`, always in the active environment. */
+import { isNetwork, NETWORK_REQUIRED_MESSAGE } from '../../shared/domain.js';
+import type { IpcResponse } from '../../shared/ipc/contract.js';
+import { normaliseMsisdn, PhoneError } from '../../shared/phone.js';
+import { resolveResponseSchema } from '../../shared/wire/initialize.js';
+import type { CoreContext } from './core-context.js';
+import type { ChannelsOf, HandlerMap } from './dispatcher.js';
+import { messageForServiceError } from './error-messages.js';
+import { toPaymentView } from './payments-repo.js';
+
+export function paymentHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'payments'>> {
+  const active = () => ctx.settings.settings.active;
+  return {
+    'payments:resolveAccount': ({ msisdn, network }) => resolveAccount(ctx, msisdn, network),
+
+    'payments:charge': (request) => ctx.engine.charge(active(), request),
+
+    'payments:get': async ({ id }) => {
+      const row = ctx.repo.get(id);
+      return row && row.environment === active() ? toPaymentView(row) : null;
+    },
+
+    'payments:stopWaiting': async ({ id }) => {
+      const row = ctx.repo.get(id);
+      if (!row || row.environment !== active()) return null;
+      return ctx.engine.stopWaiting(id);
+    },
+
+    'payments:pending': async () => ({ items: ctx.repo.open(active()).map(toPaymentView) }),
+  };
+}
+
+/** The customer's name from the service, for the cashier to confirm; never a reason not to charge. */
+async function resolveAccount(ctx: CoreContext, msisdn: string, network: string): Promise<IpcResponse<'payments:resolveAccount'>> {
+  let normalised: string;
+  try {
+    normalised = normaliseMsisdn(msisdn).msisdn;
+  } catch (error) {
+    if (error instanceof PhoneError) return { name: null, message: error.message };
+    throw error;
+  }
+  if (!isNetwork(network)) return { name: null, message: NETWORK_REQUIRED_MESSAGE };
+  const config = await ctx.configFor(ctx.settings.settings.active);
+  if (!config.baseUrl || !config.merchantId || !config.secretKey)
+    return { name: null, message: 'The till is not set up to look up names yet.' };
+  const result = await ctx.client.resolve(
+    { baseUrl: config.baseUrl, merchantId: config.merchantId, secretKey: config.secretKey },
+    normalised,
+    network,
+  );
+  if (result.kind === 'answer') {
+    const parsed = resolveResponseSchema.safeParse(result.json);
+    return parsed.success ? { name: parsed.data.data.name } : { name: null };
+  }
+  if (result.kind === 'error') {
+    const message = messageForServiceError(result.status, result.code, result.message);
+    return result.code === 'ACCOUNT_NOT_FOUND' ? { name: null, message, noAccount: true } : { name: null, message };
+  }
+  return { name: null, message: 'The name could not be checked (the payment service did not answer). You can still charge.' };
+}

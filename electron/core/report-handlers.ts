@@ -1,0 +1,12 @@
+/** History and takings: `history:*` and `takings:*`, in the active environment. */
+import type { CoreContext } from './core-context.js';
+import type { ChannelsOf, HandlerMap } from './dispatcher.js';
+
+export function reportHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'history' | 'takings'>> {
+  const active = () => ctx.settings.settings.active;
+  return {
+    'history:search': async (request) => ctx.history.search(active(), request, ctx.settings.settings.timeZone),
+    'takings:report': async ({ from, to }) => ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone),
+    'takings:exportCsv': async ({ from, to }) => ctx.takings.exportCsv(active(), from, to),
+  };
+}
