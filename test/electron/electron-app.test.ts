@@ -6,11 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { _electron } from 'playwright-core';
 import { axe, enter, focused, resultTitle, sell } from '../browser-bridge/cashier.js';
 // The one place that decides whether the real app can launch here. It finds the binary WITHOUT
 // require('electron'), which would start a download of the binary from inside the test run.
-import { appRoot, canLaunch, electronPath, skipReason, sqliteBinding } from './electron-env.js';
+import { canLaunch, launchApp, skipReason } from './electron-env.js';
 
 const reason = canLaunch ? '' : (skipReason ?? 'the app cannot be launched here');
 if (reason) console.warn(`[skipped] electron-app.test.ts: ${reason}`);
@@ -18,12 +17,7 @@ if (reason) console.warn(`[skipped] electron-app.test.ts: ${reason}`);
 describe(`the real Electron app${reason ? ` (skipped: ${reason})` : ''}`, () => {
   it.skipIf(Boolean(reason))('a keyboard sale for success and for a decline, with axe passing, in the real app window', async () => {
     const home = mkdtempSync(join(tmpdir(), 'momo-electron-app-'));
-    const app = await _electron.launch({
-      executablePath: electronPath as string,
-      args: [appRoot, '--no-sandbox'],
-      cwd: appRoot,
-      env: { ...process.env, MOMO_DATA_DIR: join(home, 'data'), MOMO_SQLITE_BINDING: sqliteBinding ?? '' } as Record<string, string>,
-    });
+    const app = await launchApp(home);
     try {
       const page = await app.firstWindow();
       await page.setViewportSize({ width: 1024, height: 600 });

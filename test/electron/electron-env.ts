@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { _electron, type ElectronApplication } from 'playwright-core';
 import { electronBinary, missingElectronMessage } from '../../scripts/electron-binary.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -33,3 +34,13 @@ export const skipReason = !electronPath
       : null;
 export const canLaunch = skipReason === null;
 if (!canLaunch) console.warn(`[test/electron] skipped: ${electronPath ? skipReason : missingElectronMessage()}`);
+
+/** The real app on a fresh data folder under `home` (the tests remove `home` afterwards). */
+export function launchApp(home: string): Promise<ElectronApplication> {
+  return _electron.launch({
+    executablePath: electronPath as string,
+    args: [appRoot, '--no-sandbox'],
+    cwd: appRoot,
+    env: { ...process.env, MOMO_DATA_DIR: join(home, 'data'), MOMO_SQLITE_BINDING: sqliteBinding ?? '' } as Record<string, string>,
+  });
+}

@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { _electron } from 'playwright-core';
 import { enter, focused, resultTitle, sell } from '../browser-bridge/cashier.js';
 import { DEFAULT_RECEIPT_SETTINGS } from '../../shared/receipt/receipt-settings.js';
-import { appRoot, canLaunch, electronPath, skipReason, sqliteBinding } from './electron-env.js';
+import { canLaunch, launchApp, skipReason } from './electron-env.js';
 
 const reason = canLaunch ? '' : (skipReason ?? 'the app cannot be launched here');
 if (reason) console.warn(`[skipped] electron-printing.test.ts: ${reason}`);
@@ -21,12 +20,7 @@ type Momo = { invoke(channel: string, payload: unknown): Promise<unknown> };
 describe(`silent printing in the real Electron app${reason ? ` (skipped: ${reason})` : ''}`, () => {
   it.skipIf(Boolean(reason))('lists the system printers and prints a PAID receipt without a dialog', async () => {
     const home = mkdtempSync(join(tmpdir(), 'momo-electron-print-'));
-    const app = await _electron.launch({
-      executablePath: electronPath as string,
-      args: [appRoot, '--no-sandbox'],
-      cwd: appRoot,
-      env: { ...process.env, MOMO_DATA_DIR: join(home, 'data'), MOMO_SQLITE_BINDING: sqliteBinding ?? '' } as Record<string, string>,
-    });
+    const app = await launchApp(home);
     try {
       const page = await app.firstWindow();
       await focused(page, 'amount');
