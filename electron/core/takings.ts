@@ -3,6 +3,7 @@
  * a 30-day range sums a few dozen rows whatever the number of transactions; CSV export from the
  * transactions themselves. Every query is bound to one environment: TEST and LIVE never mix.
  */
+import { displayMsisdn } from '../../shared/phone.js';
 import { formatAmount } from '../../shared/money.js';
 import type { TakingsAwaiting, TakingsReport, TakingsTotals } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
@@ -118,7 +119,8 @@ export class Takings {
           r.client_reference,
           r.till_id,
           r.network,
-          r.msisdn,
+          // "024 123 4567": a spreadsheet keeps it as text people recognise (233241234567 opens as 2.33E+11).
+          displayMsisdn(r.msisdn as string),
           r.status,
           formatAmount(r.amount as number),
           formatAmount(r.fee as number),

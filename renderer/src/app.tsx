@@ -64,16 +64,16 @@ export function App() {
           <NavTabs page={page} onNavigate={navigate} />
         </div>
       </header>
-      <LateNotices
-        notices={late.notices}
-        onDismiss={late.dismiss}
-        onOpen={(p) => {
-          late.dismiss(p.id);
-          setShown(p);
-          setPage('history');
-        }}
-      />
       <main className="main">
+        <LateNotices
+          notices={late.notices}
+          onDismiss={late.dismiss}
+          onOpen={(p) => {
+            late.dismiss(p.id);
+            setShown(p);
+            setPage('history');
+          }}
+        />
         {error ? (
           <p className="form-error" role="alert">
             {error}

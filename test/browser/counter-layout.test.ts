@@ -50,7 +50,8 @@ async function checkAt(page: Page, name: string): Promise<void> {
   for (const [width, height] of SIZES) {
     await page.setViewportSize({ width, height });
     const size = `${width}x${height}`;
-    expect(await sideways(page), `${name} at ${size} scrolls sideways`).toBeLessThanOrEqual(0);
+    // A chart re-measures itself after the window changes size (ResizeObserver): the layout settles first.
+    await expect.poll(() => sideways(page), { message: `${name} at ${size} scrolls sideways` }).toBeLessThanOrEqual(0);
     expect(await smallTargets(page), `${name} at ${size}`).toEqual([]);
     if (SCREENSHOT_SIZES.has(size)) await screenshot(page, `${name}-${size}`);
   }

@@ -146,7 +146,7 @@ describe('the owner', () => {
   it('exports the range as CSV with every sandbox transaction in it', async () => {
     const { page } = till.get();
     await page.locator('#range-from').focus();
-    await tabTo(page, /^Export CSV$/);
+    await tabTo(page, /^Export range$/);
     const [download] = await Promise.all([page.waitForEvent('download'), enter(page)]);
     expect(download.suggestedFilename()).toMatch(/^momo-takings-test-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) as string, 'utf8');
@@ -159,7 +159,17 @@ describe('the owner', () => {
       expect(line, t.reference).toBeDefined();
       expect(line).toContain(`${t.status},${t.amount},${t.fee}`);
       expect(line).toContain(t.clientReference ?? 'missing');
+      // The number as people write it, so a spreadsheet keeps it as text (not 2.33E+11).
+      expect(line).toContain(`,0${t.msisdn.slice(3, 5)} ${t.msisdn.slice(5, 8)} ${t.msisdn.slice(8)},`);
     }
+    // "Export today", next to "Export range": today's payments only, named for today.
+    await tabTo(page, /^Export today$/);
+    const [todays] = await Promise.all([page.waitForEvent('download'), enter(page)]);
+    const day = /(\d{4}-\d{2}-\d{2})\.csv$/.exec(todays.suggestedFilename())?.[1];
+    expect(todays.suggestedFilename()).toBe(`momo-takings-test-${day}_${day}.csv`);
+    const todayLines = (await readFile((await todays.path()) as string, 'utf8')).trim().split('\r\n');
+    expect(todayLines.slice(1).every((l) => l.startsWith(`${day},`))).toBe(true);
+    expect(todayLines).toHaveLength(6); // every sale of this file was today
   });
 
   it('lists a payment still waiting for a result apart from the figures, flags it when overdue, until its result arrives', async () => {

@@ -5,22 +5,24 @@ import { ghs, phone } from '../format';
 type Props = { notices: PaymentView[]; onDismiss: (id: string) => void; onOpen: (payment: PaymentView) => void };
 
 export function LateNotices({ notices, onDismiss, onOpen }: Props) {
-  if (notices.length === 0) return null;
+  // One at a time in the place kept for it: dismissing the newest shows the next.
+  const p = notices[0];
+  if (!p) return null;
+  const more = notices.length - 1;
   return (
     <ul className="notices" aria-label="Results of payments you stopped waiting for">
-      {notices.map((p) => (
-        <li key={p.id} className={`notice ${p.state === 'success' ? 'notice-ok' : 'notice-bad'}`} data-testid="late-notice">
-          <span>
-            {p.state === 'success' ? 'PAID' : 'NOT PAID'}: {ghs(p.amount)} from {phone(p.msisdn)} (you stopped waiting)
-          </span>
-          <button type="button" className="link" onClick={() => onOpen(p)}>
-            Show
-          </button>
-          <button type="button" className="link" onClick={() => onDismiss(p.id)}>
-            Dismiss<span className="visually-hidden"> notice for {ghs(p.amount)}</span>
-          </button>
-        </li>
-      ))}
+      <li className={`notice ${p.state === 'success' ? 'notice-ok' : 'notice-bad'}`} data-testid="late-notice">
+        <span className="notice-text">
+          {p.state === 'success' ? 'PAID' : 'NOT PAID'}: {ghs(p.amount)} from {phone(p.msisdn)} (you stopped waiting)
+          {more > 0 ? ` — ${more} more` : ''}
+        </span>
+        <button type="button" className="link" onClick={() => onOpen(p)}>
+          Show
+        </button>
+        <button type="button" className="link" onClick={() => onDismiss(p.id)}>
+          Dismiss<span className="visually-hidden"> notice for {ghs(p.amount)}</span>
+        </button>
+      </li>
     </ul>
   );
 }

@@ -49,9 +49,9 @@ export function TakingsScreen({ timeZone }: { timeZone: string }) {
     void load(from, to);
   };
 
-  const exportCsv = async () => {
+  const exportCsv = async (first: string, last: string) => {
     try {
-      const file = await call('takings:exportCsv', { from, to });
+      const file = await call('takings:exportCsv', { from: first, to: last });
       downloadCsv(file.filename, file.csv);
       announce(`Saved ${file.filename}`);
     } catch (e) {
@@ -84,8 +84,11 @@ export function TakingsScreen({ timeZone }: { timeZone: string }) {
         <button type="submit" className="secondary">
           Show range
         </button>
-        <button type="button" className="secondary" onClick={() => void exportCsv()}>
-          Export CSV
+        <button type="button" className="secondary" onClick={() => void exportCsv(from, to)}>
+          Export range
+        </button>
+        <button type="button" className="secondary" onClick={() => void exportCsv(today, today)}>
+          Export today
         </button>
       </form>
       {report ? (

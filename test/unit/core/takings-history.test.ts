@@ -235,6 +235,7 @@ describe('takings', () => {
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`'=HYPERLINK(""x"")`);
     expect(lines[2]).toContain('FAILED,7.00,0.00,0.00,"Sale, ""big"""');
+    expect(lines[2]).toContain(',024 123 4567,FAILED,'); // as people write it: text in a spreadsheet, never 2.33E+11
     expect(csv).not.toContain('TX_T00009');
     expect(csvCell('-1')).toBe("'-1");
     expect(csvCell(null)).toBe('');
