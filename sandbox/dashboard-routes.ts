@@ -114,6 +114,15 @@ function hostAllowed(req: IncomingMessage, port: number): boolean {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
 }
 
+/** The path's segments, decoded; null when one is not valid percent-encoding. */
+function decodedParts(path: string): string[] | null {
+  try {
+    return path.split('/').map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
 export async function handleDashboard(req: IncomingMessage, res: ServerResponse, url: URL, ctx: DashboardContext): Promise<void> {
   const port = ctx.port();
   if (!hostAllowed(req, port)) {
@@ -136,7 +145,11 @@ export async function handleDashboard(req: IncomingMessage, res: ServerResponse,
     req.resume();
     return sendError(res, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
   }
-  const parts = url.pathname.slice('/dashboard/api/'.length).split('/').map(decodeURIComponent);
+  const parts = decodedParts(url.pathname.slice('/dashboard/api/'.length));
+  if (!parts) {
+    req.resume();
+    return sendError(res, 400, 'VALIDATION_ERROR', 'The path is not correctly percent-encoded');
+  }
 
   if (req.method === 'GET') {
     req.resume();

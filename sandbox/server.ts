@@ -153,7 +153,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server.requestTimeout = 30_000;
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    } catch {
+      req.resume();
+      return sendError(res, 400, 'VALIDATION_ERROR', 'Malformed request target', { connection: 'close' });
+    }
     if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
       return handleApi(req, res, url, { merchants, payments });
     }

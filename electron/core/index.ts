@@ -6,7 +6,6 @@
  * domain, gathered in handlers.ts) after the roles table allows the caller. The Electron shell and the
  * browser-test bridge both call `answer` (one envelope) and `on`, with the one contract in shared/ipc/contract.ts.
  */
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { lockDataDir } from '../../shared/data-lock.js';
 import type { IpcChannel, IpcEvent, IpcEventPayload, IpcResponse } from '../../shared/ipc/contract.js';
@@ -22,6 +21,7 @@ import { createEventHub, type EventHub } from './event-hub.js';
 import { createHandlers } from './handlers.js';
 import { History } from './history.js';
 import { createLogger, type Logger } from './logger.js';
+import { ensurePrivateDir } from '../../shared/sqlite-file.js';
 import { PaymentEngine } from './payment-engine.js';
 import { PaymentsRepo } from './payments-repo.js';
 import { PinGuard } from './pin-guard.js';
@@ -110,9 +110,11 @@ type Parts = {
 
 export async function createTillCore(options: TillCoreOptions): Promise<TillCore> {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const tooOpen = ensurePrivateDir(dataDir);
   const now = options.now ?? Date.now;
   const log = createLogger({ dataDir, sink: options.log, now });
+  // Customers' numbers are in it: say so when other local users may read the folder.
+  if (tooOpen) log.warn('core.data_dir_too_open', { dataDir, mode: tooOpen, fix: `chmod 700 ${dataDir}` });
   const events = createEventHub(log);
   const secrets = options.secretStore ?? createKeychainStore(keychainServiceName(dataDir));
   await secrets.get('probe'); // a missing keychain is a clear error now, not at the first sale

@@ -11,7 +11,7 @@ import type { RelayConfigInput } from '../../../relay/config.js';
 import { startRelay } from '../../../relay/server.js';
 import { deliver, LIVE_KEY, makeConfig, post, signedHeaders, transaction, webhookBody } from './helpers.js';
 import { removeDir, tempDir as makeTempDir } from '../../support/temp-dir.js';
-import { closedWithin, openSocket, rawExchange } from './raw-socket.js';
+import { closedWithin, openSocket, rawExchange } from '../../support/raw-socket.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startRelay } from '../../../relay/server.js';
 import type { RelayConfigInput } from '../../../relay/config.js';
 import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from './helpers.js';
-import { openSocket, rawExchange } from './raw-socket.js';
+import { openSocket, rawExchange } from '../../support/raw-socket.js';
 import { removeDir, tempDir as makeTempDir } from '../../support/temp-dir.js';
 import { sleep } from '../../support/wait-for.js';
 

@@ -1,10 +1,13 @@
 /** The one open-and-migrate helper of the till, the relay and the sandbox. */
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkMigrations, latestVersion, migrate, openDatabase, type Db, type Migration } from '../../../shared/sqlite.js';
+import { DamagedDatabaseError } from '../../../shared/sqlite-file.js';
+import { openDatabase as openTillDatabase } from '../../../electron/core/database.js';
+import { openDb as openSandboxDb } from '../../../sandbox/db.js';
 
 const dirs: string[] = [];
 const open: Db[] = [];
@@ -70,5 +73,50 @@ describe('openDatabase', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(1);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+});
+
+/** Overwrites bytes of a file: the header (at 0) or pages further in. */
+function overwrite(file: string, at: number, length: number): void {
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(length, 0x5a), 0, length, at);
+  closeSync(fd);
+}
+
+describe('openDatabase: private files and damaged ones (issue 11.6, 11.9)', () => {
+  it('creates the folder 0700 and the database 0600, for the till and the sandbox alike', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'momo-sqlite-'));
+    dirs.push(dir);
+    openTillDatabase(join(dir, 'till', 'till.db')).close();
+    openSandboxDb(join(dir, 'sandbox')).close();
+    for (const [folder, file] of [
+      ['till', 'till.db'],
+      ['sandbox', 'sandbox.sqlite'],
+    ] as const) {
+      expect(statSync(join(dir, folder)).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, folder, file)).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it('names a damaged file and says what to do, whether its header or its pages are hit', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'momo-sqlite-'));
+    dirs.push(dir);
+    const file = join(dir, 'till.db');
+    const db = openTillDatabase(file);
+    db.exec('CREATE TABLE filler (x TEXT) STRICT');
+    const insert = db.prepare('INSERT INTO filler VALUES (?)');
+    db.transaction(() => {
+      for (let i = 0; i < 2_000; i++) insert.run('y'.repeat(200));
+    })();
+    db.close();
+    overwrite(file, Math.floor(statSync(file).size / 2 / 4096) * 4096, 3 * 4096);
+    expect(() => openTillDatabase(file)).toThrow(DamagedDatabaseError);
+    expect(() => openTillDatabase(file)).toThrow(/till\.db is damaged.*restore till\.db from a backup/s);
+    overwrite(file, 0, 100);
+    expect(() => openTillDatabase(file)).toThrow(/till\.db is damaged/);
+    const sandboxDir = join(dir, 'sandbox');
+    openSandboxDb(sandboxDir).close();
+    overwrite(join(sandboxDir, 'sandbox.sqlite'), 0, 100);
+    expect(() => openSandboxDb(sandboxDir)).toThrow(/sandbox\.sqlite is damaged.*restore sandbox\.sqlite/s);
   });
 });
