@@ -24,7 +24,8 @@ describeEachStore('relay: receiving and pushing over real HTTP', (store) => {
   async function connect(query = '', headers: Record<string, string> = {}) {
     const c = await SseClient.connect(`${relay.url}/v1/events${query}`, token, headers);
     clients.push(c);
-    await c.waitFor((x) => x.comments.some((m) => m.startsWith('connected')));
+    // Open once its hello is out (on PostgreSQL the hello waits for a read of the merchant's last sequence).
+    await c.waitFor((x) => x.messages.some((m) => m.event === 'hello'));
     return c;
   }
 
@@ -141,6 +142,7 @@ describeEachStore('relay: receiving and pushing over real HTTP', (store) => {
     const stored = relayEventSchema.parse((await get(`${relay.url}/v1/transactions/${tx.reference}`, token)).json);
     expect(stored.transaction.status).toBe('SUCCESS');
     expect(stored.transaction.amount).toBe('12.50');
+    await c.waitFor((x) => x.events.some((e) => e.transaction.reference === tx.reference));
     await sleep(50);
     expect(c.events.filter((e) => e.transaction.reference === tx.reference)).toHaveLength(1);
     const alert = logs.find((l) => l.msg === 'security_alert' && l.reference === tx.reference);
