@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { join } from 'node:path';
+import type { TillCoreOptions } from '../../electron/core/index.js';
 import { configureTest, openCore, startServices, waitForEvent, type LoggedCore, type Services } from '../integration/core/helpers.js';
 import { removeDir, tempDir } from './temp-dir.js';
 
@@ -18,13 +19,14 @@ export type TillFixture = {
   dataDir: string;
 };
 
-export function useTill(name: string, options: { connected?: boolean } = {}): TillFixture {
+/** `core`: options for the till's core (e.g. its till name) on top of openCore's. */
+export function useTill(name: string, options: { connected?: boolean; core?: Partial<TillCoreOptions> } = {}): TillFixture {
   const till = {} as TillFixture;
   beforeAll(async () => {
     till.root = tempDir(name);
     till.services = await startServices(till.root);
     till.dataDir = join(till.root, 'till');
-    till.core = await openCore(till.dataDir);
+    till.core = await openCore(till.dataDir, options.core);
     if (!options.connected) return;
     await configureTest(till.core, till.services);
     // Connected in time on a quiet machine; a test that needs the stream waits for its own result.

@@ -8,32 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RECEIPT_SETTINGS, type ReceiptSettings } from '../../../shared/receipt/receipt-settings.js';
 import { decodeEscPos, plainLines } from '../../support/escpos-decoder.js';
 import { startFakePrinter, type FakePrinter } from '../../support/fake-network-printer.js';
-import {
-  configureTest,
-  msisdnEnding,
-  openCore,
-  requestId,
-  startServices,
-  waitForState,
-  type LoggedCore,
-  type Services,
-} from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { msisdnEnding, requestId, waitForState } from './helpers.js';
+import { useTill } from '../../support/till-fixture.js';
 
 const SANDBOX = 'SANDBOX - NO MONEY MOVED - NOT A RECEIPT';
 
-let root: string;
-let services: Services;
-let core: LoggedCore;
+const fixture = useTill('receipts', { connected: true, core: { tillName: 'Front counter' } });
 let printer: FakePrinter;
 
 async function setReceipt(patch: Partial<ReceiptSettings>): Promise<void> {
-  const current = (await core.invoke('settings:get', {})).receipt;
-  await core.invoke('settings:saveReceipt', { ...current, ...patch });
+  const current = (await fixture.core.invoke('settings:get', {})).receipt;
+  await fixture.core.invoke('settings:saveReceipt', { ...current, ...patch });
 }
 
 async function pay(suffix: string, amount = '12.50', description?: string) {
-  const charged = await core.invoke('payments:charge', {
+  const charged = await fixture.core.invoke('payments:charge', {
     requestId: requestId(),
     amount,
     msisdn: msisdnEnding(suffix, Number(suffix)),
@@ -41,21 +30,17 @@ async function pay(suffix: string, amount = '12.50', description?: string) {
     ...(description ? { description } : {}),
   });
   if (!charged.ok) throw new Error(charged.message);
-  return waitForState(core, charged.payment.id, ['success', 'failed']);
+  return waitForState(fixture.core, charged.payment.id, ['success', 'failed']);
 }
 
 async function printAndDecode(paymentId: string, reprint = false) {
   const job = printer.nextJob();
-  const result = await core.invoke('receipt:print', { paymentId, reprint });
+  const result = await fixture.core.invoke('receipt:print', { paymentId, reprint });
   expect(result).toMatchObject({ ok: true, deliver: 'sent' });
   return decodeEscPos(await job);
 }
 
 beforeAll(async () => {
-  root = tempDir('receipts');
-  services = await startServices(root);
-  core = await openCore(`${root}/till`, { tillName: 'Front counter' });
-  await configureTest(core, services);
   printer = await startFakePrinter();
   await setReceipt({
     ...DEFAULT_RECEIPT_SETTINGS,
@@ -72,10 +57,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await core?.close();
   await printer?.close();
-  await services?.close();
-  removeDir(root);
 });
 
 describe('a network ESC/POS printer', () => {
@@ -156,7 +138,7 @@ describe('a network ESC/POS printer', () => {
 
   it('names the cashier who took the payment (staff accounts)', async () => {
     const payment = await pay('17');
-    const db = new Database(`${root}/till/till.db`);
+    const db = new Database(`${fixture.root}/till/till.db`);
     try {
       db.prepare('UPDATE payments SET staff_name = ? WHERE id = ?').run('Ama Owusu', payment.id);
     } finally {
@@ -170,8 +152,8 @@ describe('a network ESC/POS printer', () => {
     const payment = await pay('14');
     const before = printer.jobs.length;
     const [a, b] = await Promise.all([
-      core.invoke('receipt:print', { paymentId: payment.id, reprint: false }),
-      core.invoke('receipt:print', { paymentId: payment.id, reprint: false }),
+      fixture.core.invoke('receipt:print', { paymentId: payment.id, reprint: false }),
+      fixture.core.invoke('receipt:print', { paymentId: payment.id, reprint: false }),
     ]);
     expect(a).toMatchObject({ ok: true });
     expect(b).toMatchObject({ ok: true });
@@ -181,7 +163,7 @@ describe('a network ESC/POS printer', () => {
 
   it('prints a test page from Settings', async () => {
     const job = printer.nextJob();
-    expect(await core.invoke('receipt:testPrint', {})).toMatchObject({ ok: true, deliver: 'sent' });
+    expect(await fixture.core.invoke('receipt:testPrint', {})).toMatchObject({ ok: true, deliver: 'sent' });
     const [page] = decodeEscPos(await job).documents;
     expect(plainLines(page!)).toEqual(expect.arrayContaining(['TEST PRINT', `Paper${' '.repeat(48 - 10)}80 mm`]));
     expect(page!.qr).toEqual(['momo-till test print']);
@@ -200,7 +182,7 @@ describe('a network ESC/POS printer', () => {
       for (const [port, message] of cases) {
         await setReceipt({ port });
         const started = Date.now();
-        const result = await core.invoke('receipt:print', { paymentId: payment.id, reprint: false });
+        const result = await fixture.core.invoke('receipt:print', { paymentId: payment.id, reprint: false });
         expect(Date.now() - started).toBeLessThan(7_000); // the 5 s time-out plus slack for a loaded machine
         expect(result).toMatchObject({ ok: false, message: expect.stringMatching(message) });
         expect(result.documents).toHaveLength(1);
