@@ -86,6 +86,15 @@ async function listenPreferring<T>(preferred: number | undefined, start: (port: 
   return start(0);
 }
 
+/** The till's token for the embedded relay, kept in the keychain (made once). */
+async function embeddedRelayToken(secrets: SecretStore, create: () => { token: string }): Promise<string> {
+  const stored = await secrets.get(TOKEN_ACCOUNT);
+  if (stored && RELAY_TOKEN.test(stored)) return stored;
+  const token = create().token;
+  await secrets.set(TOKEN_ACCOUNT, token);
+  return token;
+}
+
 export async function startEmbedded(options: {
   dataDir: string;
   secrets: SecretStore;
@@ -103,11 +112,7 @@ export async function startEmbedded(options: {
     if (line.level === 'error' || line.level === 'warn') options.log.warn(`${source}.log`, { line });
   };
 
-  let token = await options.secrets.get(TOKEN_ACCOUNT);
-  if (!token || !RELAY_TOKEN.test(token)) {
-    token = createRelayToken().token;
-    await options.secrets.set(TOKEN_ACCOUNT, token);
-  }
+  const token = await embeddedRelayToken(options.secrets, createRelayToken);
   options.log.registerSecret(token);
 
   const sandboxDir = join(options.dataDir, 'embedded', 'sandbox');

@@ -5,41 +5,25 @@
  * A final result from the relay lands on any payment not yet final, whenever it arrives.
  */
 import { ulid } from 'ulid';
-import { parseAmount, MoneyError } from '../../shared/money.js';
-import { normaliseMsisdn, PhoneError } from '../../shared/phone.js';
 import { initializeResponseSchema } from '../../shared/wire/initialize.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
 import type { IpcResponse, PaymentView } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { isDefiniteRejection, messageForServiceError, SERVICE_TROUBLE_MESSAGE, UNREACHABLE_MESSAGE } from './error-messages.js';
 import type { Logger } from './logger.js';
+import { landResult } from './land-result.js';
 import { PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js';
 import type { ServiceClient, ServiceCredentials } from './service-client.js';
 import type { TransactionsStore } from './transactions-store.js';
-import {
-  isFinal,
-  isNetwork,
-  isOpen,
-  isResendable,
-  NETWORK_REQUIRED_MESSAGE,
-  NOT_FINAL_STATES,
-  RESENDABLE_STATES,
-  type Environment,
-} from '../../shared/domain.js';
+import { isOpen, isResendable, RESENDABLE_STATES, type Environment } from '../../shared/domain.js';
+import { checkCharge, initializeBody, type ChargeInput, type CheckedCharge } from './charge-request.js';
 
 /** The longest wait before re-sending an uncertain payment, whatever Retry-After says. */
 export const MAX_RETRY_DELAY_MS = 10 * 60_000;
 /** Longest wait between two reads of missing credentials (each read may make the OS ask to unlock the keychain). */
 export const MAX_CREDENTIALS_WAIT_MS = 60_000;
 
-export type ChargeInput = {
-  requestId: string;
-  amount: string;
-  msisdn: string;
-  network: string;
-  description?: string;
-  customerName?: string | null;
-};
+export type { ChargeInput } from './charge-request.js';
 type ChargeResult = IpcResponse<'payments:charge'>;
 
 export type EngineDeps = {
@@ -66,27 +50,10 @@ export class PaymentEngine {
   constructor(private readonly deps: EngineDeps) {}
 
   async charge(environment: Environment, input: ChargeInput): Promise<ChargeResult> {
-    const { repo, db, now } = this.deps;
-    const existing = repo.byRequestId(input.requestId);
+    const existing = this.deps.repo.byRequestId(input.requestId);
     if (existing) return this.sameAgain(existing);
-
-    let pesewas: number;
-    let msisdn: string;
-    try {
-      pesewas = parseAmount(input.amount);
-    } catch (error) {
-      if (error instanceof MoneyError) return { ok: false, field: 'amount', message: error.message };
-      throw error;
-    }
-    try {
-      msisdn = normaliseMsisdn(input.msisdn).msisdn;
-    } catch (error) {
-      if (error instanceof PhoneError) return { ok: false, field: 'msisdn', message: error.message };
-      throw error;
-    }
-    if (!isNetwork(input.network)) {
-      return { ok: false, field: 'network', message: NETWORK_REQUIRED_MESSAGE };
-    }
+    const checked = checkCharge(input);
+    if (!checked.ok) return checked;
     const credentials = await this.deps.credentialsFor(environment);
     if (!credentials) {
       return {
@@ -94,49 +61,11 @@ export class PaymentEngine {
         message: `${environment.toUpperCase()} settings are incomplete: the owner must finish them in Settings before the till can charge.`,
       };
     }
-
     const tillId = this.deps.tillId();
-    const id = ulid(now());
+    const id = ulid(this.deps.now());
     const merchantRef = `${tillId}.${id}`;
-    const description = (input.description ?? '').trim();
-    // Exact bytes sent on every attempt: a retry is byte-for-byte the same request.
-    const body = JSON.stringify({
-      amount: input.amount,
-      callbackUrl: credentials.callbackUrl,
-      customer: { msisdn, network: input.network },
-      merchantRef,
-      ...(description ? { description } : {}),
-      metadata: { till: tillId },
-    });
-
-    const outcome = db
-      .transaction((): PaymentRow | { busy: PaymentRow } => {
-        const again = repo.byRequestId(input.requestId);
-        if (again) return again;
-        const busy = repo.busy(tillId, environment);
-        if (busy) return { busy };
-        const at = now();
-        repo.insert({
-          id,
-          request_id: input.requestId,
-          merchant_ref: merchantRef,
-          environment,
-          state: 'created',
-          amount: pesewas,
-          msisdn,
-          msisdn_rev: [...msisdn].reverse().join(''),
-          network: input.network,
-          customer_name: input.customerName ?? null,
-          description,
-          request_body: body,
-          till_id: tillId,
-          created_at: at,
-          updated_at: at,
-        });
-        return repo.get(id) as PaymentRow;
-      })
-      .immediate();
-
+    const body = initializeBody(input.amount, checked.charge, { merchantRef, tillId, callbackUrl: credentials.callbackUrl });
+    const outcome = this.insertOnce(environment, input, checked.charge, { id, merchantRef, tillId, body });
     if ('busy' in outcome) {
       return { ok: false, message: 'Another payment is still being sent from this till. Wait for it to finish, then charge again.' };
     }
@@ -144,7 +73,47 @@ export class PaymentEngine {
     this.deps.log.info('payment.created', { id, merchantRef, environment, amount: input.amount });
     this.emit(outcome);
     await this.submit(id);
-    return { ok: true, payment: toPaymentView(repo.get(id) as PaymentRow) };
+    return { ok: true, payment: toPaymentView(this.deps.repo.get(id) as PaymentRow) };
+  }
+
+  /**
+   * Stores the payment before its first request, in one immediate transaction: the same requestId (a second
+   * click or window) finds the payment already there, and one till sends one payment at a time per environment.
+   */
+  private insertOnce(
+    environment: Environment,
+    input: ChargeInput,
+    charge: CheckedCharge,
+    made: { id: string; merchantRef: string; tillId: string; body: string },
+  ): PaymentRow | { busy: PaymentRow } {
+    const { repo, db, now } = this.deps;
+    return db
+      .transaction((): PaymentRow | { busy: PaymentRow } => {
+        const again = repo.byRequestId(input.requestId);
+        if (again) return again;
+        const busy = repo.busy(made.tillId, environment);
+        if (busy) return { busy };
+        const at = now();
+        repo.insert({
+          id: made.id,
+          request_id: input.requestId,
+          merchant_ref: made.merchantRef,
+          environment,
+          state: 'created',
+          amount: charge.pesewas,
+          msisdn: charge.msisdn,
+          msisdn_rev: [...charge.msisdn].reverse().join(''),
+          network: charge.network,
+          customer_name: input.customerName ?? null,
+          description: charge.description,
+          request_body: made.body,
+          till_id: made.tillId,
+          created_at: at,
+          updated_at: at,
+        });
+        return repo.get(made.id) as PaymentRow;
+      })
+      .immediate();
   }
 
   private async sameAgain(row: PaymentRow): Promise<ChargeResult> {
@@ -280,7 +249,7 @@ export class PaymentEngine {
     }
     const updated = db.transaction(() => {
       transactions.insert(environment, tx, relaySeq, now());
-      return this.landResult(environment, tx.reference, tx.clientReference);
+      return landResult(this.deps, environment, tx.reference, tx.clientReference);
     })();
     if (updated) {
       const timer = this.timers.get(updated.id);
@@ -292,33 +261,11 @@ export class PaymentEngine {
     }
   }
 
-  private landResult(environment: Environment, reference: string, clientReference: string | null): PaymentRow | null {
-    const { repo, transactions, now } = this.deps;
-    const payment = (clientReference ? repo.byMerchantRef(environment, clientReference) : null) ?? repo.byReference(environment, reference);
-    if (!payment || isFinal(payment.state)) return null;
-    const tx = transactions.find(environment, reference, clientReference);
-    if (!tx) return null;
-    return repo.update(
-      payment.id,
-      {
-        state: tx.status === 'SUCCESS' ? 'success' : 'failed',
-        reference: tx.reference,
-        fee: tx.fee,
-        net: tx.net,
-        completed_at: tx.completed_at,
-        error_code: null,
-        error_message: null,
-      },
-      now(),
-      NOT_FINAL_STATES,
-    );
-  }
-
   /** The result may have arrived before the service's answer to initialize did. */
   private applyKnownResult(id: string): void {
     const row = this.deps.repo.get(id);
     if (!row) return;
-    const updated = this.deps.db.transaction(() => this.landResult(row.environment, row.reference ?? '', row.merchant_ref))();
+    const updated = this.deps.db.transaction(() => landResult(this.deps, row.environment, row.reference ?? '', row.merchant_ref))();
     if (updated) this.emit(updated);
   }
 

@@ -23,6 +23,7 @@ import {
 import type { RelayState } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import type { Logger } from './logger.js';
+import { RelayCursor } from './relay-cursor.js';
 import { SseParser } from './sse-parser.js';
 import type { Environment } from '../../shared/domain.js';
 
@@ -53,9 +54,6 @@ const lenientPageSchema = relayPageSchema.extend({
   logId: relayLogIdSchema.optional(),
 });
 
-/** Why the cursor went back to 0 (logged; never personal data). */
-type ResetReason = 'log_changed' | 'cursor_ahead';
-
 class RelayHttpError extends Error {
   constructor(readonly status: number) {
     super(`relay answered HTTP ${status}`);
@@ -64,6 +62,7 @@ class RelayHttpError extends Error {
 
 export class RelayClient {
   private readonly agent: Agent;
+  private readonly cursor: RelayCursor;
   private readonly abort = new AbortController();
   private stopped = false;
   private loop: Promise<void> | null = null;
@@ -78,15 +77,7 @@ export class RelayClient {
       headersTimeout: o.connectTimeoutMs ?? 5_000,
       bodyTimeout: o.heartbeatTimeoutMs ?? 45_000,
     });
-    const row = o.db.prepare('SELECT relay_url FROM relay_cursor WHERE environment = ?').get(o.environment) as
-      { relay_url: string } | undefined;
-    if (!row || row.relay_url !== o.relayUrl) {
-      o.db
-        .prepare(
-          'INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0, log_id = NULL',
-        )
-        .run(o.environment, o.relayUrl);
-    }
+    this.cursor = new RelayCursor(o.db, o.log, o.environment, o.relayUrl);
   }
 
   get currentState(): RelayState {
@@ -94,41 +85,12 @@ export class RelayClient {
   }
 
   get lastSeq(): number {
-    const row = this.o.db.prepare('SELECT last_seq FROM relay_cursor WHERE environment = ?').get(this.o.environment) as
-      { last_seq: number } | undefined;
-    return row?.last_seq ?? 0;
+    return this.cursor.lastSeq;
   }
 
   /** The relay log the stored cursor belongs to; null until the relay first names it. */
   get logId(): string | null {
-    const row = this.o.db.prepare('SELECT log_id FROM relay_cursor WHERE environment = ?').get(this.o.environment) as
-      { log_id: string | null } | undefined;
-    return row?.log_id ?? null;
-  }
-
-  /**
-   * Checks the relay's log id against the stored one. The first one seen is adopted (a cursor from
-   * before log ids is kept). Another one means the relay's log was wiped or replaced: the cursor goes
-   * back to 0 under the new id. Returns true when it did.
-   */
-  private checkLog(logId: string | undefined): boolean {
-    if (logId === undefined) return false;
-    const stored = this.logId;
-    if (stored === logId) return false;
-    if (stored === null) {
-      this.o.db.prepare('UPDATE relay_cursor SET log_id = ? WHERE environment = ?').run(logId, this.o.environment);
-      return false;
-    }
-    this.resetCursor('log_changed', logId, {});
-    return true;
-  }
-
-  private resetCursor(reason: ResetReason, logId: string | null, fields: { relayLastSeq?: number }): void {
-    const cursor = this.lastSeq;
-    this.o.log.warn('relay.cursor_reset', { environment: this.o.environment, reason, cursor, ...fields });
-    this.o.db
-      .prepare('UPDATE relay_cursor SET last_seq = 0, log_id = coalesce(?, log_id) WHERE environment = ?')
-      .run(logId, this.o.environment);
+    return this.cursor.logId;
   }
 
   start(): void {
@@ -212,7 +174,7 @@ export class RelayClient {
         resets += 1;
         const stored = this.logId;
         const reason = stored !== null && stored !== ahead.data.error.logId ? 'log_changed' : 'cursor_ahead';
-        this.resetCursor(reason, ahead.data.error.logId, { relayLastSeq: ahead.data.error.lastSeq });
+        this.cursor.reset(reason, ahead.data.error.logId, { relayLastSeq: ahead.data.error.lastSeq });
         continue;
       }
       if (response.statusCode !== 200) {
@@ -221,7 +183,7 @@ export class RelayClient {
       }
       const page = lenientPageSchema.parse(await response.body.json());
       const header = response.headers[RELAY_LOG_ID_HEADER];
-      if (this.checkLog(page.logId ?? (typeof header === 'string' ? header : undefined))) {
+      if (this.cursor.checkLog(page.logId ?? (typeof header === 'string' ? header : undefined))) {
         // This page is numbered in another log than the cursor: read the new log from 0.
         if (resets > 0) throw new Error('relay log id changed twice during one catch-up');
         resets += 1;
@@ -239,7 +201,7 @@ export class RelayClient {
           });
         }
       }
-      if (page.nextAfter > this.lastSeq) this.saveSeq(page.nextAfter);
+      if (page.nextAfter > this.lastSeq) this.cursor.save(page.nextAfter);
       if (!page.hasMore) return;
     }
   }
@@ -300,9 +262,9 @@ export class RelayClient {
       this.o.log.warn('relay.bad_hello', { environment: this.o.environment, issue: hello.error.issues[0]?.message });
       return false;
     }
-    if (this.checkLog(hello.data.logId)) return true;
+    if (this.cursor.checkLog(hello.data.logId)) return true;
     if (hello.data.lastSeq < this.lastSeq) {
-      this.resetCursor('cursor_ahead', hello.data.logId, { relayLastSeq: hello.data.lastSeq });
+      this.cursor.reset('cursor_ahead', hello.data.logId, { relayLastSeq: hello.data.lastSeq });
       return true;
     }
     return false;
@@ -310,11 +272,7 @@ export class RelayClient {
 
   private handle(event: RelayEvent): void {
     if (event.environment === this.o.environment) this.o.onEvent(event);
-    if (event.seq > this.lastSeq) this.saveSeq(event.seq);
-  }
-
-  private saveSeq(seq: number): void {
-    this.o.db.prepare('UPDATE relay_cursor SET last_seq = ? WHERE environment = ? AND last_seq < ?').run(seq, this.o.environment, seq);
+    if (event.seq > this.lastSeq) this.cursor.save(event.seq);
   }
 
   async stop(): Promise<void> {
