@@ -51,3 +51,9 @@ export function percent(part: number, whole: number): string {
   const tenths = Math.round((part * 1000) / whole);
   return `${Math.floor(tenths / 10)}.${tenths % 10}%`;
 }
+
+/** A calendar date (YYYY-MM-DD) as the till's locale (en-GH) writes it, day first: "22/11/2026". */
+export function dayText(date: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : date;
+}

@@ -125,6 +125,28 @@ describe('screens from 800×600 up', () => {
     await page.keyboard.type('2468');
     await enter(page);
     await page.getByRole('heading', { name: 'Takings' }).waitFor();
+    // Dates as the till's locale writes them (en-GH, day first), and figures right-aligned under their headers.
+    expect(await page.getByRole('heading', { name: /^Today \(/ }).textContent()).toMatch(/^Today \(\d{2}\/\d{2}\/\d{4}\)$/);
+    await expect
+      .poll(() => page.getByRole('heading', { name: / to / }).first().textContent())
+      .toMatch(/^\d{2}\/\d{2}\/\d{4} to \d{2}\/\d{2}\/\d{4}$/);
+    const aligned = await page.evaluate(() =>
+      [...document.querySelectorAll('table.breakdown thead th')].map((th) => `${th.textContent}:${getComputedStyle(th).textAlign}`),
+    );
+    expect(aligned).toEqual([
+      'Network:left',
+      'Payments:right',
+      'Paid:right',
+      'Gross:right',
+      'Fees:right',
+      'Net:right',
+      'Till:left',
+      'Payments:right',
+      'Paid:right',
+      'Gross:right',
+      'Fees:right',
+      'Net:right',
+    ]);
     await checkAt(page, 'takings');
     await goTo(page, 'Settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();

@@ -5,7 +5,7 @@ import type { PaymentView } from '../../../shared/ipc/contract';
 import { queryTooShort } from '../../../shared/history-query';
 import { call, errorMessage, onEvent } from '../api';
 import { PaymentStatus } from '../components/payment-status';
-import { ghs, isoDate, networkLabel, phone, time } from '../format';
+import { dayText, ghs, isoDate, networkLabel, phone, time } from '../format';
 import { PaymentDetail } from './payment-detail';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
@@ -84,7 +84,9 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
         <thead>
           <tr>
             <th scope="col">When</th>
-            <th scope="col">Amount</th>
+            <th scope="col" className="num">
+              Amount
+            </th>
             <th scope="col">Customer</th>
             <th scope="col">Status</th>
             <th scope="col">Details</th>
@@ -95,7 +97,7 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
             const day = isoDate(new Date(p.createdAt), timeZone);
             return (
               <tr key={p.id} data-testid="history-row" className={isFinal(p.state) ? '' : 'row-pending'}>
-                <td>{day === today ? `Today ${time(p.createdAt, timeZone)}` : `${day} ${time(p.createdAt, timeZone)}`}</td>
+                <td>{day === today ? `Today ${time(p.createdAt, timeZone)}` : `${dayText(day)} ${time(p.createdAt, timeZone)}`}</td>
                 <td className="num">{ghs(p.amount)}</td>
                 <td>
                   {phone(p.msisdn)} <span className="muted">{networkLabel(p.network)}</span>

@@ -11,11 +11,21 @@ export function TakingsBreakdown({ title, rows, testId }: { title: string; rows:
       <thead>
         <tr>
           <th scope="col">{title.replace(/^By /, '').replace(/^./, (c) => c.toUpperCase())}</th>
-          <th scope="col">Payments</th>
-          <th scope="col">Paid</th>
-          <th scope="col">Gross</th>
-          <th scope="col">Fees</th>
-          <th scope="col">Net</th>
+          <th scope="col" className="num">
+            Payments
+          </th>
+          <th scope="col" className="num">
+            Paid
+          </th>
+          <th scope="col" className="num">
+            Gross
+          </th>
+          <th scope="col" className="num">
+            Fees
+          </th>
+          <th scope="col" className="num">
+            Net
+          </th>
         </tr>
       </thead>
       <tbody>

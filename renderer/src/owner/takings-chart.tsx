@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TakingsReport } from '../../../shared/ipc/contract';
 import { formatGhs, parseAmount } from '../../../shared/money';
-import { addDays } from '../format';
+import { addDays, dayText } from '../format';
 
 type Point = { date: string; label: string; net: number; gross: number };
 
@@ -25,7 +25,7 @@ export function TakingsChart({ report }: { report: TakingsReport }) {
   const points = chartPoints(report);
   const summary = points.filter((p) => p.gross > 0).length;
   return (
-    <figure className="chart" aria-label={`Net takings per day from ${report.from} to ${report.to}`}>
+    <figure className="chart" aria-label={`Net takings per day from ${dayText(report.from)} to ${dayText(report.to)}`}>
       <div className="chart-box" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 8 }} accessibilityLayer={false}>
@@ -38,7 +38,7 @@ export function TakingsChart({ report }: { report: TakingsReport }) {
         </ResponsiveContainer>
       </div>
       <figcaption className="muted">
-        Net per day, {report.from} to {report.to}: {summary} day{summary === 1 ? '' : 's'} with takings.
+        Net per day, {dayText(report.from)} to {dayText(report.to)}: {summary} day{summary === 1 ? '' : 's'} with takings.
       </figcaption>
       <table className="visually-hidden">
         <caption>Net takings per day</caption>

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { TakingsReport } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { useAnnounce } from '../components/announcer';
-import { addDays, isoDate, networkLabel } from '../format';
+import { addDays, dayText, isoDate, networkLabel } from '../format';
 import { downloadCsv } from './download-csv';
 import { TakingsBreakdown } from './takings-breakdown';
 import { TakingsAwaiting } from './takings-awaiting';
@@ -69,7 +69,7 @@ export function TakingsScreen({ timeZone }: { timeZone: string }) {
           {error}
         </p>
       ) : null}
-      <h2>Today ({today})</h2>
+      <h2>Today ({dayText(today)})</h2>
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
       {todayReport ? <TakingsAwaiting awaiting={todayReport.awaiting} /> : null}
       <form className="range-form" onSubmit={submit}>
@@ -94,7 +94,7 @@ export function TakingsScreen({ timeZone }: { timeZone: string }) {
       {report ? (
         <>
           <h2>
-            {report.from} to {report.to}
+            {dayText(report.from)} to {dayText(report.to)}
           </h2>
           <TakingsCards totals={report.totals} label="Totals for the range" testPrefix="range" />
           <TakingsChart report={report} />
