@@ -5,6 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../support/wait-for.js';
+import { paymentRow } from '../../support/payment-rows.js';
+import { sandboxSuccessTransaction } from '../../support/wire-fixtures.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,20 +97,14 @@ const sale = (requestId: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 function finalTx(ref: string, clientReference: string, sandbox = true): WireTransaction {
-  return {
+  const { sandbox: _flag, ...tx } = sandboxSuccessTransaction({
     reference: ref,
     clientReference,
-    status: 'SUCCESS',
-    amount: '10.00',
-    fee: '0.20',
-    net: '9.80',
-    currency: 'GHS',
-    customer: { msisdn: '233241234567', network: 'SANDBOX' },
     description: '',
     metadata: null,
     completedAt: '2026-11-21T10:00:05Z',
-    ...(sandbox ? { sandbox: true } : {}),
-  } as WireTransaction;
+  });
+  return (sandbox ? { ...tx, sandbox: true } : tx) as WireTransaction;
 }
 
 describe('payment engine', () => {
@@ -173,23 +169,14 @@ describe('payment engine', () => {
     let liveReady = false; // at this start the LIVE secret is gone from the keychain
     engine = makeEngine(async (environment) => (environment === 'live' && !liveReady ? null : CREDENTIALS));
     // A LIVE sale a crash left 'created'.
-    new PaymentsRepo(db).insert({
-      id: 'p-live-stuck',
-      request_id: 'r-live-stuck',
-      merchant_ref: 'TUNIT01.01JD0000000000000000000001',
-      environment: 'live',
-      state: 'created',
-      amount: 500,
-      msisdn: '233241234567',
-      msisdn_rev: '765432142332',
-      network: 'MTN',
-      customer_name: null,
-      description: '',
-      request_body: '{}',
-      till_id: 'TUNIT01',
-      created_at: 1,
-      updated_at: 1,
-    });
+    new PaymentsRepo(db).insert(
+      paymentRow('p-live-stuck', {
+        merchant_ref: 'TUNIT01.01JD0000000000000000000001',
+        environment: 'live',
+        amount: 500,
+        till_id: 'TUNIT01',
+      }),
+    );
     engine.resume();
     await new Promise((r) => setTimeout(r, 30));
     expect(new PaymentsRepo(db).get('p-live-stuck')?.state).toBe('created');
@@ -216,23 +203,14 @@ describe('payment engine', () => {
       reads += 1;
       return null; // the LIVE secret is gone from the keychain
     });
-    new PaymentsRepo(db).insert({
-      id: 'p-live-held',
-      request_id: 'r-live-held',
-      merchant_ref: 'TUNIT01.01JD0000000000000000000002',
-      environment: 'live',
-      state: 'created',
-      amount: 500,
-      msisdn: '233241234567',
-      msisdn_rev: '765432142332',
-      network: 'MTN',
-      customer_name: null,
-      description: '',
-      request_body: '{}',
-      till_id: 'TUNIT01',
-      created_at: 1,
-      updated_at: 1,
-    });
+    new PaymentsRepo(db).insert(
+      paymentRow('p-live-held', {
+        merchant_ref: 'TUNIT01.01JD0000000000000000000002',
+        environment: 'live',
+        amount: 500,
+        till_id: 'TUNIT01',
+      }),
+    );
     engine.resume();
     // Reads at 0, 20, 60, 140, 300, 620 ms (doubling from the first retry delay, 20 ms here): at most 5 in
     // 400 ms, where a fixed 20 ms wait would have read the keychain 20 times.

@@ -122,20 +122,31 @@ function client(relayUrl: string, got: RelayEvent[], states: string[]) {
   });
 }
 
+/** Starts `c`, waits until `done`, stops it. */
+async function runUntil(c: RelayClient, done: () => boolean): Promise<void> {
+  c.start();
+  await waitFor(done);
+  await c.stop();
+}
+/** A first run that reads the whole log (cursor 8); the request log is then cleared for the run after it. */
+async function firstRunToEight(): Promise<RelayClient> {
+  const first = client(url, [], []);
+  await runUntil(first, () => first.lastSeq === 8);
+  log.length = 0;
+  return first;
+}
+const streamOpened = () => log.some((l) => l.path.startsWith('/v1/events'));
+const pagePaths = () => log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path);
+const page = (after: number) => `/v1/transactions?after=${after}&limit=500&environment=test`;
+
 describe('relay client', () => {
   it('catches up page by page, then follows the stream from the last sequence; only its environment', async () => {
     const got: RelayEvent[] = [];
     const states: string[] = [];
     const c = client(url, got, states);
-    c.start();
-    await waitFor(() => got.some((e) => e.seq === 8));
-    await c.stop();
+    await runUntil(c, () => got.some((e) => e.seq === 8));
     expect(got.map((e) => e.seq)).toEqual([1, 2, 3, 5, 6, 7, 8]); // 4 is live
-    expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
-      '/v1/transactions?after=0&limit=500&environment=test',
-      '/v1/transactions?after=3&limit=500&environment=test',
-      '/v1/transactions?after=6&limit=500&environment=test',
-    ]);
+    expect(pagePaths()).toEqual([page(0), page(3), page(6)]);
     const stream = log.find((l) => l.path.startsWith('/v1/events'));
     expect(stream).toEqual({ path: '/v1/events?environment=test&after=7', lastEventId: '7' });
     expect(states).toEqual(['reconnecting', 'connected', 'offline']);
@@ -148,9 +159,7 @@ describe('relay client', () => {
     events[1] = bad as unknown as RelayEvent;
     const got: RelayEvent[] = [];
     const c = client(url, got, []);
-    c.start();
-    await waitFor(() => got.some((e) => e.seq === 8));
-    await c.stop();
+    await runUntil(c, () => got.some((e) => e.seq === 8));
     expect(got.map((e) => e.seq)).toEqual([1, 3, 5, 6, 7, 8]);
     expect(c.lastSeq).toBe(8);
     const lines = readFileSync(join(dir, 'logs', 'till.log'), 'utf8');
@@ -158,26 +167,16 @@ describe('relay client', () => {
   });
 
   it('keeps the cursor across restarts and resets it when the relay URL changes', async () => {
-    const first = client(url, [], []);
-    first.start();
-    await waitFor(() => first.lastSeq === 8);
-    await first.stop();
-    log.length = 0;
-    const again = client(url, [], []);
-    again.start();
-    await waitFor(() => log.some((l) => l.path.startsWith('/v1/events')));
-    await again.stop();
-    expect(log[0]?.path).toBe('/v1/transactions?after=8&limit=500&environment=test');
+    await firstRunToEight();
+    await runUntil(client(url, [], []), streamOpened);
+    expect(log[0]?.path).toBe(page(8));
     const moved = client(url.replace('127.0.0.1', 'localhost'), [], []);
     expect(moved.lastSeq).toBe(0);
   });
 
   it('reads again from 0 when the relay names another log (its database was wiped or replaced)', async () => {
     logId = LOG_A;
-    const first = client(url, [], []);
-    first.start();
-    await waitFor(() => first.lastSeq === 8);
-    await first.stop();
+    const first = await firstRunToEight();
     expect(first.logId).toBe(LOG_A);
 
     // A fresh relay: numbers from 1 again, under a new log id.
@@ -186,17 +185,11 @@ describe('relay client', () => {
     events.push({ ...event(2), transaction: { ...event(2).transaction, reference: 'TX_NEW_2' } });
     live = null;
     logId = LOG_B;
-    log.length = 0;
     const got: RelayEvent[] = [];
     const again = client(url, got, []);
-    again.start();
-    await waitFor(() => got.length === 2 && log.some((l) => l.path.startsWith('/v1/events')));
-    await again.stop();
+    await runUntil(again, () => got.length === 2 && streamOpened());
     expect(got.map((e) => e.transaction.reference)).toEqual(['TX_NEW_1', 'TX_NEW_2']);
-    expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
-      '/v1/transactions?after=8&limit=500&environment=test',
-      '/v1/transactions?after=0&limit=500&environment=test',
-    ]);
+    expect(pagePaths()).toEqual([page(8), page(0)]);
     expect(again.lastSeq).toBe(2);
     expect(again.logId).toBe(LOG_B);
     const lines = readFileSync(join(dir, 'logs', 'till.log'), 'utf8');
@@ -204,41 +197,26 @@ describe('relay client', () => {
   });
 
   it('a cursor from before log ids is kept and the first log id seen adopted', async () => {
-    const first = client(url, [], []);
-    first.start();
-    await waitFor(() => first.lastSeq === 8);
-    await first.stop();
+    const first = await firstRunToEight();
     expect(first.logId).toBeNull();
     logId = LOG_A;
-    log.length = 0;
     const again = client(url, [], []);
-    again.start();
-    await waitFor(() => log.some((l) => l.path.startsWith('/v1/events')));
-    await again.stop();
-    expect(log[0]?.path).toBe('/v1/transactions?after=8&limit=500&environment=test');
+    await runUntil(again, streamOpened);
+    expect(log[0]?.path).toBe(page(8));
     expect(again.lastSeq).toBe(8);
     expect(again.logId).toBe(LOG_A);
   });
 
   it('reads again from 0 when paging answers 409 CURSOR_AHEAD (same log id, e.g. a restored backup)', async () => {
     logId = LOG_A;
-    const first = client(url, [], []);
-    first.start();
-    await waitFor(() => first.lastSeq === 8);
-    await first.stop();
+    await firstRunToEight();
     events.splice(1); // only seq 1 left
     live = null;
     strict = true;
-    log.length = 0;
     const got: RelayEvent[] = [];
     const again = client(url, got, []);
-    again.start();
-    await waitFor(() => got.length === 1 && log.some((l) => l.path.startsWith('/v1/events')));
-    await again.stop();
-    expect(log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path)).toEqual([
-      '/v1/transactions?after=8&limit=500&environment=test',
-      '/v1/transactions?after=0&limit=500&environment=test',
-    ]);
+    await runUntil(again, () => got.length === 1 && streamOpened());
+    expect(pagePaths()).toEqual([page(8), page(0)]);
     expect(got.map((e) => e.seq)).toEqual([1]);
     expect(again.lastSeq).toBe(1);
     expect(readFileSync(join(dir, 'logs', 'till.log'), 'utf8')).toMatch(
@@ -248,19 +226,13 @@ describe('relay client', () => {
 
   it("the stream's hello resets the cursor when the log's last sequence is below it, then catches up at once", async () => {
     logId = LOG_A;
-    const first = client(url, [], []);
-    first.start();
-    await waitFor(() => first.lastSeq === 8);
-    await first.stop();
+    await firstRunToEight();
     events.splice(1); // the relay went back to seq 1 (paging here does not say so: the hello must)
     live = null;
     hello = { logId: LOG_A, lastSeq: 1 };
-    log.length = 0;
     const got: RelayEvent[] = [];
     const again = client(url, got, []);
-    again.start();
-    await waitFor(() => got.length === 1 && log.filter((l) => l.path.startsWith('/v1/events')).length === 2);
-    await again.stop();
+    await runUntil(again, () => got.length === 1 && log.filter((l) => l.path.startsWith('/v1/events')).length === 2);
     expect(log.map((l) => `${l.path.split('?')[0]}@${new URL(l.path, 'http://x').searchParams.get('after')}`)).toEqual([
       '/v1/transactions@8',
       '/v1/events@8',
@@ -286,9 +258,7 @@ describe('relay client', () => {
       initialBackoffMs: 20,
       maxBackoffMs: 50,
     });
-    c.start();
-    await waitFor(() => states.includes('offline'));
-    await c.stop();
+    await runUntil(c, () => states.includes('offline'));
     expect(states[0]).toBe('reconnecting');
     expect(states).not.toContain('connected');
   });

@@ -11,6 +11,7 @@ import { OVERDUE_AFTER_MS } from '../../../electron/core/overdue.js';
 import { History, dayBoundsMs } from '../../../electron/core/history.js';
 import { localDate } from '../../../electron/core/local-date.js';
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
+import { paymentRow } from '../../support/payment-rows.js';
 
 let dir: string;
 let db: Db;
@@ -108,44 +109,22 @@ describe('takings', () => {
     const repo = new PaymentsRepo(db);
     const store = new TransactionsStore(db, 'Africa/Accra');
     const own = tx('TX_S00001', 'SUCCESS', '20.00', '0.39', '19.61', '2026-11-20T10:00:00Z', 'TFRONT1', 'SANDBOX', true);
-    repo.insert({
-      id: 'p-own',
-      request_id: 'r-own',
-      merchant_ref: own.clientReference as string,
-      environment: 'test',
-      state: 'awaiting_customer',
-      amount: 2000,
-      msisdn: '233201234567',
-      msisdn_rev: '765432102332',
-      network: 'TELECEL',
-      customer_name: null,
-      description: '',
-      request_body: '{}',
-      till_id: 'TFRONT1',
-      created_at: 0,
-      updated_at: 0,
-    });
+    const charged = { state: 'awaiting_customer', till_id: 'TFRONT1', created_at: 0, updated_at: 0 } as const;
+    repo.insert(
+      paymentRow('p-own', {
+        ...charged,
+        merchant_ref: own.clientReference as string,
+        amount: 2000,
+        msisdn: '233201234567',
+        msisdn_rev: '765432102332',
+        network: 'TELECEL',
+      }),
+    );
     store.insert('test', own, 1, 0);
     store.insert('test', tx('TX_S00002', 'FAILED', '5.00', '0.00', '0.00', '2026-11-20T11:00:00Z', 'TOTHER9', 'SANDBOX', true), 2, 0); // another till's
     // A LIVE payment charged as MTN but reported by the service as TELECEL counts as TELECEL.
     const live = tx('TX_L00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-20T12:00:00Z', 'TFRONT1', 'TELECEL');
-    repo.insert({
-      id: 'p-live',
-      request_id: 'r-live',
-      merchant_ref: live.clientReference as string,
-      environment: 'live',
-      state: 'awaiting_customer',
-      amount: 1000,
-      msisdn: '233241234567',
-      msisdn_rev: '765432142332',
-      network: 'MTN',
-      customer_name: null,
-      description: '',
-      request_body: '{}',
-      till_id: 'TFRONT1',
-      created_at: 0,
-      updated_at: 0,
-    });
+    repo.insert(paymentRow('p-live', { ...charged, merchant_ref: live.clientReference as string, environment: 'live', amount: 1000 }));
     store.insert('live', live, 3, 0);
     const takings = new Takings(db);
     const networks = (env: 'test' | 'live') =>

@@ -1,18 +1,9 @@
 /** One test per migration of the relay's SQLite event log (migration 2, the log id, is tested on upgrade in test/integration/relay/log-id.test.ts). */
-import { afterEach, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS as RELAY_MIGRATIONS } from '../../../relay/db.js';
-import { insertRow, migrateTo } from '../../support/migrations.js';
+import { inMemoryDatabases, insertRow, migrateTo } from '../../support/migrations.js';
 
-const open: Database.Database[] = [];
-function memory(): Database.Database {
-  const db = new Database(':memory:');
-  open.push(db);
-  return db;
-}
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
+const memory = inMemoryDatabases();
 
 describe('relay migration 1: the event log', () => {
   it('keeps one event per reference, numbered by seq, environment checked', () => {

@@ -1,18 +1,9 @@
 /** One test per migration of the simulator's database. */
-import { afterEach, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS as SANDBOX_MIGRATIONS } from '../../../sandbox/db.js';
-import { insertRow, migrateTo } from '../../support/migrations.js';
+import { inMemoryDatabases, insertRow, migrateTo } from '../../support/migrations.js';
 
-const open: Database.Database[] = [];
-function memory(): Database.Database {
-  const db = new Database(':memory:');
-  open.push(db);
-  return db;
-}
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
+const memory = inMemoryDatabases();
 
 describe('sandbox migration 1: merchants, keys, transactions, deliveries', () => {
   it('creates the STRICT tables with their checks and references', () => {

@@ -10,7 +10,7 @@ import {
   RELAY_LOG_ID_HEADER,
   relayTokenSchema,
 } from '../../../shared/relay-wire.js';
-import { sandboxSuccessTransaction } from './fixtures.js';
+import { sandboxSuccessTransaction } from '../../support/wire-fixtures.js';
 
 function transaction(): Record<string, unknown> {
   return sandboxSuccessTransaction();

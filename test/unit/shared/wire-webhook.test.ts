@@ -7,7 +7,7 @@ import {
   webhookBodySchema,
   webhookHeadersSchema,
 } from '../../../shared/wire/webhook.js';
-import { sandboxSuccessTransaction } from './fixtures.js';
+import { sandboxSuccessTransaction } from '../../support/wire-fixtures.js';
 
 const HEX = 'a'.repeat(32) + '0123456789abcdef0123456789abcdef';
 

@@ -1,4 +1,4 @@
-/** Sample wire data shared by the shared-domain tests. */
+/** Sample wire data (spec 2.1, 6.4) shared by tests of the wire schemas, the relay and the till. */
 
 /** A sandbox SUCCESS transaction (spec 2.1, 6.4), as a webhook's `data` carries it. */
 export function sandboxSuccessTransaction(overrides: Record<string, unknown> = {}): Record<string, unknown> {
