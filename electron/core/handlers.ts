@@ -12,11 +12,13 @@ import { createPeopleHandlers } from './people-handlers.js';
 import { createReceiptHandlers } from './printing/receipt-handlers.js';
 import { reportHandlers } from './report-handlers.js';
 import { settingsHandlers } from './settings-handlers.js';
+import { staffHandlers } from './staff-handlers.js';
 
 export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
   return {
     ...appHandlers(ctx),
     ...createPeopleHandlers(ctx),
+    ...staffHandlers(ctx),
     ...settingsHandlers(ctx),
     ...paymentHandlers(ctx),
     ...reportHandlers(ctx),

@@ -1,44 +1,14 @@
-/** Handlers for the people of the till: the owner PIN, sign-in, staff and the audit log. */
+/** Handlers for the people at the till: the owner PIN and sign-in (`owner:*`, `session:*`); staff and the audit log are in staff-handlers.ts. */
 import { ulid } from 'ulid';
-import type { IpcChannel, StaffMember } from '../../shared/ipc/contract.js';
-import type { HandlerMap } from './dispatcher.js';
+import type { ChannelsOf, HandlerMap } from './dispatcher.js';
 import { CoreError } from './errors.js';
-import { dayBoundsMs } from './history.js';
-import { hashPin, pinProblem, PIN_TAKEN_MESSAGE, verifyPin } from './pin.js';
+import { hashPin, verifyPin } from './pin.js';
 import type { CoreContext } from './core-context.js';
-import type { StaffRow } from './staff-repo.js';
+import { checkNewPin } from './staff-handlers.js';
 
-export type PeopleChannel = 'owner:setPin' | 'owner:unlock' | 'owner:lock' | `session:${string}` | `staff:${string}` | `audit:${string}`;
-export function createPeopleHandlers(ctx: CoreContext): HandlerMap<Extract<IpcChannel, PeopleChannel>> {
+export function createPeopleHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'owner' | 'session'>> {
   const { staff, signIn, audit } = ctx;
   const actor = () => signIn.current();
-
-  const member = (row: StaffRow): StaffMember => ({
-    id: row.id,
-    name: row.name,
-    role: row.role,
-    active: row.active === 1,
-    lockedForSeconds: Math.ceil(ctx.guard.lockedFor(row.id) / 1000),
-  });
-
-  /** A new PIN: its digits, then every other person's hash (inactive people too: they may come back). */
-  const checkNewPin = async (pin: string, exceptId?: string) => {
-    const problem = pinProblem(pin);
-    if (problem) throw new CoreError('PIN_INVALID', problem, 'pin');
-    for (const row of staff.all()) {
-      if (row.id !== exceptId && (await verifyPin(pin, row.pin_hash))) throw new CoreError('PIN_TAKEN', PIN_TAKEN_MESSAGE, 'pin');
-    }
-  };
-
-  const checkName = (name: string, exceptId?: string) => {
-    const taken = staff.all().some((r) => r.id !== exceptId && r.active === 1 && r.name.toLowerCase() === name.toLowerCase());
-    if (taken) throw new CoreError('NAME_TAKEN', `Someone on this till is already called "${name}": add a surname or an initial.`, 'name');
-  };
-
-  const auditRange = (from?: string, to?: string) => {
-    const zone = ctx.settings.settings.timeZone;
-    return { from: from ? dayBoundsMs(from, zone)[0] : undefined, to: to ? dayBoundsMs(to, zone)[1] : undefined };
-  };
 
   return {
     'owner:setPin': async ({ pin, currentPin }) => {
@@ -48,12 +18,12 @@ export function createPeopleHandlers(ctx: CoreContext): HandlerMap<Extract<IpcCh
         if (!currentPin) throw new CoreError('WRONG_PIN', 'Enter the current PIN to change it.', 'currentPin');
         const checked = await ctx.guard.attempt(owner.id, async () => ((await verifyPin(currentPin, owner.pin_hash)) ? true : null));
         if (!checked.value) throw new CoreError('WRONG_PIN', 'The current PIN is not right.', 'currentPin');
-        await checkNewPin(pin, owner.id);
+        await checkNewPin(staff, pin, owner.id);
         staff.setPin(owner.id, await hashPin(pin), ctx.now());
         audit.record(actor(), 'owner_pin_set', 'changed');
         return { ok: true };
       }
-      await checkNewPin(pin);
+      await checkNewPin(staff, pin);
       const at = ctx.now();
       staff.insert({ id: ulid(at), name: 'Owner', role: 'owner', pin_hash: await hashPin(pin), created_at: at });
       audit.record(null, 'owner_pin_set', 'first start');
@@ -101,45 +71,5 @@ export function createPeopleHandlers(ctx: CoreContext): HandlerMap<Extract<IpcCh
       signIn.touch();
       return { ok: true };
     },
-
-    'staff:list': async () => ({ staff: staff.all().map(member), ownerSet: staff.owner() !== null }),
-
-    'staff:add': async ({ name, role, pin }) => {
-      checkName(name);
-      await checkNewPin(pin);
-      const at = ctx.now();
-      const id = ulid(at);
-      staff.insert({ id, name, role, pin_hash: await hashPin(pin), created_at: at });
-      audit.record(actor(), 'staff_added', `${name} (${role})`);
-      return member(staff.get(id) as StaffRow);
-    },
-
-    'staff:update': async ({ id, name, role, active, pin }) => {
-      const row = staff.get(id);
-      if (!row) throw new CoreError('NOT_FOUND', 'This person is not on this till any more.');
-      if ((row.role === 'owner') !== (role === 'owner'))
-        throw new CoreError('SETTINGS_INVALID', 'The owner stays the owner; nobody else can be made owner.', 'role');
-      if (row.role === 'owner' && !active) throw new CoreError('SETTINGS_INVALID', 'The owner cannot be disabled.', 'active');
-      if (active) checkName(name, id);
-      if (pin) await checkNewPin(pin, id);
-      const changed = [
-        name !== row.name ? `name ${row.name} → ${name}` : '',
-        role !== row.role ? `role ${row.role} → ${role}` : '',
-        active !== (row.active === 1) ? (active ? 'enabled' : 'disabled') : '',
-        pin ? 'PIN changed' : '',
-      ].filter(Boolean);
-      staff.update(id, { name, role, active: active ? 1 : 0 }, ctx.now());
-      if (pin) staff.setPin(id, await hashPin(pin), ctx.now());
-      if (changed.length > 0) audit.record(actor(), 'staff_changed', `${row.name}: ${changed.join(', ')}`);
-      signIn.refresh(id);
-      return member(staff.get(id) as StaffRow);
-    },
-
-    'audit:list': async ({ action, actorId, from, to }) => ({ entries: audit.list({ action, actorId, ...auditRange(from, to) }) }),
-
-    'audit:exportCsv': async ({ action, actorId, from, to }) => ({
-      filename: `momo-audit-${from ?? 'start'}_${to ?? 'now'}.csv`,
-      csv: audit.exportCsv({ action, actorId, ...auditRange(from, to) }),
-    }),
   };
 }
