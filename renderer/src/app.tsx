@@ -53,6 +53,7 @@ export function App() {
   }, [refresh]);
 
   const timeZone = status?.timeZone ?? 'Africa/Accra';
+  const till = { id: status?.tillId ?? '', name: status?.tillName ?? '' };
   const env = status?.environment ?? 'test';
 
   return (
@@ -82,10 +83,10 @@ export function App() {
         {/* A screen that fails to render leaves the status bar and tabs working; its button goes back to Charge. */}
         <ErrorBoundary resetKey={page} onReset={() => navigate('charge')}>
           {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
-          {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} /> : null}
+          {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} /> : null}
           {page === 'takings' && status ? (
             <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
-              <TakingsScreen timeZone={timeZone} />
+              <TakingsScreen timeZone={timeZone} till={till} />
             </OwnerGate>
           ) : null}
           {page === 'settings' && status ? (

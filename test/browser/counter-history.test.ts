@@ -72,6 +72,7 @@ describe('History at the counter', () => {
       await tabTo(page, /^Open/);
       await enter(page);
       await page.getByTestId('payment-detail').waitFor();
+      expect(await text(page, 'payment-detail')).toMatch(/TillTill 1/); // the till by its name, never its id
       await tabTo(page, /^Reprint/);
       await enter(page);
       await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(printed);

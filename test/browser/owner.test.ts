@@ -114,7 +114,8 @@ describe('the owner', () => {
     expect(byNetwork).toContain(rows.join(''));
     expect(byNetwork).not.toContain('Sandbox');
     const status = (await till.get().invoke('app:status', {})) as { tillId: string };
-    expect(await text(page, 'by-till')).toContain(status.tillId);
+    expect(await text(page, 'by-till')).toContain('Front counter'); // this till by its name, never its id
+    expect(await text(page, 'by-till')).not.toContain(status.tillId);
     expect(await axe(page)).toEqual([]);
     // The chart renders under the strict CSP (no 'unsafe-inline'): no violation reached the console.
     expect(till.get().problems.filter((p) => !/frame-ancestors/.test(p))).toEqual([]);

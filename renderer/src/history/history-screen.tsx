@@ -6,12 +6,14 @@ import { queryTooShort } from '../../../shared/history-query';
 import { call, errorMessage, onEvent } from '../api';
 import { PaymentStatus } from '../components/payment-status';
 import { dayText, ghs, isoDate, networkLabel, phone, time } from '../format';
-import { PaymentDetail } from './payment-detail';
+import { PaymentDetail, type TillNamed } from './payment-detail';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
 const PAGE_SIZE = 50;
 
-export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; initial?: PaymentView | null }) {
+type Props = { timeZone: string; initial?: PaymentView | null; till: TillNamed };
+
+export function HistoryScreen({ timeZone, initial = null, till }: Props) {
   const [query, setQuery] = useState('');
   const [items, setItems] = useState<PaymentView[]>([]);
   const [total, setTotal] = useState(0);
@@ -53,7 +55,7 @@ export function HistoryScreen({ timeZone, initial = null }: { timeZone: string; 
   useFocusOnArrival(searchRef, selected === null); // again on the way back from a detail
 
   if (selected) {
-    return <PaymentDetail payment={selected} timeZone={timeZone} onClose={() => setSelected(null)} />;
+    return <PaymentDetail payment={selected} timeZone={timeZone} till={till} onClose={() => setSelected(null)} />;
   }
 
   return (

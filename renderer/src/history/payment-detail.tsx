@@ -7,9 +7,11 @@ import { dateTime, ghs, networkLabel, phone } from '../format';
 import { isPrintable } from '../../../shared/receipt/build-receipt';
 import { PaymentPrint } from '../printing/payment-print';
 
-type Props = { payment: PaymentView; timeZone: string; onClose: () => void };
+/** This till, named: its own payments show its name, not its id. */
+export type TillNamed = { id: string; name: string };
+type Props = { payment: PaymentView; timeZone: string; till: TillNamed; onClose: () => void };
 
-export function PaymentDetail({ payment, timeZone, onClose }: Props) {
+export function PaymentDetail({ payment, timeZone, till, onClose }: Props) {
   // The focus follows the keyboard user into the detail (the "Open" button they pressed is gone).
   const titleRef = useRef<HTMLHeadingElement>(null);
   useFocusOnArrival(titleRef);
@@ -42,7 +44,7 @@ export function PaymentDetail({ payment, timeZone, onClose }: Props) {
         <dt>Till reference</dt>
         <dd>{payment.merchantRef}</dd>
         <dt>Till</dt>
-        <dd>{payment.tillId}</dd>
+        <dd>{payment.tillId === till.id ? till.name : payment.tillId}</dd>
         <dt>Started</dt>
         <dd>{dateTime(payment.createdAt, timeZone)}</dd>
         <dt>Finished</dt>

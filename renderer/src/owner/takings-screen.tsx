@@ -10,7 +10,7 @@ import { TakingsAwaiting } from './takings-awaiting';
 import { TakingsCards } from './takings-cards';
 import { TakingsChart } from './takings-chart';
 
-export function TakingsScreen({ timeZone }: { timeZone: string }) {
+export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id: string; name: string } }) {
   const today = isoDate(new Date(), timeZone);
   const [from, setFrom] = useState(() => addDays(today, -29));
   const [to, setTo] = useState(today);
@@ -107,7 +107,7 @@ export function TakingsScreen({ timeZone }: { timeZone: string }) {
             <TakingsBreakdown
               title="By till"
               testId="by-till"
-              rows={report.byTill.map((r) => ({ ...r, key: r.tillId, label: r.tillId }))}
+              rows={report.byTill.map((r) => ({ ...r, key: r.tillId, label: r.tillId === till.id ? till.name : r.tillId }))}
             />
           </div>
         </>
