@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createKeychainStore, keychainServiceName } from '../../../electron/core/index.js';
 import { startSandbox } from '../../../sandbox/server.js';
-import { allFiles, msisdnEnding, openCore, PIN, requestId, waitForState, type LoggedCore } from './helpers.js';
+import { allFiles, msisdnEnding, openCore, PIN, startSale, waitForState, type LoggedCore } from './helpers.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 const root = tempDir('till-embedded');
@@ -68,14 +68,8 @@ describe('embedded TEST default', () => {
     expect(settings.test.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(settings.test.secretKeyMasked).toMatch(/^sk_test_••••/);
 
-    const result = await core.invoke('payments:charge', {
-      requestId: requestId(),
-      amount: '1.00',
-      msisdn: msisdnEnding('00', 7),
-      network: 'MTN',
-    });
-    if (!result.ok) throw new Error(result.message);
-    const final = await waitForState(core, result.payment.id, ['success']);
+    const sale = await startSale(core, msisdnEnding('00', 7), '1.00');
+    const final = await waitForState(core, sale.id, ['success']);
     expect(final.net).toBe('0.98');
     expect((await core.invoke('app:status', {})).relayState).toBe('connected');
 
@@ -131,14 +125,8 @@ describe('embedded simulator data from an older version (with a master.key file)
     expect(settings.test.secretKeyMasked).toBe(`sk_test_••••${before.keys.test.secret.slice(-4)}`);
     expect(existsSync(join(sandboxDir, 'master.key'))).toBe(false);
     expect(await createKeychainStore(keychainServiceName(oldDir)).get(MASTER_KEY_ACCOUNT)).toBe(fileKey.toString('base64'));
-    const result = await old.invoke('payments:charge', {
-      requestId: requestId(),
-      amount: '2.00',
-      msisdn: msisdnEnding('00', 8),
-      network: 'MTN',
-    });
-    if (!result.ok) throw new Error(result.message);
-    await waitForState(old, result.payment.id, ['success']);
+    const sale = await startSale(old, msisdnEnding('00', 8), '2.00');
+    await waitForState(old, sale.id, ['success']);
     expect(old.lines.some((l) => JSON.stringify(l).includes(fileKey.toString('base64')))).toBe(false);
     await old.close();
     old = null;

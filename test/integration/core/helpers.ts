@@ -137,6 +137,19 @@ export function msisdnEnding(suffix: string, seed = 0): string {
   return `024${String(50000 + seed).slice(-5)}${suffix}`;
 }
 
+/** Starts an MTN sale on `core` and returns its payment; a refused charge fails the test with its message. */
+export async function startSale(core: TillCore, msisdn: string, amount: string, description?: string): Promise<PaymentView> {
+  const result = await core.invoke('payments:charge', {
+    requestId: requestId(),
+    amount,
+    msisdn,
+    network: 'MTN',
+    ...(description === undefined ? {} : { description }),
+  });
+  if (!result.ok) throw new Error(`charge refused: ${result.message}`);
+  return result.payment;
+}
+
 /** The sandbox's own records (its dashboard JSON API). */
 export async function sandboxTransactions(services: Services): Promise<Array<Record<string, unknown>>> {
   const res = await fetch(`${services.sandbox.baseUrl}/dashboard/api/transactions`);

@@ -12,6 +12,7 @@ import {
   msisdnEnding,
   openCore,
   requestId,
+  startSale,
   sandboxTransactions,
   startProxy,
   waitForEvent,
@@ -22,16 +23,20 @@ import { useTill } from '../../support/till-fixture.js';
 
 const fixture = useTill('till-pay', { connected: true });
 
-async function charge(c: LoggedCore, msisdn: string, amount = '10.00') {
-  const result = await c.invoke('payments:charge', {
-    requestId: requestId(),
-    amount,
-    msisdn,
-    network: 'MTN',
-    description: 'Integration test',
+const charge = (c: LoggedCore, msisdn: string, amount = '10.00') => startSale(c, msisdn, amount, 'Integration test');
+
+/** Configures TEST on `till` with its requests to the sandbox going through the proxy at `proxyUrl`. */
+async function configureThroughProxy(till: LoggedCore, proxyUrl: string): Promise<void> {
+  await configureTest(till, fixture.services);
+  await till.invoke('settings:save', {
+    environment: 'test',
+    values: {
+      baseUrl: proxyUrl,
+      merchantId: fixture.services.sandbox.merchantId,
+      publicKeyId: fixture.services.sandbox.keys.test.publicId,
+      relayUrl: fixture.services.relay.url,
+    },
   });
-  if (!result.ok) throw new Error(`charge refused: ${result.message}`);
-  return result.payment;
 }
 
 describe('each sandbox outcome reaches its final state through the relay', () => {
@@ -89,16 +94,7 @@ describe('no double charge', () => {
     const dir = join(fixture.root, 'till-busy');
     const slow = await openCore(dir);
     try {
-      await configureTest(slow, fixture.services);
-      await slow.invoke('settings:save', {
-        environment: 'test',
-        values: {
-          baseUrl: proxy.url,
-          merchantId: fixture.services.sandbox.merchantId,
-          publicKeyId: fixture.services.sandbox.keys.test.publicId,
-          relayUrl: fixture.services.relay.url,
-        },
-      });
+      await configureThroughProxy(slow, proxy.url);
       proxy.hold(1, 200);
       fixture.services.clock.hold(); // the customer answers only after the checks
       const first = slow.invoke('payments:charge', {
@@ -130,16 +126,7 @@ describe('no double charge', () => {
     const dir = join(fixture.root, 'till-timeout');
     const till = await openCore(dir, { http: { connectTimeoutMs: 1_000, responseTimeoutMs: 120 }, retryDelaysMs: [30] });
     try {
-      await configureTest(till, fixture.services);
-      await till.invoke('settings:save', {
-        environment: 'test',
-        values: {
-          baseUrl: proxy.url,
-          merchantId: fixture.services.sandbox.merchantId,
-          publicKeyId: fixture.services.sandbox.keys.test.publicId,
-          relayUrl: fixture.services.relay.url,
-        },
-      });
+      await configureThroughProxy(till, proxy.url);
       // The sandbox takes the payment (its customer held back), but its answer reaches the till
       // after the till's 120 ms response time-out.
       proxy.hold(1, 220);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { startRelay, type RunningRelay } from '../../../relay/server.js';
-import { msisdnEnding, requestId, waitForEvent, waitForState } from './helpers.js';
+import { msisdnEnding, startSale, waitForEvent, waitForState } from './helpers.js';
 import { useTill } from '../../support/till-fixture.js';
 
 const fixture = useTill('till-relay-replaced', { connected: true });
@@ -25,17 +25,7 @@ afterAll(async () => {
   for (const r of replacements) await r.close().catch(() => undefined);
 });
 
-async function pay(msisdn: string, amount: string) {
-  const result = await fixture.core.invoke('payments:charge', {
-    requestId: requestId(),
-    amount,
-    msisdn,
-    network: 'MTN',
-    description: 'Relay replaced',
-  });
-  if (!result.ok) throw new Error(`charge refused: ${result.message}`);
-  return result.payment;
-}
+const pay = (msisdn: string, amount: string) => startSale(fixture.core, msisdn, amount, 'Relay replaced');
 
 /** The till's stored cursor, read from its SQLite file through a second (read-only) connection. */
 function cursor(): { last_seq: number; log_id: string | null } {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKeychainStore, keychainServiceName } from '../../../electron/core/index.js';
 import { UNAUTHENTICATED_MESSAGE } from '../../../electron/core/error-messages.js';
-import { allFiles, configureTest, msisdnEnding, openCore, PIN, requestId, sandboxPost, waitForState } from './helpers.js';
+import { allFiles, configureTest, msisdnEnding, openCore, PIN, requestId, sandboxPost, startSale, waitForState } from './helpers.js';
 import { useTill } from '../../support/till-fixture.js';
 
 const fixture = useTill('till-settings');
@@ -174,27 +174,15 @@ describe('LIVE', () => {
   });
 
   it('with complete settings and the PIN, LIVE is entered; TEST and LIVE payments never mix in history or takings', async () => {
-    const testSale = await fixture.core.invoke('payments:charge', {
-      requestId: requestId(),
-      amount: '11.00',
-      msisdn: msisdnEnding('00', 2),
-      network: 'MTN',
-    });
-    if (!testSale.ok) throw new Error(testSale.message);
-    await waitForState(fixture.core, testSale.payment.id, ['success']);
+    const testSale = await startSale(fixture.core, msisdnEnding('00', 2), '11.00');
+    await waitForState(fixture.core, testSale.id, ['success']);
 
     expect(await fixture.core.invoke('settings:setEnvironment', { environment: 'live', pin: PIN })).toEqual({ ok: true });
     expect((await fixture.core.invoke('app:status', {})).environment).toBe('live');
-    const liveSale = await fixture.core.invoke('payments:charge', {
-      requestId: requestId(),
-      amount: '30.00',
-      msisdn: msisdnEnding('00', 3),
-      network: 'MTN',
-    });
-    if (!liveSale.ok) throw new Error(liveSale.message);
-    expect(liveSale.payment.environment).toBe('live');
-    await sandboxPost(fixture.services, `transactions/${liveSale.payment.reference}/authorise`); // a live prompt is approved by hand
-    const final = await waitForState(fixture.core, liveSale.payment.id, ['success']);
+    const liveSale = await startSale(fixture.core, msisdnEnding('00', 3), '30.00');
+    expect(liveSale.environment).toBe('live');
+    await sandboxPost(fixture.services, `transactions/${liveSale.reference}/authorise`); // a live prompt is approved by hand
+    const final = await waitForState(fixture.core, liveSale.id, ['success']);
     expect(final.fee).toBe('0.59');
 
     const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Accra' });
@@ -203,10 +191,10 @@ describe('LIVE', () => {
     expect(live.byNetwork.map((n) => n.network)).toEqual(['MTN']);
     const liveHistory = await fixture.core.invoke('history:search', { page: 0, pageSize: 50 });
     expect(liveHistory.items.map((p) => p.environment)).toEqual(['live']);
-    expect(await fixture.core.invoke('payments:get', { id: testSale.payment.id })).toBeNull();
+    expect(await fixture.core.invoke('payments:get', { id: testSale.id })).toBeNull();
     const csv = await fixture.core.invoke('takings:exportCsv', { from: today, to: today });
     expect(csv.csv.trim().split('\r\n')).toHaveLength(2);
-    expect(csv.csv).toContain(liveSale.payment.reference as string);
+    expect(csv.csv).toContain(liveSale.reference as string);
 
     expect(await fixture.core.invoke('settings:setEnvironment', { environment: 'test', pin: PIN })).toEqual({ ok: true });
     const test = await fixture.core.invoke('takings:report', { from: today, to: today });

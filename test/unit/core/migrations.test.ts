@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../electron/core/database.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../electron/core/migrations.js';
 import { insertRow, migrateTo } from '../../support/migrations.js';
+import { paymentRow } from '../../support/payment-rows.js';
 
 const dirs: string[] = [];
 const open: Db[] = [];
@@ -36,23 +37,6 @@ const isStrict = (db: Db, table: string) =>
   (db.prepare('SELECT strict FROM pragma_table_list WHERE name = ?').get(table) as { strict: number }).strict === 1;
 const version = (db: Db) => db.pragma('user_version', { simple: true });
 
-const payment = (id: string, values: Record<string, unknown> = {}) => ({
-  id,
-  request_id: `r-${id}`,
-  merchant_ref: `m-${id}`,
-  environment: 'test',
-  state: 'created',
-  amount: 100,
-  msisdn: '233241234567',
-  msisdn_rev: '765432142332',
-  network: 'MTN',
-  description: '',
-  request_body: '{}',
-  till_id: 'T1',
-  created_at: 1,
-  updated_at: 1,
-  ...values,
-});
 const transaction = (reference: string, values: Record<string, unknown> = {}) => ({
   environment: 'test',
   reference,
@@ -103,9 +87,9 @@ describe('migration 1: payments and the relay cursor', () => {
     const db = tillAt(1);
     expect(tables(db)).toEqual(['payments', 'relay_cursor']);
     expect(isStrict(db, 'payments')).toBe(true);
-    insertRow(db, 'payments', payment('a', { merchant_ref: 'a' }));
-    expect(() => insertRow(db, 'payments', payment('b', { state: 'pending' }))).toThrow(/CHECK constraint/);
-    expect(() => insertRow(db, 'payments', payment('c', { merchant_ref: 'a' }))).toThrow(/UNIQUE/);
+    insertRow(db, 'payments', paymentRow('a', { merchant_ref: 'a' }));
+    expect(() => insertRow(db, 'payments', { ...paymentRow('b'), state: 'pending' })).toThrow(/CHECK constraint/);
+    expect(() => insertRow(db, 'payments', paymentRow('c', { merchant_ref: 'a' }))).toThrow(/UNIQUE/);
     expect(() => db.prepare("UPDATE payments SET amount = '12.50 GHS' WHERE id = 'a'").run()).toThrow(
       /cannot store TEXT value in INTEGER column/,
     );
@@ -115,7 +99,7 @@ describe('migration 1: payments and the relay cursor', () => {
 describe('migration 2: the transaction copy and the daily rollup', () => {
   it('adds the tables on top of version 1 without touching payments', () => {
     const db = tillAt(1);
-    insertRow(db, 'payments', payment('p1', { environment: 'live', state: 'success' }));
+    insertRow(db, 'payments', paymentRow('p1', { environment: 'live', state: 'success' }));
     migrateTo(db, MIGRATIONS, 2);
     expect(version(db)).toBe(2);
     expect(tables(db)).toEqual(['daily_takings', 'payments', 'relay_cursor', 'transactions']);
@@ -129,9 +113,9 @@ describe('migration 2: the transaction copy and the daily rollup', () => {
 describe('migration 3: payment counts kept by triggers', () => {
   it('counts existing payments per environment at upgrade time, then follows inserts and deletes', () => {
     const db = tillAt(2);
-    insertRow(db, 'payments', payment('a'));
-    insertRow(db, 'payments', payment('b'));
-    insertRow(db, 'payments', payment('c', { environment: 'live' }));
+    insertRow(db, 'payments', paymentRow('a'));
+    insertRow(db, 'payments', paymentRow('b'));
+    insertRow(db, 'payments', paymentRow('c', { environment: 'live' }));
     migrateTo(db, MIGRATIONS, 3);
     const counts = () =>
       Object.fromEntries(
@@ -141,7 +125,7 @@ describe('migration 3: payment counts kept by triggers', () => {
         ]),
       );
     expect(counts()).toEqual({ test: 2, live: 1 });
-    insertRow(db, 'payments', payment('d', { environment: 'live' }));
+    insertRow(db, 'payments', paymentRow('d', { environment: 'live' }));
     db.prepare("DELETE FROM payments WHERE id = 'a'").run();
     expect(counts()).toEqual({ test: 1, live: 2 });
   });
@@ -153,7 +137,7 @@ describe('migration 4: TEST takings by the network the cashier charged', () => {
     insertRow(
       db,
       'payments',
-      payment('p1', { merchant_ref: 'T1.A', state: 'success', amount: 500, msisdn: '233201234567', network: 'TELECEL' }),
+      paymentRow('p1', { merchant_ref: 'T1.A', state: 'success', amount: 500, msisdn: '233201234567', network: 'TELECEL' }),
     );
     const tx = (environment: string, reference: string, client_reference: string, amount: number, network: string) =>
       insertRow(

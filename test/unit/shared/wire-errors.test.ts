@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { ERROR_CODES, HTTP_STATUS_OF, errorBody, errorBodySchema } from '../../../shared/wire/errors.js';
 
 describe('error codes and statuses (project decisions, docs/provider-contract.md)', () => {
-  it('maps every code to its status', () => {
-    expect(HTTP_STATUS_OF).toEqual({
-      VALIDATION_ERROR: 400,
-      UNAUTHENTICATED: 401,
-      FORBIDDEN: 403,
-      NOT_FOUND: 404,
-      ACCOUNT_NOT_FOUND: 404,
-      DUPLICATE_REFERENCE: 409,
-      PAYLOAD_TOO_LARGE: 413,
-      RATE_LIMITED: 429,
-      INTERNAL: 500,
-    });
+  it('maps every code to the status docs/provider-contract.md gives it, and no other code', () => {
+    const contract = readFileSync(new URL('../../../docs/provider-contract.md', import.meta.url), 'utf8');
+    const documented = [...contract.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
+    expect(documented).toHaveLength(9);
+    expect(HTTP_STATUS_OF).toEqual(Object.fromEntries(documented));
     expect([...ERROR_CODES].sort()).toEqual(Object.keys(HTTP_STATUS_OF).sort());
   });
 
