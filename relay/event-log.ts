@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { RelayEvent, RelayPage } from '../shared/relay-wire.js';
 import type { Environment } from '../shared/domain.js';
 import { readLogId } from './db.js';
-import { eventJson, rowToEvent, type ApplyOutcome, type Delivery, type EventReader, type EventRow } from './store.js';
+import { acceptedOutcome, rowToEvent, type ApplyOutcome, type Delivery, type EventReader, type EventRow } from './store.js';
 
 type ExistingRow = {
   seq: number;
@@ -58,7 +58,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Top-level transaction field names whose values differ (names only: values may be personal data). */
-function differingFields(stored: Record<string, unknown>, incoming: Record<string, unknown>): string[] {
+export function differingFields(stored: Record<string, unknown>, incoming: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(stored), ...Object.keys(incoming)]);
   return [...names].filter((n) => canonicalJson(stored[n]) !== canonicalJson(incoming[n])).sort();
 }
@@ -124,17 +124,7 @@ export class EventLog implements EventReader {
       d.timestamp,
       d.timestamp,
     );
-    const seq = Number(info.lastInsertRowid);
-    const json = eventJson({
-      seq,
-      reference: d.reference,
-      environment: d.environment,
-      key_id: d.keyId,
-      received_at: d.receivedAt,
-      webhook_created_at: d.webhookCreatedAt,
-      transaction_json: d.transactionJson,
-    });
-    return { kind: 'accepted', seq, json };
+    return acceptedOutcome(Number(info.lastInsertRowid), d);
   }
 
   private repeat(existing: ExistingRow, d: Delivery): ApplyOutcome {

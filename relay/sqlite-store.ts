@@ -12,12 +12,11 @@ import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { GroupCommitter } from './group-commit.js';
 import type { LogFn } from './logger.js';
-import type { CommitWaiter } from './store.js';
+import type { CommitWaiter, EventRow } from './store.js';
 import {
   SOLE_MERCHANT,
   type RelayStore,
   type ServiceKey,
-  type StoredEventRow,
   type StoreListener,
   type TenantDelivery,
   type TillIdentity,
@@ -109,7 +108,7 @@ export class SqliteStore implements RelayStore {
     return this.log.lastSeq();
   }
 
-  async rowsAfter(_merchantId: string, after: number, limit: number, environment?: Environment): Promise<StoredEventRow[]> {
+  async rowsAfter(_merchantId: string, after: number, limit: number, environment?: Environment): Promise<EventRow[]> {
     return this.reading(() => this.log.rowsAfter(after, limit, environment));
   }
 

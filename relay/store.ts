@@ -44,6 +44,20 @@ export type EventRow = {
   transaction_json: string;
 };
 
+/** The outcome of `d` stored as event `seq`, with the event as tills will receive it. */
+export function acceptedOutcome(seq: number, d: Delivery): ApplyOutcome {
+  const json = eventJson({
+    seq,
+    reference: d.reference,
+    environment: d.environment,
+    key_id: d.keyId,
+    received_at: d.receivedAt,
+    webhook_created_at: d.webhookCreatedAt,
+    transaction_json: d.transactionJson,
+  });
+  return { kind: 'accepted', seq, json };
+}
+
 /** The event as tills receive it (shared/relay-wire.ts), built from a row without parsing its transaction. */
 export function eventJson(row: EventRow): string {
   return (

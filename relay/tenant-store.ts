@@ -8,7 +8,7 @@
  */
 import type { Environment } from '../shared/domain.js';
 import type { RelayEvent } from '../shared/relay-wire.js';
-import type { ApplyOutcome, CommitWaiter, Delivery } from './store.js';
+import type { ApplyOutcome, CommitWaiter, Delivery, EventRow } from './store.js';
 
 /** The one tenant of a single-merchant (SQLite) relay. */
 export const SOLE_MERCHANT = 'MCH_default';
@@ -23,16 +23,6 @@ export type TillIdentity = { merchantId: string; label: string; tokenHash: strin
 
 /** A verified delivery, with the merchant its key belongs to. */
 export type TenantDelivery = Delivery & { merchantId: string };
-
-export type StoredEventRow = {
-  seq: number;
-  reference: string;
-  environment: Environment;
-  key_id: string;
-  received_at: string;
-  webhook_created_at: string;
-  transaction_json: string;
-};
 
 export type CommitReport = Array<{ delivery: TenantDelivery; outcome: ApplyOutcome }>;
 
@@ -59,7 +49,7 @@ export interface RelayStore {
   logId(merchantId: string): string;
   /** The highest committed sequence of a merchant's log, read from the store. */
   lastSeq(merchantId: string): Promise<number>;
-  rowsAfter(merchantId: string, after: number, limit: number, environment?: Environment): Promise<StoredEventRow[]>;
+  rowsAfter(merchantId: string, after: number, limit: number, environment?: Environment): Promise<EventRow[]>;
   /** The event of a reference (the latest when test and live share it and no environment is given). */
   byReference(merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined>;
   /** The event of a till's merchantRef (the latest when test and live share it and no environment is given). */

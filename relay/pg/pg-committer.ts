@@ -9,8 +9,8 @@
  */
 import type pg from 'pg';
 import type { Environment } from '../../shared/domain.js';
-import { canonicalJson } from '../event-log.js';
-import { eventJson, type ApplyOutcome } from '../store.js';
+import { differingFields } from '../event-log.js';
+import { acceptedOutcome, type ApplyOutcome } from '../store.js';
 import { CommitError } from '../group-commit.js';
 import type { CommitWaiter } from '../store.js';
 import type { LogFn } from '../logger.js';
@@ -34,27 +34,9 @@ export function isDataError(err: unknown): boolean {
 
 const COMMIT_SQL = 'SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)';
 
-function differingFields(storedJson: string, incomingJson: string): string[] {
-  const stored = JSON.parse(storedJson) as Record<string, unknown>;
-  const incoming = JSON.parse(incomingJson) as Record<string, unknown>;
-  const names = new Set([...Object.keys(stored), ...Object.keys(incoming)]);
-  return [...names].filter((n) => canonicalJson(stored[n]) !== canonicalJson(incoming[n])).sort();
-}
-
 function outcomeOf(row: CommitRow, d: TenantDelivery): ApplyOutcome {
   const seq = Number(row.o_seq);
-  if (row.o_kind === 'accepted') {
-    const json = eventJson({
-      seq,
-      reference: d.reference,
-      environment: d.environment,
-      key_id: d.keyId,
-      received_at: d.receivedAt,
-      webhook_created_at: d.webhookCreatedAt,
-      transaction_json: d.transactionJson,
-    });
-    return { kind: 'accepted', seq, json };
-  }
+  if (row.o_kind === 'accepted') return acceptedOutcome(seq, d);
   if (row.o_kind === 'duplicate') {
     const previous = Number(row.o_previous_timestamp);
     return { kind: 'duplicate', seq, environment: d.environment, outOfOrder: d.timestamp < previous, previousTimestamp: previous };
@@ -63,7 +45,10 @@ function outcomeOf(row: CommitRow, d: TenantDelivery): ApplyOutcome {
     kind: 'conflict',
     seq,
     storedEnvironment: row.o_environment as Environment,
-    fields: differingFields(row.o_json as string, d.transactionJson),
+    fields: differingFields(
+      JSON.parse(row.o_json as string) as Record<string, unknown>,
+      JSON.parse(d.transactionJson) as Record<string, unknown>,
+    ),
   };
 }
 

@@ -6,9 +6,9 @@
 import pg from 'pg';
 import type { Environment } from '../../shared/domain.js';
 import type { RelayEvent } from '../../shared/relay-wire.js';
-import { rowToEvent, type CommitWaiter } from '../store.js';
+import { rowToEvent, type CommitWaiter, type EventRow } from '../store.js';
 import type { LogFn } from '../logger.js';
-import type { RelayStore, ServiceKey, StoredEventRow, StoreListener, TenantDelivery, TillIdentity } from '../tenant-store.js';
+import type { RelayStore, ServiceKey, StoreListener, TenantDelivery, TillIdentity } from '../tenant-store.js';
 import { PgCommitter } from './pg-committer.js';
 import { PgDirectory } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';
@@ -27,9 +27,9 @@ export type PgStoreOptions = {
 
 const COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
-type Row = Omit<StoredEventRow, 'seq'> & { seq: string };
+type Row = Omit<EventRow, 'seq'> & { seq: string };
 
-function toRow(r: Row): StoredEventRow {
+function toRow(r: Row): EventRow {
   return { ...r, seq: Number(r.seq) };
 }
 
@@ -164,7 +164,7 @@ export class PgStore implements RelayStore {
     return Number(rows[0]?.last_seq ?? 0);
   }
 
-  async rowsAfter(merchantId: string, after: number, limit: number, environment?: Environment): Promise<StoredEventRow[]> {
+  async rowsAfter(merchantId: string, after: number, limit: number, environment?: Environment): Promise<EventRow[]> {
     const { rows } = environment
       ? await this.query<Row>(
           'relay_rows_after_env',
@@ -179,22 +179,27 @@ export class PgStore implements RelayStore {
     return rows.map(toRow);
   }
 
-  async byReference(merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined> {
-    const { rows } = await this.query<Row>(
-      'relay_by_reference',
-      `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND reference = $2 AND ($3::text IS NULL OR environment = $3)
-       ORDER BY seq DESC LIMIT 1`,
-      [merchantId, reference, environment ?? null],
-    );
-    return rows[0] ? rowToEvent(toRow(rows[0])) : undefined;
+  byReference(merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined> {
+    return this.latestWhere('relay_by_reference', 'reference', merchantId, reference, environment);
   }
 
-  async byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined> {
+  byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined> {
+    return this.latestWhere('relay_by_client_reference', 'client_reference', merchantId, clientReference, environment);
+  }
+
+  /** The merchant's newest event whose `column` is `value` (in `environment` when given). */
+  private async latestWhere(
+    statement: string,
+    column: 'reference' | 'client_reference',
+    merchantId: string,
+    value: string,
+    environment: Environment | undefined,
+  ): Promise<RelayEvent | undefined> {
     const { rows } = await this.query<Row>(
-      'relay_by_client_reference',
-      `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND client_reference = $2 AND ($3::text IS NULL OR environment = $3)
+      statement,
+      `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND ${column} = $2 AND ($3::text IS NULL OR environment = $3)
        ORDER BY seq DESC LIMIT 1`,
-      [merchantId, clientReference, environment ?? null],
+      [merchantId, value, environment ?? null],
     );
     return rows[0] ? rowToEvent(toRow(rows[0])) : undefined;
   }
