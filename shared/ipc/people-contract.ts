@@ -1,0 +1,97 @@
+/** The people part of the IPC contract (spread into `ipcContract`): sign-in, staff, the owner PIN, the audit log. */
+import { z } from 'zod';
+import { STAFF_ROLES } from './roles.js';
+import { isoDate, ok } from './wire-schemas.js';
+
+/** The core checks a new PIN's digits itself (too short, all one digit, taken) and says which. */
+const pinSchema = z.string().max(16);
+
+export const staffRoleSchema = z.enum(STAFF_ROLES);
+export const personSchema = z.object({ id: z.string(), name: z.string(), role: staffRoleSchema });
+export type PersonView = z.infer<typeof personSchema>;
+export const staffMemberSchema = personSchema.extend({ active: z.boolean(), lockedForSeconds: z.number().int() });
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+const staffNameSchema = z.string().trim().min(1, 'Enter a name').max(40, 'A name is at most 40 characters');
+
+export const AUDIT_ACTIONS = [
+  'sign_in',
+  'sign_out',
+  'lock',
+  'pin_failed',
+  'pin_lockout',
+  'pin_refused',
+  'owner_pin_set',
+  'staff_added',
+  'staff_changed',
+  'shift_open',
+  'shift_close',
+  'day_close',
+  'settle_by_hand',
+  'environment',
+  'settings_changed',
+] as const;
+export const auditActionSchema = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorId: z.string().nullable(),
+  actorName: z.string().nullable(),
+  action: auditActionSchema,
+  detail: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+const auditQuerySchema = z
+  .object({
+    action: auditActionSchema.optional(),
+    actorId: z.string().max(64).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+  })
+  .strict();
+
+export const peopleChannels = {
+  'session:people': {
+    request: z.object({}).strict(),
+    response: z.object({ people: z.array(personSchema) }),
+  },
+  'session:signIn': {
+    request: z.object({ pin: z.string().max(16), staffId: z.string().max(64).optional() }).strict(),
+    response: z.object({ person: personSchema }),
+  },
+  'session:lock': { request: z.object({}).strict(), response: ok },
+  'session:signOut': { request: z.object({}).strict(), response: ok },
+  'session:touch': { request: z.object({}).strict(), response: ok },
+  'staff:list': {
+    request: z.object({}).strict(),
+    response: z.object({ staff: z.array(staffMemberSchema), ownerSet: z.boolean() }),
+  },
+  'staff:add': {
+    request: z.object({ name: staffNameSchema, role: z.enum(['manager', 'cashier']), pin: pinSchema }).strict(),
+    response: staffMemberSchema,
+  },
+  'staff:update': {
+    request: z
+      .object({
+        id: z.string().max(64),
+        name: staffNameSchema,
+        role: staffRoleSchema,
+        active: z.boolean(),
+        /** Omitted or empty: keep the PIN. */
+        pin: pinSchema.optional(),
+      })
+      .strict(),
+    response: staffMemberSchema,
+  },
+  'audit:list': { request: auditQuerySchema, response: z.object({ entries: z.array(auditEntrySchema) }) },
+  'audit:exportCsv': { request: auditQuerySchema, response: z.object({ filename: z.string(), csv: z.string() }) },
+  'owner:setPin': {
+    request: z.object({ pin: pinSchema, currentPin: pinSchema.optional() }).strict(),
+    response: ok,
+  },
+  'owner:unlock': {
+    request: z.object({ pin: z.string().max(16) }).strict(),
+    response: z.object({ ok: z.boolean(), message: z.string().optional() }),
+  },
+  'owner:lock': { request: z.object({}).strict(), response: ok },
+} as const;

@@ -1,0 +1,51 @@
+/** The takings part of the IPC contract (spread into `ipcContract`): the report and its CSV export. */
+import { z } from 'zod';
+import { environmentSchema } from '../domain-schemas.js';
+import { isoDate, wireAmount } from './wire-schemas.js';
+
+export const takingsTotalsSchema = z.object({
+  count: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  gross: wireAmount,
+  fees: wireAmount,
+  net: wireAmount,
+});
+export type TakingsTotals = z.infer<typeof takingsTotalsSchema>;
+
+/**
+ * This till's payments in the environment that have no final state yet, whatever their date: they are
+ * in none of the totals until their result arrives. `overdue`: waiting longer than any result can take
+ * to arrive (the prompt plus the service's whole webhook schedule), so their webhook most likely failed.
+ */
+export const takingsAwaitingSchema = z.object({
+  count: z.number().int(),
+  amount: wireAmount,
+  overdue: z.number().int(),
+  overdueAfterMinutes: z.number().int(),
+});
+export type TakingsAwaiting = z.infer<typeof takingsAwaitingSchema>;
+
+export const takingsReportSchema = z.object({
+  environment: environmentSchema,
+  from: isoDate,
+  to: isoDate,
+  timeZone: z.string(),
+  totals: takingsTotalsSchema,
+  byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
+  byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string() })),
+  byDay: z.array(takingsTotalsSchema.extend({ date: isoDate })),
+  awaiting: takingsAwaitingSchema,
+});
+export type TakingsReport = z.infer<typeof takingsReportSchema>;
+
+export const takingsChannels = {
+  'takings:report': {
+    request: z.object({ from: isoDate, to: isoDate }).strict(),
+    response: takingsReportSchema,
+  },
+  'takings:exportCsv': {
+    request: z.object({ from: isoDate, to: isoDate }).strict(),
+    response: z.object({ filename: z.string(), csv: z.string() }),
+  },
+} as const;
