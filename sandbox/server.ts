@@ -3,7 +3,7 @@
  * makes sure the demo merchant exists, resumes pending prompts and deliveries, and serves the API (/v1),
  * the dashboard (/dashboard) on loopback.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { openDb } from './db.js';
 import { lockDataDir } from '../shared/data-lock.js';
 import { SecretBox } from './secrets.js';
 import { MerchantStore } from './merchants.js';
-import { DELIVERY_TIMEOUT_MS, DeliveryEngine } from './deliveries.js';
+import { DELIVERY_TIMEOUT_MS, DeliveryEngine, type Sender } from './deliveries.js';
 import { createHttpSender } from './http-sender.js';
 import { Payments } from './payments.js';
 import { handleApi } from './api-routes.js';
@@ -82,47 +82,40 @@ export function defaultDeliveryTimeoutMs(timeScale: number): number {
   return Math.max(Math.round(DELIVERY_TIMEOUT_MS * timeScale), Math.min(DELIVERY_TIMEOUT_MS, 1000));
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  validate(options);
-  const host = options.host ?? '127.0.0.1';
-  const clock = options.clock ?? realClock;
-  const timeScale = options.timeScale ?? 1;
-  const baseLog = options.log ?? defaultLog;
-  const log = (line: Record<string, unknown>) => baseLog({ time: new Date(clock.now()).toISOString(), level: 'info', ...line });
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'momo-sandbox-'));
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+type Log = (line: Record<string, unknown>) => void;
+type Store = { db: ReturnType<typeof openDb>; merchants: MerchantStore; demo: ReturnType<MerchantStore['ensureDemo']> };
+type Services = Store & { deliveries: DeliveryEngine; payments: Payments };
 
-  const unlock = lockDataDir(dataDir);
+/** The database and the merchants in it (the demo merchant created on first start); on failure nothing stays open. */
+function openStore(dataDir: string, options: SandboxOptions, clock: SandboxClock, unlock: () => void): Store {
   let opened: ReturnType<typeof openDb> | undefined;
-  let merchants: MerchantStore;
-  let demo: ReturnType<MerchantStore['ensureDemo']>;
   try {
     opened = openDb(dataDir);
-    merchants = new MerchantStore(
-      opened,
-      options.masterKey !== undefined ? SecretBox.fromKey(options.masterKey) : SecretBox.open(dataDir),
-      () => clock.now(),
-    );
-    demo = merchants.ensureDemo();
+    const db = opened;
+    const box = options.masterKey !== undefined ? SecretBox.fromKey(options.masterKey) : SecretBox.open(dataDir);
+    const merchants = new MerchantStore(db, box, () => clock.now());
+    return { db, merchants, demo: merchants.ensureDemo() };
   } catch (error) {
     opened?.close();
     unlock();
     throw error;
   }
-  const db = opened;
-  const sender = createHttpSender();
+}
+
+function createEngines(store: Store, options: SandboxOptions, clock: SandboxClock, send: Sender, log: Log) {
+  const timeScale = options.timeScale ?? 1;
   const deliveries = new DeliveryEngine({
-    db,
+    db: store.db,
     clock,
     timeScale,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? defaultDeliveryTimeoutMs(timeScale),
     signedPayload: options.signedPayload ?? 'body',
-    secretOf: (publicId) => merchants.secretOf(publicId),
-    send: sender.send,
+    secretOf: (publicId) => store.merchants.secretOf(publicId),
+    send,
     log,
   });
   const payments = new Payments({
-    db,
+    db: store.db,
     clock,
     timeScale,
     feeBasisPoints: options.feeBasisPoints ?? 195,
@@ -130,8 +123,43 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     deliveries,
     log,
   });
+  return { deliveries, payments };
+}
 
-  let port = 0;
+/** Sends a request to the API, the dashboard, the redirect to it or the health check; anything else is a 404. */
+async function route(req: IncomingMessage, res: ServerResponse, services: Services, port: () => number): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `http://127.0.0.1:${port()}`);
+  } catch {
+    req.resume();
+    return sendError(res, 400, 'VALIDATION_ERROR', 'Malformed request target', { connection: 'close' });
+  }
+  const { merchants, payments, deliveries, db } = services;
+  if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
+    return handleApi(req, res, url, { merchants, payments });
+  }
+  if (url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/')) {
+    return handleDashboard(req, res, url, { merchants, payments, deliveries, db, port });
+  }
+  if (url.pathname === '/' && req.method === 'GET') {
+    req.resume();
+    res.writeHead(302, { location: '/dashboard' });
+    res.end();
+    return;
+  }
+  if (url.pathname === '/health') {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+    return;
+  }
+  req.resume();
+  sendError(res, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
+}
+
+/** The HTTP server: every request logged with its status and time, a failing one answered 500 (or cut off). */
+function createSandboxServer(services: Services, port: () => number, log: Log): Server {
   const server = createServer((req, res) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -143,7 +171,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       });
     });
-    route(req, res).catch((error: unknown) => {
+    route(req, res, services, port).catch((error: unknown) => {
       log({ level: 'error', msg: 'request_failed', error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error in the sandbox');
       else res.destroy();
@@ -151,45 +179,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  return server;
+}
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    } catch {
-      req.resume();
-      return sendError(res, 400, 'VALIDATION_ERROR', 'Malformed request target', { connection: 'close' });
-    }
-    if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
-      return handleApi(req, res, url, { merchants, payments });
-    }
-    if (url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/')) {
-      return handleDashboard(req, res, url, { merchants, payments, deliveries, db, port: () => port });
-    }
-    if (url.pathname === '/' && req.method === 'GET') {
-      req.resume();
-      res.writeHead(302, { location: '/dashboard' });
-      res.end();
-      return;
-    }
-    if (url.pathname === '/health') {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-      return;
-    }
-    req.resume();
-    sendError(res, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
-  }
-
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
     });
+  });
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  validate(options);
+  const host = options.host ?? '127.0.0.1';
+  const clock = options.clock ?? realClock;
+  const baseLog = options.log ?? defaultLog;
+  const log: Log = (line) => baseLog({ time: new Date(clock.now()).toISOString(), level: 'info', ...line });
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'momo-sandbox-'));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  const unlock = lockDataDir(dataDir);
+  const store = openStore(dataDir, options, clock, unlock);
+  const { db, demo } = store;
+  const sender = createHttpSender();
+  const services: Services = { ...store, ...createEngines(store, options, clock, sender.send, log) };
+  const { payments, deliveries } = services;
+
+  let port = 0;
+  const server = createSandboxServer(services, () => port, log);
+  try {
+    await listen(server, options.port ?? 0, host);
   } catch (error) {
     db.close();
     unlock();
@@ -202,7 +224,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   payments.resumeAll();
   deliveries.resumeAll();
-  log({ msg: 'sandbox_started', baseUrl, dataDir, timeScale, merchantId: demo.merchantId });
+  log({ msg: 'sandbox_started', baseUrl, dataDir, timeScale: options.timeScale ?? 1, merchantId: demo.merchantId });
 
   let closed: Promise<void> | null = null;
   return {
