@@ -21,6 +21,21 @@ export async function sell(page: Page, amountDigits: string, phone: string, desc
   await page.keyboard.press('Enter');
 }
 
+export const WAITING_HEADING = 'Ask the customer to approve on their phone';
+
+/** `sell`, then the Waiting screen (the test holds the customer's answer back for as long as it needs it). */
+export async function sellToWaiting(page: Page, amountDigits: string, phone: string): Promise<void> {
+  await sell(page, amountDigits, phone);
+  await page.getByRole('heading', { name: WAITING_HEADING }).waitFor();
+}
+
+/** On the Waiting screen: Stop waiting at the keyboard, back to a new sale with the payment still open. */
+export async function stopWaiting(page: Page): Promise<void> {
+  await tabTo(page, /Stop waiting/);
+  await enter(page);
+  await focused(page, 'amount');
+}
+
 /** Fails unless the element with this id has the keyboard focus (keyboard-only flows depend on it). */
 export async function focused(page: Page, id: string): Promise<void> {
   try {

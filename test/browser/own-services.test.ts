@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import { startRelay, type RunningRelay } from '../../relay/server.js';
 import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/config.js';
@@ -19,7 +20,8 @@ import {
   receiptScreenshot,
   resultTitle,
   screenshot,
-  sell,
+  sellToWaiting,
+  stopWaiting,
   tabTo,
   text,
 } from '../browser-bridge/cashier.js';
@@ -59,6 +61,19 @@ afterAll(async () => {
   rmSync(dirs.relay, { recursive: true, force: true });
 });
 
+/** Types this sandbox's and relay's details for `environment` from the focused Service address on, and saves them. */
+async function typeSettings(page: Page, environment: 'test' | 'live'): Promise<void> {
+  const key = sandbox.keys[environment];
+  for (const value of [sandbox.baseUrl, sandbox.merchantId, key.publicId, key.secret, relay?.url ?? '', token.token]) {
+    await page.keyboard.type(value);
+    await page.keyboard.press('Tab');
+  }
+  const label = environment.toUpperCase();
+  await focusedText(page, new RegExp(`^Save ${label} settings$`));
+  await enter(page);
+  await expect.poll(() => text(page, `${environment}-save-message`)).toBe(`${label} settings saved.`);
+}
+
 describe('own sandbox and relay', () => {
   it('the owner enters the TEST details in Settings; the secret comes back masked', async () => {
     const { page } = till.get();
@@ -72,20 +87,7 @@ describe('own sandbox and relay', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await tabTo(page, /Service address/);
     await focused(page, 'test-baseUrl');
-    for (const value of [
-      sandbox.baseUrl,
-      sandbox.merchantId,
-      sandbox.keys.test.publicId,
-      sandbox.keys.test.secret,
-      relay?.url ?? '',
-      token.token,
-    ]) {
-      await page.keyboard.type(value);
-      await page.keyboard.press('Tab');
-    }
-    await focusedText(page, /^Save TEST settings$/);
-    await enter(page);
-    await expect.poll(() => text(page, 'test-save-message')).toBe('TEST settings saved.');
+    await typeSettings(page, 'test');
     expect(await text(page, 'test-secretKey-hint')).toBe(`Saved: sk_test_••••${sandbox.keys.test.secret.slice(-4)}`);
     expect(await page.inputValue('#test-secretKey')).toBe('');
     expect(await page.content()).not.toContain(sandbox.keys.test.secret);
@@ -99,8 +101,7 @@ describe('own sandbox and relay', () => {
     await goTo(page, 'Charge');
     await focused(page, 'amount');
     clock.hold();
-    await sell(page, '15', '0241237706');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await sellToWaiting(page, '15', '0241237706');
     await relay?.close();
     relay = null;
     await expect.poll(() => text(page, 'waiting-relay'), { timeout: 10_000 }).toMatch(/reconnecting|offline/);
@@ -130,31 +131,15 @@ describe('own sandbox and relay', () => {
     await focusedText(page, /New sale/);
     await enter(page);
     clock.hold();
-    await sell(page, '17', '0241237806');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
-    await tabTo(page, /Stop waiting/);
-    await enter(page);
-    await focused(page, 'amount');
+    await sellToWaiting(page, '17', '0241237806');
+    await stopWaiting(page);
     await goTo(page, 'Settings');
     await focused(page, 'owner-pin');
     await page.keyboard.type('1357');
     await enter(page);
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.locator('#live-baseUrl').focus();
-    for (const value of [
-      sandbox.baseUrl,
-      sandbox.merchantId,
-      sandbox.keys.live.publicId,
-      sandbox.keys.live.secret,
-      relay?.url ?? '',
-      token.token,
-    ]) {
-      await page.keyboard.type(value);
-      await page.keyboard.press('Tab');
-    }
-    await focusedText(page, /^Save LIVE settings$/);
-    await enter(page);
-    await expect.poll(() => text(page, 'live-save-message')).toBe('LIVE settings saved.');
+    await typeSettings(page, 'live');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tabTo(page, /^Switch to LIVE/);
@@ -184,8 +169,7 @@ describe('own sandbox and relay', () => {
     await screenshot(page, 'charge-live');
 
     // A LIVE prompt in the simulator waits for a tester to authorise it by hand (dashboard API).
-    await sell(page, '25', '0241230042');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await sellToWaiting(page, '25', '0241230042');
     let reference: string | undefined;
     await expect
       .poll(async () => {

@@ -8,7 +8,20 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addPesewas, formatGhs, parseAmount } from '../../shared/money.js';
 import { NETWORK_LABELS } from '../../shared/phone.js';
-import { axe, enter, focused, focusedText, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import {
+  axe,
+  enter,
+  focused,
+  focusedText,
+  goTo,
+  resultTitle,
+  screenshot,
+  sell,
+  sellToWaiting,
+  stopWaiting,
+  tabTo,
+  text,
+} from '../browser-bridge/cashier.js';
 import { revokeKey, sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
@@ -178,11 +191,8 @@ describe('the owner', () => {
     await goTo(page, 'Charge');
     await focused(page, 'amount');
     clock.hold(); // the customer answers once the owner has seen it waiting
-    await sell(page, '6.4', '0241236606');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
-    await tabTo(page, /Stop waiting/);
-    await enter(page);
-    await focused(page, 'amount');
+    await sellToWaiting(page, '6.4', '0241236606');
+    await stopWaiting(page);
     await goTo(page, 'Takings'); // leaving the owner screens locked them
     await focused(page, 'owner-pin');
     await page.keyboard.type(PIN);

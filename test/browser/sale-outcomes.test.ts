@@ -5,7 +5,19 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_NAMES } from '../../sandbox/names.js';
-import { axe, enter, focused, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import {
+  axe,
+  enter,
+  focused,
+  resultTitle,
+  screenshot,
+  sell,
+  sellToWaiting,
+  stopWaiting,
+  tabTo,
+  text,
+  WAITING_HEADING,
+} from '../browser-bridge/cashier.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
@@ -100,8 +112,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
   it('slow approval: the waiting screen shows amount, number, elapsed time and the relay, then PAID', async () => {
     const { page } = till.get();
     clock.hold(); // the customer answers when the screen has been checked
-    await sell(page, '7', '0541234506');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await sellToWaiting(page, '7', '0541234506');
     expect(await text(page, 'waiting-amount')).toBe('GH₵7.00');
     expect(await page.textContent('.waiting-number')).toContain('054 123 4506');
     expect(await text(page, 'waiting-relay')).toMatch(/connected/);
@@ -176,10 +187,10 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.keyboard.type('0591234506'); // a slow approval, held back: the waiting screen stays up
     clock.hold();
     await Promise.all([page.keyboard.press('Enter'), page.keyboard.press('Enter')]);
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await page.getByRole('heading', { name: WAITING_HEADING }).waitFor();
     await page.keyboard.press('Enter'); // one Enter too many lands on the waiting screen: it must not stop waiting
     await page.waitForTimeout(200); // what that Enter could have done, done
-    expect(await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: WAITING_HEADING }).isVisible()).toBe(true);
     clock.release();
     expect(await resultTitle(page)).toBe('PAID');
     expect(await page.getByTestId('late-notice').count()).toBe(0);
@@ -191,11 +202,8 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
   it('stop waiting: the payment stays open and its late success arrives as a notice', async () => {
     const { page } = till.get();
     clock.hold();
-    await sell(page, '20', '0241239906');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
-    await tabTo(page, /Stop waiting/);
-    await enter(page);
-    await focused(page, 'amount');
+    await sellToWaiting(page, '20', '0241239906');
+    await stopWaiting(page);
     expect(await page.inputValue('#amount')).toBe('');
     expect(await page.getByTestId('late-notice').count()).toBe(0);
     clock.release(); // the customer approves after the cashier stopped waiting
@@ -243,11 +251,8 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.locator('#amount').focus();
     await page.keyboard.press('Escape');
     clock.hold();
-    await sell(page, '8.8', '0241238806');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
-    await tabTo(page, /Stop waiting/);
-    await enter(page);
-    await focused(page, 'amount');
+    await sellToWaiting(page, '8.8', '0241238806');
+    await stopWaiting(page);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tabTo(page, /^History/);
     await enter(page);

@@ -1,9 +1,10 @@
 /** The sandbox dashboard in Debian's Chromium: create and revoke a key (the API then answers 401), replay a delivery. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
 import { api, paymentBody, quietLog, startReceiver } from '../integration/sandbox/helpers.js';
 import { waitFor } from '../support/wait-for.js';
+import { launchBrowser } from '../browser-bridge/harness.js';
 
 let sandbox: SandboxHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -15,17 +16,7 @@ beforeAll(async () => {
   // a long prompt time-out (12 s scaled) so the live prompt is still pending when the page shows its button
   sandbox = await startSandbox({ timeScale: 0.02, promptTimeoutMs: 600_000, log: quietLog });
   receiver = await startReceiver();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchBrowser();
   page = await browser.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('dialog', (dialog) => void dialog.accept());
