@@ -7,71 +7,30 @@
  * measured. Last stdout line: {"slowConnections":…,"badSignatures":…,"valid":…,"answered":…,"p50Ms":…,"p99Ms":…,"maxMs":…}
  * Options (env): FLOOD_SLOW (3000 slow connections), FLOOD_SECONDS (10), FLOOD_BAD_CONCURRENCY (32).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { signWebhook } from '../shared/webhook-signature.js';
+import { signedDelivery } from './relay-bench-load.js';
+import { startChild, type Child } from './relay-bench-targets.js';
 
 const SLOW = Number(process.env.FLOOD_SLOW ?? 3000);
 const SECONDS = Number(process.env.FLOOD_SECONDS ?? 10);
 const BAD_CONCURRENCY = Number(process.env.FLOOD_BAD_CONCURRENCY ?? 32);
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.
 const KEY = { publicId: 'pk_live_Flood00001', secret: `sk_live_${'FloodSecret000000000001'}` };
 
-function startRelay(dir: string): Promise<{ proc: ChildProcess; url: string }> {
+function startRelay(dir: string): Promise<Child> {
   const configFile = join(dir, 'relay.json');
   writeFileSync(configFile, JSON.stringify({ keys: [KEY] }));
-  const args = ['--import', 'tsx', 'relay/cli.ts', '--port', '0', '--data', join(dir, 'data'), '--config', configFile];
-  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve({ proc, url: (JSON.parse(out.slice(0, nl)) as { url: string }).url });
-    });
-    proc.on('exit', (code) => reject(new Error(`relay exited with ${code}`)));
-  });
+  return startChild(['--import', 'tsx', 'relay/cli.ts', '--port', '0', '--data', join(dir, 'data'), '--config', configFile]);
 }
 
-let n = 0;
 function delivery(goodSignature: boolean): { body: string; headers: Record<string, string> } {
-  n++;
-  const now = new Date().toISOString();
-  const body = JSON.stringify({
-    createdAt: now,
-    data: {
-      reference: `TX_FLOOD_${process.pid}_${n}`,
-      clientReference: `flood:${n}`,
-      status: 'SUCCESS',
-      amount: '12.50',
-      fee: '0.24',
-      net: '12.26',
-      currency: 'GHS',
-      customer: { msisdn: '233241234567', network: 'MTN' },
-      description: 'Flood bench',
-      metadata: null,
-      completedAt: now,
-    },
-  });
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = goodSignature ? signWebhook({ secret: KEY.secret, rawBody: body, timestamp }) : `v1=${'0'.repeat(64)}`;
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      'x-service-signature': signature,
-      'x-service-timestamp': String(timestamp),
-      'x-service-key-id': KEY.publicId,
-    },
-  };
+  const d = signedDelivery(`FLOOD_${process.pid}`, KEY, { badSignature: !goodSignature });
+  return { body: d.body, headers: { ...d.headers, 'content-length': String(Buffer.byteLength(d.body)) } };
 }
 
 /** Posts on a new connection; resolves with the status (0: no answer, the connection failed). */

@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, Pool, request } from 'undici';
 import { signWebhook } from '../shared/webhook-signature.js';
+import { sandboxSuccessTransaction } from '../test/support/wire-fixtures.js';
 
 export const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 128);
 export const RATE = Number(process.env.BENCH_RATE ?? 300);
@@ -14,25 +15,20 @@ export type BenchKey = { publicId: string; secret: string };
 export type SignedDelivery = { reference: string; body: string; headers: Record<string, string> };
 
 let n = 0;
-export function signedDelivery(prefix: string, key: BenchKey): SignedDelivery {
+/** A LIVE SUCCESS webhook signed with `key` (or, with `badSignature`, with a signature that cannot match). */
+export function signedDelivery(prefix: string, key: BenchKey, { badSignature = false } = {}): SignedDelivery {
   n++;
   const reference = `TX_BENCH_${prefix}_${n}`;
-  const body = JSON.stringify({
-    createdAt: new Date().toISOString(),
-    data: {
-      reference,
-      clientReference: `bench:${n}`,
-      status: 'SUCCESS',
-      amount: '12.50',
-      fee: '0.24',
-      net: '12.26',
-      currency: 'GHS',
-      customer: { msisdn: '233241234567', network: 'MTN' },
-      description: 'Bench sale',
-      metadata: { till: 'bench' },
-      completedAt: new Date().toISOString(),
-    },
+  const now = new Date().toISOString();
+  const { sandbox: _test, ...data } = sandboxSuccessTransaction({
+    reference,
+    clientReference: `bench:${n}`,
+    customer: { msisdn: '233241234567', network: 'MTN' },
+    description: 'Bench sale',
+    metadata: { till: 'bench' },
+    completedAt: now,
   });
+  const body = JSON.stringify({ createdAt: now, data });
   const timestamp = Math.floor(Date.now() / 1000);
   return {
     reference,
@@ -40,7 +36,7 @@ export function signedDelivery(prefix: string, key: BenchKey): SignedDelivery {
     headers: {
       'content-type': 'application/json',
       'user-agent': 'Service-Webhooks',
-      'x-service-signature': signWebhook({ secret: key.secret, rawBody: body, timestamp }),
+      'x-service-signature': badSignature ? `v1=${'0'.repeat(64)}` : signWebhook({ secret: key.secret, rawBody: body, timestamp }),
       'x-service-timestamp': String(timestamp),
       'x-service-key-id': key.publicId,
     },

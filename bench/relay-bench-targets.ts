@@ -42,9 +42,10 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ ready:
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-type Child = { proc: ChildProcess; url: string };
+export type Child = { proc: ChildProcess; url: string };
 
-function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
+/** Starts `node args` in the repository and resolves once its first stdout line (JSON with a url) is out. */
+export function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
   const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
