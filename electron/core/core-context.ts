@@ -3,6 +3,7 @@ import type { RelayState } from '../../shared/ipc/contract.js';
 import type { Logger } from './logger.js';
 import type { AuditLog } from './audit-log.js';
 import type { PinGuard } from './pin-guard.js';
+import type { Shifts } from './shifts.js';
 import type { SignIn } from './sign-in.js';
 import type { StaffRepo } from './staff-repo.js';
 import type { PaymentEngine } from './payment-engine.js';
@@ -22,6 +23,7 @@ export type CoreContext = {
   signIn: SignIn;
   guard: PinGuard;
   audit: AuditLog;
+  shifts: Shifts;
   engine: PaymentEngine;
   repo: PaymentsRepo;
   transactions: TransactionsStore;

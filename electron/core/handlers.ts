@@ -12,6 +12,7 @@ import { createPeopleHandlers } from './people-handlers.js';
 import { createReceiptHandlers } from './printing/receipt-handlers.js';
 import { reportHandlers } from './report-handlers.js';
 import { settingsHandlers } from './settings-handlers.js';
+import { createShiftHandlers } from './shift-handlers.js';
 import { staffHandlers } from './staff-handlers.js';
 
 export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
@@ -23,5 +24,6 @@ export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
     ...paymentHandlers(ctx),
     ...reportHandlers(ctx),
     ...createReceiptHandlers(ctx),
+    ...createShiftHandlers(ctx),
   };
 }

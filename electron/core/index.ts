@@ -31,6 +31,7 @@ import { createKeychainStore, keychainServiceName, type SecretStore } from './se
 import { createServiceClient, type ServiceClient } from './service-client.js';
 import { ServiceConfigs } from './service-configs.js';
 import { SettingsStore } from './settings-store.js';
+import { shiftFollower, Shifts } from './shifts.js';
 import { SignIn } from './sign-in.js';
 import { adoptLegacyOwnerPin, forbiddenMessage, PASSIVE_CHANNELS } from './sign-in-setup.js';
 import { StaffRepo } from './staff-repo.js';
@@ -221,13 +222,16 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
   adoptLegacyOwnerPin(settings, staff, now);
   const audit = new AuditLog(db, now);
   const guard = new PinGuard(db, now);
+  const shifts = new Shifts(db, now);
+  const followShift = shiftFollower(staff, shifts, audit);
   const signIn: SignIn = new SignIn({
     staff,
     guard,
     audit,
     now,
     idleMs: () => options.idleLockMs ?? settings.settings.idleLockMinutes * 60_000,
-    onChange: (reason, person) => {
+    onChange: (reason, person, previous) => {
+      followShift(reason, person, previous);
       events.emit('session:changed', { signedIn: person, reason });
       const until = signIn.until();
       events.emit('owner:changed', { unlocked: person?.role === 'owner', until: until === null ? null : new Date(until).toISOString() });
@@ -239,6 +243,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     signIn,
     guard,
     audit,
+    shifts,
     engine,
     repo,
     transactions,

@@ -6,6 +6,7 @@
  */
 import { ulid } from 'ulid';
 import { initializeResponseSchema } from '../../shared/wire/initialize.js';
+import type { Cashier } from '../../shared/wire/payment-metadata.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
 import type { IpcResponse, PaymentView } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
@@ -25,6 +26,8 @@ export const MAX_CREDENTIALS_WAIT_MS = 60_000;
 
 export type { ChargeInput } from './charge-request.js';
 type ChargeResult = IpcResponse<'payments:charge'>;
+
+export type StartedBy = Cashier & { shiftId: string | null };
 
 export type EngineDeps = {
   db: Db;
@@ -49,7 +52,8 @@ export class PaymentEngine {
 
   constructor(private readonly deps: EngineDeps) {}
 
-  async charge(environment: Environment, input: ChargeInput): Promise<ChargeResult> {
+  /** `by`: who is signed in (and their shift), recorded with the payment and sent in its metadata. */
+  async charge(environment: Environment, input: ChargeInput, by: StartedBy | null = null): Promise<ChargeResult> {
     const existing = this.deps.repo.byRequestId(input.requestId);
     if (existing) return this.sameAgain(existing);
     const checked = checkCharge(input);
@@ -64,8 +68,8 @@ export class PaymentEngine {
     const tillId = this.deps.tillId();
     const id = ulid(this.deps.now());
     const merchantRef = `${tillId}.${id}`;
-    const body = initializeBody(input.amount, checked.charge, { merchantRef, tillId, callbackUrl: credentials.callbackUrl });
-    const outcome = this.insertOnce(environment, input, checked.charge, { id, merchantRef, tillId, body });
+    const body = initializeBody(input.amount, checked.charge, { merchantRef, tillId, callbackUrl: credentials.callbackUrl, cashier: by });
+    const outcome = this.insertOnce(environment, input, checked.charge, { id, merchantRef, tillId, body, by });
     if ('busy' in outcome) {
       return { ok: false, message: 'Another payment is still being sent from this till. Wait for it to finish, then charge again.' };
     }
@@ -84,7 +88,7 @@ export class PaymentEngine {
     environment: Environment,
     input: ChargeInput,
     charge: CheckedCharge,
-    made: { id: string; merchantRef: string; tillId: string; body: string },
+    made: { id: string; merchantRef: string; tillId: string; body: string; by: StartedBy | null },
   ): PaymentRow | { busy: PaymentRow } {
     const { repo, db, now } = this.deps;
     return db
@@ -108,6 +112,9 @@ export class PaymentEngine {
           description: charge.description,
           request_body: made.body,
           till_id: made.tillId,
+          staff_id: made.by?.id ?? null,
+          staff_name: made.by?.name ?? null,
+          shift_id: made.by?.shiftId ?? null,
           created_at: at,
           updated_at: at,
         });

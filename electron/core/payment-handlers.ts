@@ -13,7 +13,11 @@ export function paymentHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'paymen
   return {
     'payments:resolveAccount': ({ msisdn, network }) => resolveAccount(ctx, msisdn, network),
 
-    'payments:charge': (request) => ctx.engine.charge(active(), request),
+    'payments:charge': (request) => {
+      const person = ctx.signIn.current();
+      const startedBy = person ? { id: person.id, name: person.name, shiftId: ctx.shifts.openOf(person.id) } : null;
+      return ctx.engine.charge(active(), request, startedBy);
+    },
 
     'payments:get': async ({ id }) => {
       const row = ctx.repo.get(id);

@@ -22,6 +22,10 @@ export type PaymentRow = {
   request_body: string;
   reference: string | null;
   till_id: string;
+  /** Who started it (null: nobody was signed in, the one-person shop). */
+  staff_id: string | null;
+  staff_name: string | null;
+  shift_id: string | null;
   error_code: string | null;
   error_message: string | null;
   attempts: number;
@@ -51,6 +55,7 @@ export function toPaymentView(row: PaymentRow): PaymentView {
     description: row.description,
     reference: row.reference,
     tillId: row.till_id,
+    startedBy: row.staff_name,
     errorMessage: row.error_message,
     stoppedWaiting: row.stopped_waiting === 1,
     createdAt: iso(row.created_at),
@@ -71,9 +76,9 @@ export class PaymentsRepo {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network,
-           customer_name, description, request_body, reference, till_id, created_at, updated_at)
+           customer_name, description, request_body, reference, till_id, staff_id, staff_name, shift_id, created_at, updated_at)
          VALUES (@id, @request_id, @merchant_ref, @environment, @state, @amount, @msisdn, @msisdn_rev, @network,
-           @customer_name, @description, @request_body, @reference, @till_id, @created_at, @updated_at)`,
+           @customer_name, @description, @request_body, @reference, @till_id, @staff_id, @staff_name, @shift_id, @created_at, @updated_at)`,
       ),
       byId: db.prepare('SELECT * FROM payments WHERE id = ?'),
       byRequestId: db.prepare('SELECT * FROM payments WHERE request_id = ?'),
@@ -90,10 +95,21 @@ export class PaymentsRepo {
   insert(
     row: Omit<
       PaymentRow,
-      'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'
-    > & { reference?: string | null },
+      | 'fee'
+      | 'net'
+      | 'reference'
+      | 'error_code'
+      | 'error_message'
+      | 'attempts'
+      | 'stopped_waiting'
+      | 'completed_at'
+      | 'staff_id'
+      | 'staff_name'
+      | 'shift_id'
+    > &
+      Partial<Pick<PaymentRow, 'reference' | 'staff_id' | 'staff_name' | 'shift_id'>>,
   ): void {
-    this.stmts.insert.run({ reference: null, ...row });
+    this.stmts.insert.run({ reference: null, staff_id: null, staff_name: null, shift_id: null, ...row });
   }
 
   get(id: string): PaymentRow | null {

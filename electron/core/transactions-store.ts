@@ -4,6 +4,7 @@
  * used by takings is updated in the same SQL transaction so it can never disagree with the rows.
  */
 import { parseAmount } from '../../shared/money.js';
+import { cashierOf } from '../../shared/wire/payment-metadata.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
 
 import type { Db } from './database.js';
@@ -57,9 +58,9 @@ export class TransactionsStore {
   ) {
     this.insertRow = db.prepare(
       `INSERT INTO transactions (environment, reference, client_reference, status, amount, fee, net, msisdn, network,
-         description, till_id, completed_at, local_date, relay_seq, received_at)
+         description, till_id, staff_id, staff_name, completed_at, local_date, relay_seq, received_at)
        VALUES (@environment, @reference, @client_reference, @status, @amount, @fee, @net, @msisdn, @network,
-         @description, @till_id, @completed_at, @local_date, @relay_seq, @received_at)
+         @description, @till_id, @staff_id, @staff_name, @completed_at, @local_date, @relay_seq, @received_at)
        ON CONFLICT (environment, reference) DO NOTHING`,
     );
     this.bumpRollup = db.prepare(
@@ -77,6 +78,8 @@ export class TransactionsStore {
   /** Returns true when the transaction was new (false: already known, nothing changed). */
   insert(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number): boolean {
     const completedAt = Date.parse(tx.completedAt);
+    // Who started it, from the metadata the service echoed (any till of the merchant, see payment-metadata.ts).
+    const cashier = cashierOf(tx.metadata);
     const row = {
       environment,
       reference: tx.reference,
@@ -89,6 +92,8 @@ export class TransactionsStore {
       network: tx.customer.network,
       description: tx.description,
       till_id: tillIdOfMerchantRef(tx.clientReference),
+      staff_id: cashier?.id ?? null,
+      staff_name: cashier?.name ?? null,
       completed_at: completedAt,
       local_date: localDate(completedAt, this.timeZone),
       relay_seq: relaySeq,

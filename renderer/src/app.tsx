@@ -1,10 +1,10 @@
 /** The till's shell: always-visible status, navigation, the sale flow and the owner screens. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { PaymentView } from '../../shared/ipc/contract';
 import { call } from './api';
 import { useAnnounce } from './components/announcer';
 import { LateNotices } from './components/late-notices';
-import { NavTabs, type Page } from './components/nav-tabs';
+import { NavTabs, OWNER_PAGES, pageAllowed, type Page } from './components/nav-tabs';
 import { SandboxBanner } from './components/sandbox-banner';
 import { StatusBar } from './components/status-bar';
 import { SaleFlow } from './sale/sale-flow';
@@ -16,6 +16,12 @@ import { OwnerGate } from './owner/owner-gate';
 import { SettingsScreen } from './owner/settings-screen';
 import { TakingsScreen } from './owner/takings-screen';
 import { ErrorBoundary } from './error-boundary';
+import { AuditScreen } from './people/audit-screen';
+import { FirstStart, ownerPinSkipped } from './people/first-start';
+import { SessionBadge } from './people/session-badge';
+import { SignInScreen } from './people/sign-in-screen';
+import { StaffScreen } from './people/staff-screen';
+import { useSession } from './people/use-session';
 
 export function App() {
   const { status, error, refresh } = useAppStatus();
@@ -24,6 +30,8 @@ export function App() {
   const late = useLateResults(announce, status?.environment);
   const sale = useSale(late.watch, status?.counter.amountEntry ?? 'cedis');
   const [shown, setShown] = useState<PaymentView | null>(null);
+  const session = useSession(Boolean(status?.signedIn), refresh);
+  const [firstStartDone, setFirstStartDone] = useState(ownerPinSkipped);
 
   // A sale never crosses environments: a TEST result must not be on screen in LIVE (nor the reverse).
   const environment = status?.environment;
@@ -40,7 +48,7 @@ export function App() {
 
   const navigate = useCallback(
     (next: Page) => {
-      const owner = next === 'takings' || next === 'settings';
+      const owner = OWNER_PAGES.includes(next);
       if (!owner && status?.ownerUnlocked) void call('owner:lock', {}).then(refresh, () => undefined);
       setShown(null);
       setPage(next);
@@ -55,6 +63,30 @@ export function App() {
   const timeZone = status?.timeZone ?? 'Africa/Accra';
   const till = { id: status?.tillId ?? '', name: status?.tillName ?? '' };
   const env = status?.environment ?? 'test';
+  const caller = status?.caller ?? 'anonymous';
+  const firstStart = status !== null && !status.pinSet && !firstStartDone;
+  // Locked: the sign-in covers the screens, which stay mounted underneath so a payment in flight and its
+  // result are still there (with who started it) for whoever signs in next.
+  const locked = caller === 'locked';
+  // Back from the lock: the focus goes where the screen underneath put it on arrival (the amount, "New sale"…).
+  useLayoutEffect(() => {
+    if (locked || firstStart) return;
+    const marked = document.querySelectorAll<HTMLElement>('.screens [data-arrival-focus], .screens #amount');
+    marked[marked.length - 1]?.focus();
+  }, [locked, firstStart]);
+  // Whoever signs in next starts on a section they may use (a cashier after the owner is not left on Settings).
+  useEffect(() => {
+    if (!locked && !pageAllowed(page, caller)) setPage('charge');
+  }, [caller, locked, page]);
+  // With staff, each person signs in as themselves: no separate owner PIN gate in front of the sections.
+  const gated = (children: ReactNode) =>
+    status && !status.staffMode ? (
+      <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
+        {children}
+      </OwnerGate>
+    ) : (
+      children
+    );
 
   return (
     <div className={`app env-${env}`}>
@@ -62,7 +94,8 @@ export function App() {
         {env === 'test' ? <SandboxBanner /> : null}
         <div className="top-row">
           <StatusBar status={status} />
-          <NavTabs page={page} onNavigate={navigate} />
+          {status?.signedIn && status.staffMode ? <SessionBadge person={status.signedIn} onChanged={() => void refresh()} /> : null}
+          {locked || firstStart ? null : <NavTabs page={page} caller={caller} onNavigate={navigate} />}
         </div>
       </header>
       <main className="main">
@@ -80,21 +113,26 @@ export function App() {
             {error}
           </p>
         ) : null}
+        {firstStart ? (
+          <FirstStart
+            onDone={() => {
+              setFirstStartDone(true);
+              void refresh();
+            }}
+          />
+        ) : null}
+        {locked && !firstStart ? <SignInScreen reason={session.lockReason} onSignedIn={() => void refresh()} /> : null}
         {/* A screen that fails to render leaves the status bar and tabs working; its button goes back to Charge. */}
-        <ErrorBoundary resetKey={page} onReset={() => navigate('charge')}>
-          {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
-          {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} /> : null}
-          {page === 'takings' && status ? (
-            <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
-              <TakingsScreen timeZone={timeZone} till={till} />
-            </OwnerGate>
-          ) : null}
-          {page === 'settings' && status ? (
-            <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
-              <SettingsScreen status={status} onChanged={() => void refresh()} />
-            </OwnerGate>
-          ) : null}
-        </ErrorBoundary>
+        <div hidden={locked || firstStart} className="screens">
+          <ErrorBoundary resetKey={page} onReset={() => navigate('charge')}>
+            {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
+            {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} /> : null}
+            {page === 'takings' && status ? gated(<TakingsScreen timeZone={timeZone} till={till} />) : null}
+            {page === 'settings' && status ? gated(<SettingsScreen status={status} onChanged={() => void refresh()} />) : null}
+            {page === 'staff' ? <StaffScreen onChanged={() => void refresh()} /> : null}
+            {page === 'audit' ? <AuditScreen timeZone={timeZone} /> : null}
+          </ErrorBoundary>
+        </div>
       </main>
     </div>
   );

@@ -19,6 +19,8 @@ export const paymentViewSchema = z.object({
   description: z.string(),
   reference: z.string().nullable(),
   tillId: z.string(),
+  /** The name of the person who started it (null: nobody was signed in). */
+  startedBy: z.string().nullable(),
   /** A message a cashier can act on when rejected / uncertain. */
   errorMessage: z.string().nullable(),
   /** The cashier stopped waiting; the payment still resolves later. */

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { STAFF_ROLES } from './roles.js';
 import { isoDate, ok } from './wire-schemas.js';
+import { paymentViewSchema } from './payment-contract.js';
+import { takingsTotalsSchema } from './takings-contract.js';
 
 /** The core checks a new PIN's digits itself (too short, all one digit, taken) and says which. */
 const pinSchema = z.string().max(16);
@@ -50,6 +52,27 @@ const auditQuerySchema = z
   })
   .strict();
 
+/** A shift's figures: this till's payments started in it, by network; those still awaiting a result apart. */
+export const shiftReportSchema = z.object({
+  id: z.string(),
+  staffId: z.string(),
+  staffName: z.string(),
+  openedAt: z.string(),
+  closedAt: z.string().nullable(),
+  closedBy: z.string().nullable(),
+  totals: takingsTotalsSchema,
+  byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
+  pending: z.array(paymentViewSchema),
+});
+export type ShiftReport = z.infer<typeof shiftReportSchema>;
+export const shiftSummarySchema = z.object({
+  id: z.string(),
+  staffName: z.string(),
+  openedAt: z.string(),
+  closedAt: z.string().nullable(),
+});
+export type ShiftSummary = z.infer<typeof shiftSummarySchema>;
+
 export const peopleChannels = {
   'session:people': {
     request: z.object({}).strict(),
@@ -83,6 +106,13 @@ export const peopleChannels = {
       .strict(),
     response: staffMemberSchema,
   },
+  /** The signed-in person's open shift as of now (null: none open). */
+  'shifts:current': { request: z.object({}).strict(), response: shiftReportSchema.nullable() },
+  /** Past and open shifts, newest first: a cashier sees their own, a manager or the owner everyone's. */
+  'shifts:list': { request: z.object({}).strict(), response: z.object({ shifts: z.array(shiftSummarySchema) }) },
+  'shifts:get': { request: z.object({ id: z.string().max(64) }).strict(), response: shiftReportSchema },
+  /** Closes a shift and stores its report (a cashier: their own; a manager or the owner: any). */
+  'shifts:close': { request: z.object({ id: z.string().max(64) }).strict(), response: shiftReportSchema },
   'audit:list': { request: auditQuerySchema, response: z.object({ entries: z.array(auditEntrySchema) }) },
   'audit:exportCsv': { request: auditQuerySchema, response: z.object({ filename: z.string(), csv: z.string() }) },
   'owner:setPin': {

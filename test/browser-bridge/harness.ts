@@ -55,6 +55,8 @@ export async function openTill(
   browser: Browser,
   rendererDir: string,
   coreOptions: Partial<CoreOptions> = {},
+  /** 'skip' (default): the first start's owner PIN question is skipped, as a shop taking sandbox payments at once would. */
+  firstStart: 'skip' | 'show' = 'skip',
 ): Promise<Till & { server: StaticServer }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'momo-till-browser-'));
   const core = await createTillCore({ dataDir, log: () => undefined, ...coreOptions });
@@ -89,6 +91,7 @@ export async function openTill(
     }),
   );
   await page.goto(server.url);
+  if (firstStart === 'skip') await page.getByRole('button', { name: 'Skip for now' }).click();
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
 
   return {

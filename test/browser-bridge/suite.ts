@@ -8,7 +8,10 @@ import { launchBrowser, openTill, type CoreOptions, type Till } from './harness.
 /** The simulator runs at a tenth of real time: a 30 s slow approval takes 3 s, a 60 s prompt time-out 6 s. */
 export const TIME_SCALE = 0.1;
 
-export function useTill(coreOptions: () => Partial<CoreOptions> | Promise<Partial<CoreOptions>> = () => ({})): {
+export function useTill(
+  coreOptions: () => Partial<CoreOptions> | Promise<Partial<CoreOptions>> = () => ({}),
+  firstStart: 'skip' | 'show' = 'skip',
+): {
   get(): Till;
   browser(): Browser;
   rendererDir(): string;
@@ -18,7 +21,7 @@ export function useTill(coreOptions: () => Partial<CoreOptions> | Promise<Partia
   let till: Till | undefined;
   beforeAll(async () => {
     [browser, rendererDir] = await Promise.all([launchBrowser(), buildRenderer()]);
-    till = await openTill(browser, rendererDir, await coreOptions());
+    till = await openTill(browser, rendererDir, await coreOptions(), firstStart);
   });
   afterAll(async () => {
     await till?.close();

@@ -1,17 +1,35 @@
-/** Top navigation: plain buttons, reachable by Tab, current page marked for assistive tech. */
-export type Page = 'charge' | 'history' | 'takings' | 'settings';
+/**
+ * Top navigation: plain buttons, reachable by Tab, current page marked for assistive tech. A section is shown
+ * to whoever the core lets make its calls (shared/ipc/roles.ts); in the one-person shop the owner sections
+ * are shown too, behind the owner PIN.
+ */
+import type { IpcChannelName } from '../../../shared/ipc/channels';
+import { mayCall, type Caller } from '../../../shared/ipc/roles';
 
-const PAGES: { id: Page; label: string; owner: boolean }[] = [
-  { id: 'charge', label: 'Charge', owner: false },
-  { id: 'history', label: 'History', owner: false },
-  { id: 'takings', label: 'Takings', owner: true },
-  { id: 'settings', label: 'Settings', owner: true },
+export type Page = 'charge' | 'history' | 'takings' | 'settings' | 'staff' | 'audit';
+
+const PAGES: { id: Page; label: string; channel: IpcChannelName; gated: boolean }[] = [
+  { id: 'charge', label: 'Charge', channel: 'payments:charge', gated: false },
+  { id: 'history', label: 'History', channel: 'history:search', gated: false },
+  { id: 'takings', label: 'Takings', channel: 'takings:report', gated: true },
+  { id: 'settings', label: 'Settings', channel: 'settings:get', gated: true },
+  { id: 'staff', label: 'Staff', channel: 'staff:list', gated: false },
+  { id: 'audit', label: 'Audit log', channel: 'audit:list', gated: false },
 ];
 
-export function NavTabs({ page, onNavigate }: { page: Page; onNavigate: (page: Page) => void }) {
+/** Sections that need the owner (or a manager) signed in: leaving them ends the one-person shop's owner session. */
+export const OWNER_PAGES: readonly Page[] = ['takings', 'settings', 'staff', 'audit'];
+
+export function pageAllowed(page: Page, caller: Caller): boolean {
+  const p = PAGES.find((x) => x.id === page);
+  return p !== undefined && (mayCall(caller, p.channel) || (caller === 'anonymous' && p.gated));
+}
+
+export function NavTabs({ page, caller, onNavigate }: { page: Page; caller: Caller; onNavigate: (page: Page) => void }) {
+  const shown = PAGES.filter((p) => pageAllowed(p.id, caller));
   return (
     <nav aria-label="Till sections" className="nav-tabs">
-      {PAGES.map((p) => (
+      {shown.map((p) => (
         <button
           key={p.id}
           type="button"
@@ -20,7 +38,7 @@ export function NavTabs({ page, onNavigate }: { page: Page; onNavigate: (page: P
           onClick={() => onNavigate(p.id)}
         >
           {p.label}
-          {p.owner ? <span className="owner-mark"> (owner)</span> : null}
+          {caller === 'anonymous' && p.gated ? <span className="owner-mark"> (owner)</span> : null}
         </button>
       ))}
     </nav>

@@ -7,6 +7,9 @@ import { useLayoutEffect, type RefObject } from 'react';
  */
 export function useFocusOnArrival(ref: RefObject<HTMLElement | null>, enabled = true): void {
   useLayoutEffect(() => {
-    if (enabled) ref.current?.focus();
+    if (!enabled || !ref.current) return;
+    // Marked so the focus can go back to it when the screen is shown again after the till was locked.
+    ref.current.dataset.arrivalFocus = '';
+    ref.current.focus();
   }, [ref, enabled]);
 }

@@ -47,6 +47,11 @@ export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, on
       <p className="result-amount" data-testid="result-amount">
         {ghs(payment.amount)}
       </p>
+      {payment.startedBy ? (
+        <p className="started-by" data-testid="started-by">
+          Started by {payment.startedBy}
+        </p>
+      ) : null}
       {success ? (
         <dl className="result-details">
           <dt>Fee</dt>

@@ -20,6 +20,7 @@ const payment: PaymentView = {
   description: '',
   reference: 'TX_ABC',
   tillId: 'T1',
+  startedBy: null,
   errorMessage: null,
   stoppedWaiting: false,
   createdAt: '2026-11-22T15:00:00.000Z',

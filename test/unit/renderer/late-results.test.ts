@@ -18,6 +18,7 @@ const view = (id: string, environment: 'test' | 'live'): PaymentView => ({
   description: '',
   reference: `TX_${id}`,
   tillId: 'TILL1',
+  startedBy: null,
   errorMessage: null,
   stoppedWaiting: true,
   createdAt: '2026-11-21T10:00:00.000Z',

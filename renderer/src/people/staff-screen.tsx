@@ -1,0 +1,74 @@
+/** The owner's staff list: who may sign in, with which role; add, edit and disable people. */
+import { useCallback, useEffect, useState } from 'react';
+import type { StaffMember } from '../../../shared/ipc/contract';
+import { call, errorMessage } from '../api';
+import { StaffForm } from './staff-form';
+
+const ROLE = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' } as const;
+
+export function StaffScreen({ onChanged }: { onChanged: () => void }) {
+  const [staff, setStaff] = useState<StaffMember[] | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setStaff((await call('staff:list', {})).staff);
+      setError(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const saved = () => {
+    setEditing(null);
+    void load();
+    onChanged();
+  };
+
+  return (
+    <section className="staff-screen" aria-labelledby="staff-title">
+      <h1 id="staff-title" className="screen-title">
+        Staff
+      </h1>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <p>Once a cashier or manager is added, the till asks &ldquo;Who is selling?&rdquo; and each payment records who started it.</p>
+      <table className="staff-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">State</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(staff ?? []).map((m) => (
+            <tr key={m.id} className={m.active ? undefined : 'inactive'}>
+              <td>{m.name}</td>
+              <td>{ROLE[m.role]}</td>
+              <td>{!m.active ? 'Disabled' : m.lockedForSeconds > 0 ? `Locked out (${m.lockedForSeconds} s)` : 'May sign in'}</td>
+              <td>
+                <button type="button" className="secondary small" onClick={() => setEditing(editing === m.id ? null : m.id)}>
+                  Edit {m.name}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {staff?.find((m) => m.id === editing) ? (
+        <StaffForm key={editing} member={staff.find((m) => m.id === editing)} onSaved={saved} onCancel={() => setEditing(null)} />
+      ) : null}
+      <h2>Add a person</h2>
+      <StaffForm onSaved={saved} />
+    </section>
+  );
+}
