@@ -33,8 +33,6 @@ export type PaymentRow = {
   created_at: number;
   updated_at: number;
   completed_at: number | null;
-  /** Who took the payment (migration 7, staff accounts); null before staff existed. */
-  staff_name?: string | null;
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
