@@ -83,14 +83,14 @@ describe('staff', () => {
     await screenshot(page, 'sign-in');
     await signIn(page, KOFI, 'Kofi');
     expect(await tabs(page)).toEqual(['Charge', 'History']);
-    await sell(page, '1250', '0241234567');
+    await sell(page, '12', '0241234567');
     expect(await resultTitle(page)).toBe('PAID');
     expect(await text(page, 'started-by')).toBe('Started by Kofi');
     await enter(page); // New sale
 
     await switchPerson(page);
     await signIn(page, AMA, 'Ama');
-    await sell(page, '700', '0201234568');
+    await sell(page, '7', '0201234568');
     expect(await resultTitle(page)).toBe('PAID');
     expect(await text(page, 'started-by')).toBe('Started by Ama');
     await enter(page);
@@ -116,7 +116,7 @@ describe('staff', () => {
   it('locks itself while a payment waits; the result is shown afterwards with who started it', async () => {
     const { page } = till.get();
     clock.hold(); // the customer answers only after the lock
-    await sell(page, '640', '0241236606');
+    await sell(page, '6.4', '0241236606');
     await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
     coreClockAheadMs += 6 * 60_000; // 6 minutes without use: the next call finds the till idle
     await page.getByRole('heading', { name: 'Who is selling?' }).waitFor({ timeout: 20_000 });

@@ -44,7 +44,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
       <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} onChanged={changed} />
       {settings ? (
         <>
-          <TillForm tillName={settings.tillName} timeZone={settings.timeZone} onSaved={changed} />
+          <TillForm tillName={settings.tillName} timeZone={settings.timeZone} idleLockMinutes={status.idleLockMinutes} onSaved={changed} />
           <CounterForm counter={status.counter} onSaved={changed} />
           <ReceiptForm settings={settings.receipt} onSaved={changed} />
           <EnvironmentForm environment="test" view={settings.test} onSaved={changed} />

@@ -1,15 +1,21 @@
-/** The till's name (shown on every screen and receipt) and time zone (for takings days). */
+/** The till's name (shown on every screen and receipt), time zone (for takings days) and idle lock. */
 import { useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
 
-export function TillForm({ tillName, timeZone, onSaved }: { tillName: string; timeZone: string; onSaved: () => void }) {
+type Props = { tillName: string; timeZone: string; idleLockMinutes: number; onSaved: () => void };
+
+export function TillForm({ tillName, timeZone, idleLockMinutes, onSaved }: Props) {
   const [name, setName] = useState(tillName);
   const [zone, setZone] = useState(timeZone);
+  const [idle, setIdle] = useState(String(idleLockMinutes));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const save = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      await call('settings:saveTill', { tillName: name.trim(), timeZone: zone.trim() });
+      const minutes = Number(idle);
+      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 240)
+        return setMessage({ ok: false, text: 'Lock after: a whole number of minutes from 1 to 240.' });
+      await call('settings:saveTill', { tillName: name.trim(), timeZone: zone.trim(), idleLockMinutes: minutes });
       setMessage({ ok: true, text: 'Till details saved.' });
       onSaved();
     } catch (err) {
@@ -27,6 +33,10 @@ export function TillForm({ tillName, timeZone, onSaved }: { tillName: string; ti
         <div className="field">
           <label htmlFor="till-zone">Time zone</label>
           <input id="till-zone" maxLength={64} value={zone} onChange={(e) => setZone(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="till-idle">Lock after (minutes without use)</label>
+          <input id="till-idle" inputMode="numeric" maxLength={3} value={idle} onChange={(e) => setIdle(e.target.value)} />
         </div>
       </div>
       {message ? (
