@@ -21,6 +21,16 @@ export async function sell(page: Page, amountDigits: string, phone: string, desc
   await page.keyboard.press('Enter');
 }
 
+/** The first visit to an owner screen: choose the owner PIN (typed twice), then that screen opens under `heading`. */
+export async function chooseOwnerPin(page: Page, pin: string, heading: string): Promise<void> {
+  await focused(page, 'first-new');
+  await page.keyboard.type(pin);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(pin);
+  await enter(page);
+  await page.getByRole('heading', { name: heading }).waitFor();
+}
+
 export const WAITING_HEADING = 'Ask the customer to approve on their phone';
 
 /** `sell`, then the Waiting screen (the test holds the customer's answer back for as long as it needs it). */

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_NAMES } from '../../sandbox/names.js';
-import { axe, enter, focused, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { axe, chooseOwnerPin, enter, focused, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
@@ -91,12 +91,7 @@ describe('amount entry, cedis first', () => {
   it('pesewas first is a Settings option for shops used to it', async () => {
     const { page, invoke } = till.get();
     await goTo(page, 'Settings');
-    await focused(page, 'first-new'); // the first visit chooses the owner PIN
-    await page.keyboard.type('2468');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('2468');
-    await enter(page);
-    await page.getByRole('heading', { name: 'Amounts at the counter' }).waitFor();
+    await chooseOwnerPin(page, '2468', 'Amounts at the counter'); // the first visit chooses the owner PIN
     await tabTo(page, /Cedis first/); // the chosen one of the group
     await page.keyboard.press('ArrowDown'); // arrows choose within a radio group
     await focused(page, 'entry-pesewas');

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, enter, focused, goTo, resultTitle, screenshot, sell } from '../browser-bridge/cashier.js';
+import { axe, chooseOwnerPin, enter, focused, goTo, resultTitle, screenshot, sell } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
 
@@ -119,12 +119,7 @@ describe('screens from 800×600 up', () => {
     await focused(page, 'history-search');
     await checkAt(page, 'history');
     await goTo(page, 'Takings');
-    await focused(page, 'first-new');
-    await page.keyboard.type('2468');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('2468');
-    await enter(page);
-    await page.getByRole('heading', { name: 'Takings' }).waitFor();
+    await chooseOwnerPin(page, '2468', 'Takings');
     // Dates as the till's locale writes them (en-GH, day first), and figures right-aligned under their headers.
     expect(await page.getByRole('heading', { name: /^Today \(/ }).textContent()).toMatch(/^Today \(\d{2}\/\d{2}\/\d{4}\)$/);
     await expect

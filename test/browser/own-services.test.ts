@@ -13,6 +13,7 @@ import { startRelay, type RunningRelay } from '../../relay/server.js';
 import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/config.js';
 import {
   axe,
+  chooseOwnerPin,
   enter,
   focused,
   focusedText,
@@ -79,12 +80,7 @@ describe('own sandbox and relay', () => {
     const { page } = till.get();
     expect(await text(page, 'relay-state')).toMatch(/offline/);
     await goTo(page, 'Settings');
-    await focused(page, 'first-new');
-    await page.keyboard.type('1357');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('1357');
-    await enter(page);
-    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await chooseOwnerPin(page, '1357', 'Settings');
     await tabTo(page, /Service address/);
     await focused(page, 'test-baseUrl');
     await typeSettings(page, 'test');
