@@ -2,6 +2,8 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../../sandbox/server.js';
 
 export type Received = { path: string; headers: IncomingHttpHeaders; raw: Buffer; at: number };
 
@@ -100,3 +102,20 @@ export function signatureValid(secret: string, received: Received, signedPayload
 }
 
 export const quietLog = () => undefined;
+
+export type SandboxWithReceiver = { sandbox: SandboxHandle; receiver: Awaited<ReturnType<typeof startReceiver>>; creds: Creds };
+
+/** A sandbox (its demo merchant's TEST key as `creds`) and a webhook receiver, started before the file's tests and closed after them. */
+export function useSandboxWithReceiver(options: SandboxOptions): SandboxWithReceiver {
+  const env = {} as SandboxWithReceiver;
+  beforeAll(async () => {
+    env.sandbox = await startSandbox({ log: quietLog, ...options });
+    env.receiver = await startReceiver();
+    env.creds = { merchantId: env.sandbox.merchantId, secret: env.sandbox.keys.test.secret };
+  });
+  afterAll(async () => {
+    await env.sandbox?.close();
+    await env.receiver?.close();
+  });
+  return env;
+}
