@@ -57,3 +57,25 @@ export function dayText(date: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   return m ? `${m[3]}/${m[2]}/${m[1]}` : date;
 }
+
+const DAY_FIRST = /^(\d{1,2})[/.\- ](\d{1,2})[/.\- ](\d{4})$/;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * A date typed as the till's locale writes it, day first ("22/11/2026"; "2/3/2026", "22-11-2026" and
+ * "22.11.2026" too) to YYYY-MM-DD, or what is wrong with it in words a cashier can act on.
+ */
+export function parseDayText(typed: string): { ok: true; date: string } | { ok: false; message: string } {
+  const text = typed.trim();
+  if (text === '') return { ok: false, message: 'Type a date, day first: 22/11/2026.' };
+  const m = DAY_FIRST.exec(text);
+  if (!m) return { ok: false, message: `“${text}” is not a date: write it day first, as 22/11/2026.` };
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 2000 || year > 2099) return { ok: false, message: `${year} is out of range: write this century’s year in full, as 2026.` };
+  if (month < 1 || month > 12) return { ok: false, message: `There is no month ${month}: write the day first, as 22/11/2026.` };
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) {
+    return { ok: false, message: `${MONTHS[month - 1]} ${year} has no day ${day} (it has ${daysInMonth} days).` };
+  }
+  return { ok: true, date: `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}` };
+}

@@ -40,6 +40,20 @@ const till = useTill(() => ({
 afterEach(() => clock.release());
 const PIN = '2468';
 
+/** Into an empty date box, at the keyboard: focus it, select what is there, type over it. */
+async function typeDate(id: string, typed: string): Promise<void> {
+  const { page } = till.get();
+  await page.locator(`#${id}`).focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(typed);
+}
+
+/** An instant's date in the till's time zone as en-GH writes it: 22/11/2026. */
+async function dayFirst(at: number): Promise<string> {
+  const { timeZone } = (await till.get().invoke('takings:report', { from: '2026-01-01', to: '2026-01-01' })) as { timeZone: string };
+  return new Date(at).toLocaleDateString('en-GB', { timeZone });
+}
+
 async function testSettings(): Promise<{ baseUrl: string; publicKeyId: string }> {
   const settings = (await till.get().invoke('settings:get', {})) as { test: { baseUrl: string; publicKeyId: string } };
   return settings.test;
@@ -137,24 +151,51 @@ describe('the owner', () => {
     await screenshot(page, 'takings-breakdown');
   });
 
-  it('narrows the takings to a date range', async () => {
+  it('narrows the takings to a date range, typed day first as en-GH writes it', async () => {
     const { page } = till.get();
-    const today = (await till.get().invoke('takings:report', { from: '2026-01-01', to: '2026-01-01' })) as { timeZone: string };
-    const yesterday = new Date(Date.now() - 86_400_000).toLocaleDateString('en-CA', { timeZone: today.timeZone });
-    await page.locator('#range-from').fill(yesterday);
-    await page.locator('#range-to').fill(yesterday);
-    await page.locator('#range-to').focus();
-    await tabTo(page, /^Show range$/); // Tab first walks the date box's own month/day/year parts
+    // The boxes show the last 30 days as the headings do, day first (a native date box showed 10/24/2026).
+    expect(await page.inputValue('#range-from')).toBe(await dayFirst(Date.now() - 29 * 86_400_000));
+    expect(await page.inputValue('#range-to')).toBe(await dayFirst(Date.now()));
+    const yesterday = await dayFirst(Date.now() - 86_400_000);
+    await typeDate('range-from', yesterday);
+    await typeDate('range-to', yesterday);
+    await tabTo(page, /^Show range$/);
     await enter(page);
     await expect.poll(() => text(page, 'range-count')).toBe('0 / 0');
     expect(await text(page, 'range-gross')).toBe('GH₵0.00');
     expect(await text(page, 'today-count')).toBe('3 / 5'); // today's cards are unaffected
-    const todayDate = new Date().toLocaleDateString('en-CA', { timeZone: today.timeZone });
-    await page.locator('#range-to').fill(todayDate);
-    await page.locator('#range-to').focus();
+    await typeDate('range-to', await dayFirst(Date.now()));
     await tabTo(page, /^Show range$/);
     await enter(page);
     await expect.poll(() => text(page, 'range-count')).toBe('3 / 5');
+  });
+
+  it('names a date that is not one next to its box, keeps what was typed and shows nothing for it', async () => {
+    const { page } = till.get();
+    await typeDate('range-from', '10/24/2026'); // a US date
+    await page.keyboard.press('Tab'); // leaving the box checks it
+    expect(await text(page, 'range-from-error')).toBe('There is no month 24: write the day first, as 22/11/2026.');
+    expect(await page.getAttribute('#range-from', 'aria-invalid')).toBe('true');
+    await typeDate('range-to', '31/02/2026');
+    await tabTo(page, /^Show range$/);
+    await enter(page);
+    // Show range refuses, with the focus back on the first wrong box; every figure stays as it was.
+    await focused(page, 'range-from');
+    expect(await text(page, 'range-to-error')).toBe('February 2026 has no day 31 (it has 28 days).');
+    expect(await page.inputValue('#range-from')).toBe('10/24/2026');
+    expect(await page.inputValue('#range-to')).toBe('31/02/2026');
+    expect(await text(page, 'range-count')).toBe('3 / 5');
+    expect(await axe(page)).toEqual([]);
+    await typeDate('range-from', '1/1/2026');
+    await typeDate('range-to', 'yesterday');
+    await page.keyboard.press('Tab');
+    expect(await text(page, 'range-to-error')).toBe('“yesterday” is not a date: write it day first, as 22/11/2026.');
+    expect(await page.getByTestId('range-from-error').count()).toBe(0);
+    await typeDate('range-to', await dayFirst(Date.now()));
+    await tabTo(page, /^Show range$/);
+    await enter(page);
+    await expect.poll(() => page.getByTestId('range-to-error').count()).toBe(0);
+    expect(await text(page, 'range-count')).toBe('3 / 5');
   });
 
   it('exports the range as CSV with every sandbox transaction in it', async () => {

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { TakingsReport } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { useAnnounce } from '../components/announcer';
-import { addDays, dayText, isoDate, networkLabel } from '../format';
+import { DateField } from '../components/date-field';
+import { addDays, dayText, isoDate, networkLabel, parseDayText } from '../format';
 import { downloadCsv } from './download-csv';
 import { TakingsBreakdown } from './takings-breakdown';
 import { TakingsAwaiting } from './takings-awaiting';
@@ -12,8 +13,9 @@ import { TakingsChart } from './takings-chart';
 
 export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id: string; name: string } }) {
   const today = isoDate(new Date(), timeZone);
-  const [from, setFrom] = useState(() => addDays(today, -29));
-  const [to, setTo] = useState(today);
+  const [fromText, setFromText] = useState(() => dayText(addDays(today, -29)));
+  const [toText, setToText] = useState(() => dayText(today));
+  const [dateErrors, setDateErrors] = useState<{ from?: string; to?: string }>({});
   const [todayReport, setTodayReport] = useState<TakingsReport | null>(null);
   const [report, setReport] = useState<TakingsReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -44,9 +46,25 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
     void load(addDays(today, -29), today);
   }, [load, today]);
 
+  /** A typed date checked when its box is left, so a mistake is named next to it before anything is asked. */
+  const check = (field: 'from' | 'to', typed: string) => {
+    const parsed = parseDayText(typed);
+    setDateErrors((errors) => ({ ...errors, [field]: parsed.ok ? undefined : parsed.message }));
+  };
+
+  /** Both dates as YYYY-MM-DD, or undefined with each mistake shown next to its box (what was typed stays). */
+  const range = (): { from: string; to: string } | undefined => {
+    const [f, t] = [parseDayText(fromText), parseDayText(toText)];
+    setDateErrors({ from: f.ok ? undefined : f.message, to: t.ok ? undefined : t.message });
+    if (!f.ok) document.getElementById('range-from')?.focus();
+    else if (!t.ok) document.getElementById('range-to')?.focus();
+    return f.ok && t.ok ? { from: f.date, to: t.date } : undefined;
+  };
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void load(from, to);
+    const r = range();
+    if (r) void load(r.from, r.to);
   };
 
   const exportCsv = async (first: string, last: string) => {
@@ -73,18 +91,26 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
       {todayReport ? <TakingsAwaiting awaiting={todayReport.awaiting} /> : null}
       <form className="range-form" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="range-from">From</label>
-          <input id="range-from" type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="range-to">To</label>
-          <input id="range-to" type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} />
-        </div>
+        <DateField
+          id="range-from"
+          label="From"
+          text={fromText}
+          error={dateErrors.from}
+          onText={setFromText}
+          onBlur={() => check('from', fromText)}
+        />
+        <DateField id="range-to" label="To" text={toText} error={dateErrors.to} onText={setToText} onBlur={() => check('to', toText)} />
         <button type="submit" className="secondary">
           Show range
         </button>
-        <button type="button" className="secondary" onClick={() => void exportCsv(from, to)}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            const r = range();
+            if (r) void exportCsv(r.from, r.to);
+          }}
+        >
           Export range
         </button>
         <button type="button" className="secondary" onClick={() => void exportCsv(today, today)}>
