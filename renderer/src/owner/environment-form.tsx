@@ -2,12 +2,13 @@
 import { useState, type FormEvent } from 'react';
 import type { EnvironmentSettingsView } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
-import { FieldError } from '../components/field-error';
+import { EnvironmentField } from './environment-field';
 import type { Environment } from '../../../shared/domain';
 
 type Props = { environment: Environment; view: EnvironmentSettingsView; onSaved: () => void };
 type Values = { baseUrl: string; merchantId: string; publicKeyId: string; secretKey: string; relayUrl: string; relayToken: string };
 type Message = { ok: boolean; text: string; field?: string } | null;
+type TestResult = { result: string; message: string } | null;
 
 export function EnvironmentForm({ environment, view, onSaved }: Props) {
   const [values, setValues] = useState<Values>({
@@ -19,7 +20,7 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
     relayToken: '',
   });
   const [message, setMessage] = useState<Message>(null);
-  const [test, setTest] = useState<{ result: string; message: string } | null>(null);
+  const [test, testConnection] = useConnectionTest(environment);
   const id = (field: string) => `${environment}-${field}`;
   const name = environment === 'live' ? 'LIVE' : 'TEST';
   const blamed = message && !message.ok && message.field && message.field in values ? message.field : null;
@@ -43,42 +44,16 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
     }
   };
 
-  const testConnection = async () => {
-    setTest({ result: 'pending', message: 'Testing…' });
-    try {
-      setTest(await call('settings:testConnection', { environment }));
-    } catch (err) {
-      setTest({ result: 'error', message: toCallError(err).message });
-    }
-  };
-
-  const input = (field: keyof Values, label: string, options: { secret?: boolean; placeholder?: string; hint?: string } = {}) => {
-    const errorId = id(`${field}-error`);
-    const hintId = id(`${field}-hint`);
-    const describedBy = [options.hint ? hintId : '', blamed === field ? errorId : ''].filter(Boolean).join(' ');
-    return (
-      <div className="field">
-        <label htmlFor={id(field)}>{label}</label>
-        <input
-          id={id(field)}
-          type={options.secret ? 'password' : 'text'}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={options.placeholder}
-          value={values[field]}
-          aria-invalid={blamed === field ? true : undefined}
-          aria-describedby={describedBy || undefined}
-          onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
-        />
-        {options.hint ? (
-          <p className="hint" id={hintId} data-testid={hintId}>
-            {options.hint}
-          </p>
-        ) : null}
-        <FieldError id={errorId} message={blamed === field ? message?.text : null} />
-      </div>
-    );
-  };
+  const input = (field: keyof Values, label: string, options: { secret?: boolean; placeholder?: string; hint?: string } = {}) => (
+    <EnvironmentField
+      id={id(field)}
+      label={label}
+      value={values[field]}
+      onChange={(value) => setValues((v) => ({ ...v, [field]: value }))}
+      error={blamed === field ? (message?.text ?? null) : null}
+      {...options}
+    />
+  );
 
   return (
     <form className="env-form" onSubmit={(e) => void save(e)} aria-labelledby={id('title')} data-testid={`env-form-${environment}`}>
@@ -102,16 +77,7 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
         })}
       </div>
       <p className="hint">Callback address sent to the service: {view.callbackUrl || '—'}</p>
-      {message && !blamed ? (
-        <p className={message.ok ? 'ok-text' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid={id('save-message')}>
-          {message.text}
-        </p>
-      ) : null}
-      {test ? (
-        <p className={test.result === 'ok' ? 'ok-text' : 'form-error'} role="status" data-testid={id('test-result')}>
-          {test.message}
-        </p>
-      ) : null}
+      <EnvironmentStatus id={id} saved={message && !blamed ? message : null} test={test} />
       <div className="actions">
         <button type="submit" className="primary">
           Save {name} settings
@@ -121,5 +87,37 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** The last "Test connection" answer for this environment, and the action that asks for a new one. */
+function useConnectionTest(environment: Environment) {
+  const [test, setTest] = useState<TestResult>(null);
+  const testConnection = async () => {
+    setTest({ result: 'pending', message: 'Testing…' });
+    try {
+      setTest(await call('settings:testConnection', { environment }));
+    } catch (err) {
+      setTest({ result: 'error', message: toCallError(err).message });
+    }
+  };
+  return [test, testConnection] as const;
+}
+
+/** What the last save said (when not about one field) and what the last connection test found. */
+function EnvironmentStatus({ id, saved, test }: { id: (field: string) => string; saved: Message; test: TestResult }) {
+  return (
+    <>
+      {saved ? (
+        <p className={saved.ok ? 'ok-text' : 'form-error'} role={saved.ok ? 'status' : 'alert'} data-testid={id('save-message')}>
+          {saved.text}
+        </p>
+      ) : null}
+      {test ? (
+        <p className={test.result === 'ok' ? 'ok-text' : 'form-error'} role="status" data-testid={id('test-result')}>
+          {test.message}
+        </p>
+      ) : null}
+    </>
   );
 }
