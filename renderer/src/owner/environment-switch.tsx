@@ -51,48 +51,67 @@ export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
           Switch to {other === 'live' ? 'LIVE' : 'TEST'}…
         </button>
       ) : (
-        <form className="confirm-box" onSubmit={(e) => void confirm(e)} role="group" aria-labelledby="env-confirm-text">
-          <p id="env-confirm-text" className={target === 'live' ? 'warning-text' : ''}>
-            {target === 'live'
-              ? 'In LIVE mode real money moves from customers’ wallets to your account. Only switch when your LIVE keys are set and you are ready to take real payments.'
-              : 'In TEST mode payments go to the sandbox: no real money moves and nothing may be handed over for them.'}
-          </p>
-          <div className="field">
-            <label htmlFor="switch-pin">Owner PIN to confirm</label>
-            <input
-              id="switch-pin"
-              type="password"
-              inputMode="numeric"
-              autoComplete="off"
-              autoFocus
-              value={pin}
-              aria-describedby={error ? 'switch-error' : undefined}
-              onChange={(e) => setPin(e.target.value)}
-            />
-          </div>
-          {error ? (
-            <p className="form-error" id="switch-error" role="alert" data-testid="switch-error">
-              {error}
-            </p>
-          ) : null}
-          <div className="actions">
-            <button type="submit" className={target === 'live' ? 'danger' : 'primary'}>
-              Yes, switch to {target === 'live' ? 'LIVE' : 'TEST'}
-            </button>
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => {
-                setTarget(null);
-                setPin('');
-                setError(null);
-              }}
-            >
-              Cancel
-            </button>
-          </div>
-        </form>
+        <SwitchConfirm
+          target={target}
+          pin={pin}
+          onPin={setPin}
+          error={error}
+          onSubmit={(e) => void confirm(e)}
+          onCancel={() => {
+            setTarget(null);
+            setPin('');
+            setError(null);
+          }}
+        />
       )}
     </section>
+  );
+}
+
+type ConfirmProps = {
+  target: Environment;
+  pin: string;
+  onPin: (pin: string) => void;
+  error: string | null;
+  onSubmit: (e: FormEvent) => void;
+  onCancel: () => void;
+};
+
+/** What switching to `target` means, and the owner PIN that confirms it. */
+function SwitchConfirm({ target, pin, onPin, error, onSubmit, onCancel }: ConfirmProps) {
+  return (
+    <form className="confirm-box" onSubmit={onSubmit} role="group" aria-labelledby="env-confirm-text">
+      <p id="env-confirm-text" className={target === 'live' ? 'warning-text' : ''}>
+        {target === 'live'
+          ? 'In LIVE mode real money moves from customers’ wallets to your account. Only switch when your LIVE keys are set and you are ready to take real payments.'
+          : 'In TEST mode payments go to the sandbox: no real money moves and nothing may be handed over for them.'}
+      </p>
+      <div className="field">
+        <label htmlFor="switch-pin">Owner PIN to confirm</label>
+        <input
+          id="switch-pin"
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          autoFocus
+          value={pin}
+          aria-describedby={error ? 'switch-error' : undefined}
+          onChange={(e) => onPin(e.target.value)}
+        />
+      </div>
+      {error ? (
+        <p className="form-error" id="switch-error" role="alert" data-testid="switch-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="submit" className={target === 'live' ? 'danger' : 'primary'}>
+          Yes, switch to {target === 'live' ? 'LIVE' : 'TEST'}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -1,5 +1,5 @@
 /** First run: the owner chooses the PIN (4–6 digits, typed twice; the core says what is wrong with it). Also used to change it. */
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
@@ -45,44 +45,17 @@ export function PinSetup({ mode, onDone }: Props) {
       ) : (
         <h2 id={`${prefix}-pin-title`}>Change the owner PIN</h2>
       )}
-      {mode === 'change' ? (
-        <div className="field">
-          <label htmlFor={`${prefix}-current`}>Current PIN</label>
-          <input
-            id={`${prefix}-current`}
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </div>
-      ) : null}
-      <div className="field">
-        <label htmlFor={`${prefix}-new`}>New PIN</label>
-        <input
-          ref={ref}
-          id={`${prefix}-new`}
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          value={pin}
-          onChange={(e) => setPin(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${prefix}-again`}>New PIN again</label>
-        <input
-          id={`${prefix}-again`}
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          value={again}
-          aria-describedby={error ? `${prefix}-pin-error` : undefined}
-          onChange={(e) => setAgain(e.target.value)}
-        />
+      {mode === 'change' ? <PinField id={`${prefix}-current`} label="Current PIN" value={current} onChange={setCurrent} /> : null}
+      <PinField id={`${prefix}-new`} label="New PIN" value={pin} onChange={setPin} inputRef={ref} />
+      <PinField
+        id={`${prefix}-again`}
+        label="New PIN again"
+        value={again}
+        onChange={setAgain}
+        describedBy={error ? `${prefix}-pin-error` : undefined}
+      >
         <FieldError id={`${prefix}-pin-error`} message={error} />
-      </div>
+      </PinField>
       {done && mode === 'change' ? (
         <p className="ok-text" role="status">
           PIN changed.
@@ -92,5 +65,35 @@ export function PinSetup({ mode, onDone }: Props) {
         {mode === 'first' ? 'Set the PIN' : 'Change the PIN'}
       </button>
     </form>
+  );
+}
+
+type PinFieldProps = {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  inputRef?: RefObject<HTMLInputElement | null>;
+  describedBy?: string;
+  children?: ReactNode;
+};
+
+/** A hidden, numeric PIN box with its label (and whatever follows it in the field, such as its error). */
+function PinField({ id, label, value, onChange, inputRef, describedBy, children }: PinFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={inputRef}
+        id={id}
+        type="password"
+        inputMode="numeric"
+        autoComplete="off"
+        value={value}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {children}
+    </div>
   );
 }

@@ -43,61 +43,10 @@ export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; 
     }
   };
 
-  const text = (field: TextField, label: string, placeholder = '') => (
-    <div className="field">
-      <label htmlFor={`receipt-${field}`}>{label}</label>
-      <input
-        id={`receipt-${field}`}
-        maxLength={MAX[field]}
-        placeholder={placeholder}
-        value={values[field]}
-        aria-invalid={blamed?.field === field ? true : undefined}
-        aria-describedby={blamed?.field === field ? `receipt-${field}-error` : undefined}
-        onChange={(e) => change({ [field]: e.target.value })}
-      />
-      <FieldError id={`receipt-${field}-error`} message={blamed?.field === field ? blamed.text : null} />
-    </div>
-  );
-
   return (
     <form className="receipt-form" onSubmit={(e) => void save(e)} aria-labelledby="receipt-form-title" data-testid="receipt-form">
       <h2 id="receipt-form-title">Receipts and printer</h2>
-      <div className="env-grid">
-        {text('shopName', 'Shop name (the till name when empty)')}
-        {text('phone', 'Shop phone', '030 123 4567')}
-        <div className="field">
-          <label htmlFor="receipt-address">Address (up to 3 lines)</label>
-          <textarea
-            id="receipt-address"
-            rows={3}
-            maxLength={120}
-            value={values.address}
-            onChange={(e) => change({ address: e.target.value })}
-          />
-          <FieldError id="receipt-address-error" message={blamed?.field === 'address' ? blamed.text : null} />
-        </div>
-        <div className="field">
-          <label htmlFor="receipt-taxIdKind">Tax id on the receipt</label>
-          <select
-            id="receipt-taxIdKind"
-            value={values.taxIdKind}
-            onChange={(e) => change({ taxIdKind: e.target.value as Values['taxIdKind'] })}
-          >
-            <option value="none">None</option>
-            <option value="tin">GRA TIN</option>
-            <option value="vat">VAT number</option>
-          </select>
-        </div>
-        {values.taxIdKind === 'none' ? null : text('taxId', 'Tax id', 'C0012345678')}
-        {text('footer', 'Message at the bottom', 'Thank you')}
-        <div className="field">
-          <label htmlFor="receipt-paper">Paper width</label>
-          <select id="receipt-paper" value={values.paper} onChange={(e) => change({ paper: Number(e.target.value) === 58 ? 58 : 80 })}>
-            <option value={80}>80 mm</option>
-            <option value={58}>58 mm</option>
-          </select>
-        </div>
-      </div>
+      <ReceiptFields values={values} change={change} blamed={blamed} />
       <label className="check">
         <input type="checkbox" checked={values.merchantCopy} onChange={(e) => change({ merchantCopy: e.target.checked })} />
         Also print a merchant copy (with the fee and what the shop receives)
@@ -119,5 +68,69 @@ export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; 
       <PrintStatus state={test.state} onRetry={() => void test.print(() => call('receipt:testPrint', {}))} />
       {test.sheet ? <PrintSheet ref={test.sheetRef} documents={test.sheet.documents} paper={test.sheet.paper} /> : null}
     </form>
+  );
+}
+
+type FieldsProps = {
+  values: Values;
+  change: (patch: Partial<Values>) => void;
+  blamed: { field: string; text: string } | null;
+};
+
+/** What the receipt says and the paper it is printed on. */
+function ReceiptFields({ values, change, blamed }: FieldsProps) {
+  const text = (field: TextField, label: string, placeholder = '') => (
+    <div className="field">
+      <label htmlFor={`receipt-${field}`}>{label}</label>
+      <input
+        id={`receipt-${field}`}
+        maxLength={MAX[field]}
+        placeholder={placeholder}
+        value={values[field]}
+        aria-invalid={blamed?.field === field ? true : undefined}
+        aria-describedby={blamed?.field === field ? `receipt-${field}-error` : undefined}
+        onChange={(e) => change({ [field]: e.target.value })}
+      />
+      <FieldError id={`receipt-${field}-error`} message={blamed?.field === field ? blamed.text : null} />
+    </div>
+  );
+
+  return (
+    <div className="env-grid">
+      {text('shopName', 'Shop name (the till name when empty)')}
+      {text('phone', 'Shop phone', '030 123 4567')}
+      <div className="field">
+        <label htmlFor="receipt-address">Address (up to 3 lines)</label>
+        <textarea
+          id="receipt-address"
+          rows={3}
+          maxLength={120}
+          value={values.address}
+          onChange={(e) => change({ address: e.target.value })}
+        />
+        <FieldError id="receipt-address-error" message={blamed?.field === 'address' ? blamed.text : null} />
+      </div>
+      <div className="field">
+        <label htmlFor="receipt-taxIdKind">Tax id on the receipt</label>
+        <select
+          id="receipt-taxIdKind"
+          value={values.taxIdKind}
+          onChange={(e) => change({ taxIdKind: e.target.value as Values['taxIdKind'] })}
+        >
+          <option value="none">None</option>
+          <option value="tin">GRA TIN</option>
+          <option value="vat">VAT number</option>
+        </select>
+      </div>
+      {values.taxIdKind === 'none' ? null : text('taxId', 'Tax id', 'C0012345678')}
+      {text('footer', 'Message at the bottom', 'Thank you')}
+      <div className="field">
+        <label htmlFor="receipt-paper">Paper width</label>
+        <select id="receipt-paper" value={values.paper} onChange={(e) => change({ paper: Number(e.target.value) === 58 ? 58 : 80 })}>
+          <option value={80}>80 mm</option>
+          <option value={58}>58 mm</option>
+        </select>
+      </div>
+    </div>
   );
 }
