@@ -1,11 +1,9 @@
 /** History: newest first, pending ones marked, search by reference or the last digits of a number. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { queryTooShort } from '../../../shared/history-query';
 import { call, errorMessage, onEvent } from '../api';
-import { PaymentStatus } from '../components/payment-status';
-import { dayText, ghs, isoDate, networkLabel, phone, time } from '../format';
+import { HistoryTable } from './history-table';
 import { PaymentDetail, type TillNamed } from './payment-detail';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
@@ -21,7 +19,6 @@ export function HistoryScreen({ timeZone, initial = null, till }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<PaymentView | null>(initial);
   const searchRef = useRef<HTMLInputElement>(null);
-  const today = isoDate(new Date(), timeZone);
 
   const load = useCallback(async (q: string, p: number) => {
     try {
@@ -82,51 +79,7 @@ export function HistoryScreen({ timeZone, initial = null, till }: Props) {
       <p className={tooShort ? 'field-error' : 'muted'} aria-live="polite" data-testid="history-count">
         {tooShort ?? (total === 1 ? '1 payment' : `${total} payments`)}
       </p>
-      <table className="history-table">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col">Customer</th>
-            <th scope="col">Status</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(tooShort ? [] : items).map((p) => {
-            const day = isoDate(new Date(p.createdAt), timeZone);
-            return (
-              <tr key={p.id} data-testid="history-row" className={isFinal(p.state) ? '' : 'row-pending'}>
-                <td>{day === today ? `Today ${time(p.createdAt, timeZone)}` : `${dayText(day)} ${time(p.createdAt, timeZone)}`}</td>
-                <td className="num">{ghs(p.amount)}</td>
-                <td>
-                  {phone(p.msisdn)} <span className="muted">{networkLabel(p.network)}</span>
-                </td>
-                <td>
-                  <PaymentStatus state={p.state} />
-                  {p.overdue ? (
-                    <span className="overdue-tag" data-testid="history-overdue">
-                      {' '}
-                      no result after 15 min
-                    </span>
-                  ) : null}
-                </td>
-                <td>
-                  <button type="button" className="link" onClick={() => setSelected(p)}>
-                    Open
-                    <span className="visually-hidden">
-                      {' '}
-                      payment of {ghs(p.amount)} from {phone(p.msisdn)}
-                    </span>
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <HistoryTable items={tooShort ? [] : items} timeZone={timeZone} onOpen={setSelected} />
       {items.length < total ? (
         <button type="button" className="secondary" onClick={() => void load(query, page + 1)}>
           Show more

@@ -1,0 +1,58 @@
+/** The payments found, one row each: when, amount, customer, status, and a button that opens one. */
+import { isFinal } from '../../../shared/domain';
+import type { PaymentView } from '../../../shared/ipc/contract';
+import { PaymentStatus } from '../components/payment-status';
+import { dayText, ghs, isoDate, networkLabel, phone, time } from '../format';
+
+type Props = { items: PaymentView[]; timeZone: string; onOpen: (payment: PaymentView) => void };
+
+export function HistoryTable({ items, timeZone, onOpen }: Props) {
+  const today = isoDate(new Date(), timeZone);
+  return (
+    <table className="history-table">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col" className="num">
+            Amount
+          </th>
+          <th scope="col">Customer</th>
+          <th scope="col">Status</th>
+          <th scope="col">Details</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((p) => {
+          const day = isoDate(new Date(p.createdAt), timeZone);
+          return (
+            <tr key={p.id} data-testid="history-row" className={isFinal(p.state) ? '' : 'row-pending'}>
+              <td>{day === today ? `Today ${time(p.createdAt, timeZone)}` : `${dayText(day)} ${time(p.createdAt, timeZone)}`}</td>
+              <td className="num">{ghs(p.amount)}</td>
+              <td>
+                {phone(p.msisdn)} <span className="muted">{networkLabel(p.network)}</span>
+              </td>
+              <td>
+                <PaymentStatus state={p.state} />
+                {p.overdue ? (
+                  <span className="overdue-tag" data-testid="history-overdue">
+                    {' '}
+                    no result after 15 min
+                  </span>
+                ) : null}
+              </td>
+              <td>
+                <button type="button" className="link" onClick={() => onOpen(p)}>
+                  Open
+                  <span className="visually-hidden">
+                    {' '}
+                    payment of {ghs(p.amount)} from {phone(p.msisdn)}
+                  </span>
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
