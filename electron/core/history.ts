@@ -16,6 +16,8 @@ import type { Environment } from '../../shared/domain.js';
 export const MAX_MATCHES = 1000;
 
 type SearchInput = { query?: string; date?: string; page: number; pageSize: number };
+/** Only the payments started in this shift (a cashier's view); null for every payment. */
+type ShiftScope = { shiftId: string | null };
 
 /** [start, end) in Unix ms of a calendar date in a time zone. */
 export function dayBoundsMs(date: string, timeZone: string): [number, number] {
@@ -58,10 +60,19 @@ export class History {
     this.countAll = db.prepare('SELECT total FROM payment_counts WHERE environment = ?');
   }
 
-  search(environment: Environment, input: SearchInput, timeZone: string): IpcResponse<'history:search'> {
+  search(
+    environment: Environment,
+    input: SearchInput,
+    timeZone: string,
+    scope: ShiftScope = { shiftId: null },
+  ): IpcResponse<'history:search'> {
     const where: string[] = ['p.environment = @environment'];
     let from = 'payments p';
     const params: Record<string, string | number> = { environment };
+    if (scope.shiftId !== null) {
+      where.push('p.shift_id = @shiftId');
+      params.shiftId = scope.shiftId;
+    }
     const query = (input.query ?? '').trim();
     if (query) {
       // Each alternative is its own index range; their union is small, then sorted.

@@ -1,0 +1,87 @@
+/** History by role on a real core: a cashier sees only their own open shift's payments, a manager all. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createMemorySecretStore, createTillCore, type TillCore } from '../../../electron/core/index.js';
+import { openDatabase } from '../../../electron/core/database.js';
+import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
+import { paymentRow } from '../../support/payment-rows.js';
+
+let dir: string;
+let core: TillCore;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'momo-history-scope-'));
+  core = await createTillCore({ dataDir: dir, embedded: false, secretStore: createMemorySecretStore(), log: () => undefined });
+});
+afterEach(async () => {
+  await core.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const PINS = { kofi: '1357', ama: '8642', efua: '5791' };
+
+/** Signs `pin` in and returns the id of the shift that opened for them. */
+async function shiftOf(pin: string): Promise<string> {
+  await core.invoke('session:signIn', { pin });
+  const shift = await core.invoke('shifts:current', {});
+  if (!shift) throw new Error('no shift opened at sign-in');
+  return shift.id;
+}
+
+/** Payments started in given shifts, written as the engine writes them (another connection to till.db). */
+function paymentsIn(rows: { id: string; shiftId: string; staffId: string; name: string }[]) {
+  const db = openDatabase(join(dir, 'till.db'));
+  try {
+    const repo = new PaymentsRepo(db);
+    rows.forEach(({ id, shiftId, staffId, name }, i) =>
+      repo.insert(paymentRow(id, { shift_id: shiftId, staff_id: staffId, staff_name: name, created_at: 1000 + i, updated_at: 1000 + i })),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+const ids = async (query?: string) => (await core.invoke('history:search', query ? { query } : {})).items.map((p) => p.id).sort();
+
+it(
+  "a cashier's history holds only their own open shift's payments, whatever they search; a manager's holds all",
+  { timeout: 30_000 },
+  async () => {
+    await core.invoke('owner:setPin', { pin: '2468' });
+    const kofi = await core.invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: PINS.kofi });
+    const ama = await core.invoke('staff:add', { name: 'Ama', role: 'cashier', pin: PINS.ama });
+    await core.invoke('staff:add', { name: 'Efua', role: 'manager', pin: PINS.efua });
+
+    const kofiOld = await shiftOf(PINS.kofi);
+    await core.invoke('session:signOut', {}); // closes Kofi's first shift
+    const amaShift = await shiftOf(PINS.ama);
+    const kofiNow = await shiftOf(PINS.kofi); // Kofi's second shift; Ama's stays open
+    paymentsIn([
+      { id: 'P-KOFI-OLD', shiftId: kofiOld, staffId: kofi.id, name: 'Kofi' },
+      { id: 'P-AMA', shiftId: amaShift, staffId: ama.id, name: 'Ama' },
+      { id: 'P-KOFI-NOW', shiftId: kofiNow, staffId: kofi.id, name: 'Kofi' },
+    ]);
+
+    // Kofi (signed in now): his open shift only, not his earlier shift nor Ama's, also when searching.
+    expect(await ids()).toEqual(['P-KOFI-NOW']);
+    expect((await core.invoke('history:search', {})).total).toBe(1);
+    expect(await ids('m-P-AMA')).toEqual([]);
+    expect(await ids('024 123 4567')).toEqual(['P-KOFI-NOW']);
+
+    await core.invoke('session:signIn', { pin: PINS.ama });
+    expect(await ids()).toEqual(['P-AMA']);
+
+    await core.invoke('session:signIn', { pin: PINS.efua });
+    expect(await ids()).toEqual(['P-AMA', 'P-KOFI-NOW', 'P-KOFI-OLD']);
+    expect((await core.invoke('history:search', {})).total).toBe(3);
+  },
+);
+
+it('with no staff (the one-person shop) history holds every payment', async () => {
+  paymentsIn([
+    { id: 'P-1', shiftId: 'S1', staffId: 'x', name: 'X' },
+    { id: 'P-2', shiftId: 'S2', staffId: 'y', name: 'Y' },
+  ]);
+  expect(await ids()).toEqual(['P-1', 'P-2']);
+});
