@@ -70,8 +70,12 @@ export class DeliveryEngine {
     this.timers = new TimerSet(o.clock, o.timeScale);
   }
 
-  /** Creates the one delivery of a transaction's final state and starts its schedule (attempt 1 now). */
-  enqueue(reference: string, keyPublicId: string, callbackUrl: string, body: string): DeliveryRow {
+  /**
+   * Creates the one delivery of a transaction's final state and starts its schedule (attempt 1 now). A
+   * `held` delivery gets no schedule (PENDING with no next attempt, also after a restart): only a replay
+   * sends it, so the till's "settle by hand" can be tried against a payment whose result never comes.
+   */
+  enqueue(reference: string, keyPublicId: string, callbackUrl: string, body: string, options: { held?: boolean } = {}): DeliveryRow {
     const now = this.o.clock.now();
     const row: DeliveryRow = {
       id: `dlv_${ulid()}`,
@@ -81,7 +85,7 @@ export class DeliveryEngine {
       body,
       status: 'PENDING',
       scheduled_attempts: 0,
-      next_attempt_at: now,
+      next_attempt_at: options.held ? null : now,
       created_at: now,
       updated_at: now,
     };
@@ -91,17 +95,19 @@ export class DeliveryEngine {
          VALUES (@id, @reference, @key_public_id, @callback_url, @body, @status, @scheduled_attempts, @next_attempt_at, @created_at, @updated_at)`,
       )
       .run(row);
-    this.schedule(row.id, 0);
+    if (!options.held) this.schedule(row.id, 0);
     return row;
   }
 
-  /** After a restart: every PENDING delivery continues at its stored next attempt time. */
+  /** After a restart: every PENDING delivery continues at its stored next attempt time (a held one stays held). */
   resumeAll(): number {
     const rows = this.o.db
-      .prepare("SELECT id, next_attempt_at FROM deliveries WHERE status = 'PENDING' ORDER BY next_attempt_at")
-      .all() as { id: string; next_attempt_at: number | null }[];
+      .prepare(
+        "SELECT id, next_attempt_at FROM deliveries WHERE status = 'PENDING' AND next_attempt_at IS NOT NULL ORDER BY next_attempt_at",
+      )
+      .all() as { id: string; next_attempt_at: number }[];
     const now = this.o.clock.now();
-    for (const row of rows) this.schedule(row.id, (row.next_attempt_at ?? now) - now);
+    for (const row of rows) this.schedule(row.id, row.next_attempt_at - now);
     if (rows.length > 0) this.o.log({ msg: 'deliveries_resumed', count: rows.length });
     return rows.length;
   }

@@ -10,6 +10,8 @@ export type Outcome =
   | 'INSUFFICIENT_FUNDS'
   | 'NETWORK_REJECTED'
   | 'AUTHORISE_REPORTED_THRICE'
+  /** Authorised, but the webhook is held, never sent until replayed by hand (pawaPay's "no callback" number). */
+  | 'AUTHORISE_NO_CALLBACK'
   /** Live keys: a tester authorises or declines by hand; otherwise the prompt times out. */
   | 'MANUAL';
 
@@ -28,6 +30,10 @@ export const TEST_OUTCOME_TABLE: Record<string, { outcome: Outcome; description:
   '04': { outcome: 'NETWORK_REJECTED', description: 'the network rejects the prompt (FAILED after ~0.5 s)' },
   '05': { outcome: 'AUTHORISE_REPORTED_THRICE', description: 'the network reports the same success three times (one SUCCESS webhook)' },
   '06': { outcome: 'AUTHORISE', description: 'authorised after 30 s (SUCCESS)' },
+  '07': {
+    outcome: 'AUTHORISE_NO_CALLBACK',
+    description: 'authorised after ~2 s (SUCCESS), but its webhook is never sent until replayed from the dashboard',
+  },
 };
 
 /** The outcome of a test-mode prompt and after how many simulated milliseconds it happens. */
@@ -52,6 +58,7 @@ export function resultOf(outcome: Exclude<Outcome, 'MANUAL'>): { status: 'SUCCES
   switch (outcome) {
     case 'AUTHORISE':
     case 'AUTHORISE_REPORTED_THRICE':
+    case 'AUTHORISE_NO_CALLBACK':
       return { status: 'SUCCESS' };
     case 'DECLINE':
       return { status: 'FAILED', reason: 'DECLINED' };

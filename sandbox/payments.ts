@@ -242,7 +242,9 @@ export class Payments {
         .run(result.status, result.status === 'FAILED' ? result.reason : null, fee, now, reference);
       const final = this.get(reference) as TransactionRow;
       const body = JSON.stringify({ createdAt: new Date(now).toISOString(), data: wireTransaction(final) });
-      this.o.deliveries.enqueue(reference, final.key_public_id, final.callback_url, body);
+      this.o.deliveries.enqueue(reference, final.key_public_id, final.callback_url, body, {
+        held: final.outcome === 'AUTHORISE_NO_CALLBACK',
+      });
       this.o.log({ msg: 'payment_final', reference, status: final.status, reason: final.failure_reason });
       return true;
     })();
