@@ -1,5 +1,5 @@
 /** A cashier's charge, checked field by field, and the exact initialize request the till sends (and re-sends) for it. */
-import { paymentMetadata, type Cashier } from '../../shared/wire/payment-metadata.js';
+import { paymentMetadata, type Cashier, type TillLabel } from '../../shared/wire/payment-metadata.js';
 import { isNetwork, NETWORK_REQUIRED_MESSAGE, type Network } from '../../shared/domain.js';
 import { MoneyError, parseAmount } from '../../shared/money.js';
 import { normaliseMsisdn, PhoneError } from '../../shared/phone.js';
@@ -40,7 +40,7 @@ export function checkCharge(input: ChargeInput): { ok: true; charge: CheckedChar
 export function initializeBody(
   amount: string,
   charge: CheckedCharge,
-  ids: { merchantRef: string; tillId: string; callbackUrl: string; cashier?: Cashier | null },
+  ids: { merchantRef: string; till: TillLabel; callbackUrl: string; cashier?: Cashier | null },
 ): string {
   const { msisdn, network, description } = charge;
   return JSON.stringify({
@@ -49,6 +49,6 @@ export function initializeBody(
     customer: { msisdn, network },
     merchantRef: ids.merchantRef,
     ...(description ? { description } : {}),
-    metadata: paymentMetadata(ids.tillId, ids.cashier ?? null),
+    metadata: paymentMetadata(ids.till, ids.cashier ?? null),
   });
 }

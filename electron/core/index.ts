@@ -186,6 +186,7 @@ function buildParts(base: Base): Parts {
     log,
     now,
     tillId: () => settings.settings.tillId,
+    tillName: () => settings.settings.tillName,
     credentialsFor: (environment) => configs.credentialsFor(environment),
     emit: (view) => events.emit('payment:updated', view),
     retryDelaysMs: options.retryDelaysMs ?? [2_000, 5_000, 15_000, 30_000, 60_000],

@@ -212,6 +212,19 @@ export const MIGRATIONS: readonly Migration[] = [
       BEGIN SELECT RAISE(ABORT, 'a closed shift never changes'); END;
     `,
   },
+  {
+    // The names of the merchant's tills, from the metadata each result echoes (payment-metadata.ts): the
+    // latest result's name wins, so a renamed till is named anew. This till's own name stays in Settings.
+    version: 9,
+    name: 'till names',
+    up: `
+    CREATE TABLE till_names (
+      till_id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      seen_at INTEGER NOT NULL
+    ) STRICT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -37,6 +37,8 @@ export type EngineDeps = {
   log: Logger;
   now: () => number;
   tillId: () => string;
+  /** Sent in the payment's metadata, so other tills name this one. */
+  tillName: () => string;
   /** Credentials and callback URL of an environment, or null when it is not usable now. */
   credentialsFor: (environment: Environment) => Promise<(ServiceCredentials & { callbackUrl: string }) | null>;
   emit: (view: PaymentView) => void;
@@ -68,7 +70,8 @@ export class PaymentEngine {
     const tillId = this.deps.tillId();
     const id = ulid(this.deps.now());
     const merchantRef = `${tillId}.${id}`;
-    const body = initializeBody(input.amount, checked.charge, { merchantRef, tillId, callbackUrl: credentials.callbackUrl, cashier: by });
+    const till = { id: tillId, name: this.deps.tillName() };
+    const body = initializeBody(input.amount, checked.charge, { merchantRef, till, callbackUrl: credentials.callbackUrl, cashier: by });
     const outcome = this.insertOnce(environment, input, checked.charge, { id, merchantRef, tillId, body, by });
     if ('busy' in outcome) {
       return { ok: false, message: 'Another payment is still being sent from this till. Wait for it to finish, then charge again.' };

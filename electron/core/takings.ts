@@ -47,6 +47,7 @@ export class Takings {
   private readonly rollup;
   private readonly rows;
   private readonly awaitingSums;
+  private readonly tillNames;
 
   constructor(
     db: Db,
@@ -57,6 +58,7 @@ export class Takings {
       `SELECT count(*) AS count, coalesce(sum(amount), 0) AS amount, coalesce(sum(created_at < ?), 0) AS overdue
        FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)})`,
     );
+    this.tillNames = db.prepare('SELECT till_id, name FROM till_names');
     this.rollup = db.prepare(
       'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',
     );
@@ -95,10 +97,18 @@ export class Takings {
       timeZone,
       totals: totals(all),
       byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...totals(s) })),
-      byTill: [...byTill].sort(([a], [b]) => a.localeCompare(b)).map(([tillId, s]) => ({ tillId, ...totals(s) })),
+      byTill: this.tillRows(byTill),
       byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...totals(s) })),
       awaiting: this.awaiting(environment),
     };
+  }
+
+  /** Per till, named as its latest result's metadata named it (payment-metadata.ts). */
+  private tillRows(byTill: Map<string, Sums>): TakingsReport['byTill'] {
+    const names = new Map((this.tillNames.all() as { till_id: string; name: string }[]).map((r) => [r.till_id, r.name]));
+    return [...byTill]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([tillId, s]) => ({ tillId, tillName: names.get(tillId) ?? null, ...totals(s) }));
   }
 
   /** This till's payments still without a final state in this environment (any date). */

@@ -4,7 +4,7 @@
  * used by takings is updated in the same SQL transaction so it can never disagree with the rows.
  */
 import { parseAmount } from '../../shared/money.js';
-import { cashierOf } from '../../shared/wire/payment-metadata.js';
+import { cashierOf, tillOf } from '../../shared/wire/payment-metadata.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
 
 import type { Db } from './database.js';
@@ -51,6 +51,7 @@ export class TransactionsStore {
   private readonly byReference;
   private readonly byClientReference;
   private readonly chargedNetwork;
+  private readonly nameTill;
 
   constructor(
     private readonly db: Db,
@@ -69,6 +70,11 @@ export class TransactionsStore {
        ON CONFLICT (environment, local_date, till_id, network) DO UPDATE SET
          succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed,
          gross = gross + excluded.gross, fees = fees + excluded.fees, net = net + excluded.net`,
+    );
+    // The newest result names the till (results may arrive out of order, e.g. after a relay catch-up).
+    this.nameTill = db.prepare(
+      `INSERT INTO till_names (till_id, name, seen_at) VALUES (?, ?, ?)
+       ON CONFLICT (till_id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at WHERE excluded.seen_at >= till_names.seen_at`,
     );
     this.chargedNetwork = db.prepare('SELECT network FROM payments WHERE environment = ? AND merchant_ref = ?');
     this.byReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND reference = ?');
@@ -101,6 +107,9 @@ export class TransactionsStore {
     };
     const inserted = this.insertRow.run(row).changes === 1;
     if (inserted) this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
+    // Only the till its merchantRef names (a name in metadata cannot relabel another till's takings).
+    const till = tillOf(tx.metadata);
+    if (inserted && till?.id === row.till_id) this.nameTill.run(till.id, till.name, completedAt);
     return inserted;
   }
 

@@ -33,7 +33,8 @@ export const takingsReportSchema = z.object({
   timeZone: z.string(),
   totals: takingsTotalsSchema,
   byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
-  byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string() })),
+  /** tillName: the name the till's latest result carried in its metadata (null: none did, e.g. an older till). */
+  byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string(), tillName: z.string().nullable() })),
   byDay: z.array(takingsTotalsSchema.extend({ date: isoDate })),
   awaiting: takingsAwaitingSchema,
 });

@@ -95,7 +95,7 @@ export function TakingsRangeReport({ report, till }: { report: TakingsReport; ti
         <TakingsBreakdown
           title="By till"
           testId="by-till"
-          rows={report.byTill.map((r) => ({ ...r, key: r.tillId, label: r.tillId === till.id ? till.name : r.tillId }))}
+          rows={report.byTill.map((r) => ({ ...r, key: r.tillId, label: r.tillId === till.id ? till.name : (r.tillName ?? r.tillId) }))}
         />
       </div>
     </>

@@ -27,9 +27,9 @@ describe('initializeBody', () => {
   it('writes the fields in one fixed order, leaving out an empty description', () => {
     const checked = checkCharge(input);
     if (!checked.ok) throw new Error('expected a valid charge');
-    const ids = { merchantRef: 'T1.01J', tillId: 'T1', callbackUrl: 'http://127.0.0.1:9/v1/webhooks' };
+    const ids = { merchantRef: 'T1.01J', till: { id: 'T1', name: 'Front counter' }, callbackUrl: 'http://127.0.0.1:9/v1/webhooks' };
     expect(initializeBody('12.50', checked.charge, ids)).toBe(
-      '{"amount":"12.50","callbackUrl":"http://127.0.0.1:9/v1/webhooks","customer":{"msisdn":"233241234567","network":"MTN"},"merchantRef":"T1.01J","description":"2 loaves","metadata":{"till":"T1"}}',
+      '{"amount":"12.50","callbackUrl":"http://127.0.0.1:9/v1/webhooks","customer":{"msisdn":"233241234567","network":"MTN"},"merchantRef":"T1.01J","description":"2 loaves","metadata":{"till":"T1","tillName":"Front counter"}}',
     );
     expect(JSON.parse(initializeBody('12.50', { ...checked.charge, description: '' }, ids))).not.toHaveProperty('description');
   });

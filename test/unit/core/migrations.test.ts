@@ -243,6 +243,17 @@ describe('migration 8: who started each payment, and shifts', () => {
   });
 });
 
+describe('migration 9: till names', () => {
+  it('adds an empty STRICT table of one name per till id', () => {
+    const v8 = tillAt(8);
+    migrateTo(v8, MIGRATIONS, 9);
+    const name = v8.prepare('INSERT INTO till_names (till_id, name, seen_at) VALUES (?, ?, ?)');
+    name.run('TBACK02', 'Back room', 1);
+    expect(() => name.run('TBACK02', 'Back room', 2)).toThrow(/UNIQUE/);
+    expect(() => name.run('TBACK03', 'Kiosk', 'soon')).toThrow(/cannot store TEXT value in INTEGER column/);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(8);
+  expect(SCHEMA_VERSION).toBe(9);
 });

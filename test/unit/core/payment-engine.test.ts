@@ -69,6 +69,7 @@ function makeEngine(
     log: createLogger({ dataDir: dir, now: Date.now }),
     now: Date.now,
     tillId: () => 'TUNIT01',
+    tillName: () => 'Front counter',
     credentialsFor,
     emit: (v) => events.push(v),
     retryDelaysMs: [20],
