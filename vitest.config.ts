@@ -30,6 +30,8 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
+          // A poll waits on the page, whose answer can take seconds on a loaded machine (1 s by default).
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false,
