@@ -22,6 +22,7 @@ import { SessionBadge } from './people/session-badge';
 import { SignInScreen } from './people/sign-in-screen';
 import { StaffScreen } from './people/staff-screen';
 import { useSession } from './people/use-session';
+import { FormError } from './components/form-error';
 
 export function App() {
   const { status, error, refresh } = useAppStatus();
@@ -108,11 +109,7 @@ export function App() {
             setPage('history');
           }}
         />
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         {firstStart ? (
           <FirstStart
             onDone={() => {

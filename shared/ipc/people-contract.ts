@@ -1,5 +1,6 @@
 /** The people part of the IPC contract (spread into `ipcContract`): sign-in, staff, the owner PIN, the audit log. */
 import { z } from 'zod';
+import { AUDIT_ACTIONS, type AuditAction } from '../audit-actions.js';
 import { STAFF_ROLES } from './roles.js';
 import { isoDate, ok } from './wire-schemas.js';
 import { paymentViewSchema } from './payment-contract.js';
@@ -15,25 +16,8 @@ export const staffMemberSchema = personSchema.extend({ active: z.boolean(), lock
 export type StaffMember = z.infer<typeof staffMemberSchema>;
 const staffNameSchema = z.string().trim().min(1, 'Enter a name').max(40, 'A name is at most 40 characters');
 
-export const AUDIT_ACTIONS = [
-  'sign_in',
-  'sign_out',
-  'lock',
-  'pin_failed',
-  'pin_lockout',
-  'pin_refused',
-  'owner_pin_set',
-  'staff_added',
-  'staff_changed',
-  'shift_open',
-  'shift_close',
-  'day_close',
-  'settle_by_hand',
-  'environment',
-  'settings_changed',
-] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
-export type AuditAction = z.infer<typeof auditActionSchema>;
+export type { AuditAction };
 export const auditEntrySchema = z.object({
   id: z.number().int(),
   at: z.string(),

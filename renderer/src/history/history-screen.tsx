@@ -6,6 +6,7 @@ import { call, errorMessage, onEvent } from '../api';
 import { HistoryTable } from './history-table';
 import { PaymentDetail, type TillNamed } from './payment-detail';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import { FormError } from '../components/form-error';
 
 const PAGE_SIZE = 50;
 
@@ -71,11 +72,7 @@ export function HistoryScreen({ timeZone, initial = null, till }: Props) {
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <p className={tooShort ? 'field-error' : 'muted'} aria-live="polite" data-testid="history-count">
         {tooShort ?? (total === 1 ? '1 payment' : `${total} payments`)}
       </p>

@@ -3,6 +3,7 @@ import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from
 import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import { PinField } from '../components/pin-field';
 
 type Props = { mode: 'first' | 'change'; onDone: () => void };
 

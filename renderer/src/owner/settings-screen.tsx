@@ -9,6 +9,7 @@ import { PinSetup } from './pin-setup';
 import { CounterForm } from './counter-form';
 import { ReceiptForm } from './receipt-form';
 import { TillForm } from './till-form';
+import { FormError } from '../components/form-error';
 
 type Settings = IpcResponse<'settings:get'>;
 
@@ -36,11 +37,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
       <h1 id="settings-title" className="screen-title">
         Settings
       </h1>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} onChanged={changed} />
       {settings ? (
         <>

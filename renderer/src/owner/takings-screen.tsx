@@ -8,6 +8,7 @@ import { downloadCsv } from './download-csv';
 import { TakingsAwaiting } from './takings-awaiting';
 import { TakingsCards } from './takings-cards';
 import { TakingsRangeForm, TakingsRangeReport, useTypedRange } from './takings-range';
+import { FormError } from '../components/form-error';
 
 export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id: string; name: string } }) {
   const today = isoDate(new Date(), timeZone);
@@ -57,11 +58,7 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
       <h1 id="takings-title" className="screen-title">
         Takings
       </h1>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <h2>Today ({dayText(today)})</h2>
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
       {todayReport ? <TakingsAwaiting awaiting={todayReport.awaiting} /> : null}

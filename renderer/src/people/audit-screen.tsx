@@ -5,6 +5,7 @@ import type { AuditEntry } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { dateTime } from '../format';
 import { downloadCsv } from '../owner/download-csv';
+import { FormError } from '../components/form-error';
 
 const LABELS: Record<AuditAction, string> = {
   sign_in: 'Signed in',
@@ -83,11 +84,7 @@ export function AuditScreen({ timeZone }: { timeZone: string }) {
           Export CSV
         </button>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <table className="audit-table">
         <thead>
           <tr>

@@ -3,6 +3,8 @@ import { useState, type FormEvent } from 'react';
 import type { StaffMember } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
+import { FormError } from '../components/form-error';
+import { PinField } from '../components/pin-field';
 
 type Props = { member?: StaffMember; onSaved: () => void; onCancel?: () => void };
 type Errors = { name?: string; pin?: string; form?: string };
@@ -57,40 +59,22 @@ export function StaffForm({ member, onSaved, onCancel }: Props) {
           </select>
         </div>
       )}
-      <div className="field">
-        <label htmlFor={`${prefix}-pin`}>{member ? 'New PIN (leave empty to keep)' : 'PIN (4 to 6 digits)'}</label>
-        <input
-          id={`${prefix}-pin`}
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          value={pin}
-          aria-describedby={errors.pin ? `${prefix}-pin-error` : undefined}
-          onChange={(e) => setPin(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${prefix}-again`}>PIN again</label>
-        <input
-          id={`${prefix}-again`}
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          value={again}
-          onChange={(e) => setAgain(e.target.value)}
-        />
+      <PinField
+        id={`${prefix}-pin`}
+        label={member ? 'New PIN (leave empty to keep)' : 'PIN (4 to 6 digits)'}
+        value={pin}
+        onChange={setPin}
+        describedBy={errors.pin ? `${prefix}-pin-error` : undefined}
+      />
+      <PinField id={`${prefix}-again`} label="PIN again" value={again} onChange={setAgain}>
         <FieldError id={`${prefix}-pin-error`} message={errors.pin ?? null} />
-      </div>
+      </PinField>
       {member && !isOwner ? (
         <label className="check">
           <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> May sign in (untick to disable)
         </label>
       ) : null}
-      {errors.form ? (
-        <p className="form-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError message={errors.form} />
       <div className="actions">
         <button type="submit" className="primary">
           {member ? 'Save' : 'Add'}

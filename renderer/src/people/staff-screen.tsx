@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { StaffMember } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { StaffForm } from './staff-form';
+import { FormError } from '../components/form-error';
 
 const ROLE = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' } as const;
 
@@ -32,11 +33,7 @@ export function StaffScreen({ onChanged }: { onChanged: () => void }) {
       <h1 id="staff-title" className="screen-title">
         Staff
       </h1>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       <p>Once a cashier or manager is added, the till asks &ldquo;Who is selling?&rdquo; and each payment records who started it.</p>
       <table className="staff-table">
         <thead>
