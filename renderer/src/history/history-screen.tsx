@@ -7,6 +7,7 @@ import { HistoryTable } from './history-table';
 import { PaymentDetail, type TillNamed } from './payment-detail';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { FormError } from '../components/form-error';
+import { Screen } from '../components/screen';
 
 const PAGE_SIZE = 50;
 
@@ -57,10 +58,7 @@ export function HistoryScreen({ timeZone, initial = null, till }: Props) {
   }
 
   return (
-    <section className="history-screen" aria-labelledby="history-title">
-      <h1 id="history-title" className="screen-title">
-        History
-      </h1>
+    <Screen name="history" title="History">
       <div className="field search-field">
         <label htmlFor="history-search">Search: the customer’s number (any way it is written, or its last digits) or a reference</label>
         <input
@@ -82,6 +80,6 @@ export function HistoryScreen({ timeZone, initial = null, till }: Props) {
           Show more
         </button>
       ) : null}
-    </section>
+    </Screen>
   );
 }

@@ -10,6 +10,7 @@ import { CounterForm } from './counter-form';
 import { ReceiptForm } from './receipt-form';
 import { TillForm } from './till-form';
 import { FormError } from '../components/form-error';
+import { Screen } from '../components/screen';
 
 type Settings = IpcResponse<'settings:get'>;
 
@@ -33,10 +34,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
   };
 
   return (
-    <section className="settings-screen" aria-labelledby="settings-title">
-      <h1 id="settings-title" className="screen-title">
-        Settings
-      </h1>
+    <Screen name="settings" title="Settings">
       <FormError message={error} />
       <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} onChanged={changed} />
       {settings ? (
@@ -51,6 +49,6 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
         <p>Loading…</p>
       )}
       <PinSetup mode="change" onDone={onChanged} />
-    </section>
+    </Screen>
   );
 }

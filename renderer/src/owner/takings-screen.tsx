@@ -9,6 +9,7 @@ import { TakingsAwaiting } from './takings-awaiting';
 import { TakingsCards } from './takings-cards';
 import { TakingsRangeForm, TakingsRangeReport, useTypedRange } from './takings-range';
 import { FormError } from '../components/form-error';
+import { Screen } from '../components/screen';
 
 export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id: string; name: string } }) {
   const today = isoDate(new Date(), timeZone);
@@ -54,10 +55,7 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
   };
 
   return (
-    <section className="takings-screen" aria-labelledby="takings-title">
-      <h1 id="takings-title" className="screen-title">
-        Takings
-      </h1>
+    <Screen name="takings" title="Takings">
       <FormError message={error} />
       <h2>Today ({dayText(today)})</h2>
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
@@ -69,6 +67,6 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
         onExportToday={() => void exportCsv(today, today)}
       />
       {report ? <TakingsRangeReport report={report} till={till} /> : null}
-    </section>
+    </Screen>
   );
 }

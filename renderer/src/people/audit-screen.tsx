@@ -6,6 +6,7 @@ import { call, errorMessage } from '../api';
 import { dateTime } from '../format';
 import { downloadCsv } from '../owner/download-csv';
 import { FormError } from '../components/form-error';
+import { Screen } from '../components/screen';
 
 const LABELS: Record<AuditAction, string> = {
   sign_in: 'Signed in',
@@ -56,10 +57,7 @@ export function AuditScreen({ timeZone }: { timeZone: string }) {
   };
 
   return (
-    <section className="audit-screen" aria-labelledby="audit-title">
-      <h1 id="audit-title" className="screen-title">
-        Audit log
-      </h1>
+    <Screen name="audit" title="Audit log">
       <div className="filters">
         <label>
           What
@@ -106,6 +104,6 @@ export function AuditScreen({ timeZone }: { timeZone: string }) {
         </tbody>
       </table>
       {entries.length === 0 ? <p>Nothing recorded for this choice.</p> : null}
-    </section>
+    </Screen>
   );
 }

@@ -4,6 +4,7 @@ import type { StaffMember } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { StaffForm } from './staff-form';
 import { FormError } from '../components/form-error';
+import { Screen } from '../components/screen';
 
 const ROLE = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' } as const;
 
@@ -29,10 +30,7 @@ export function StaffScreen({ onChanged }: { onChanged: () => void }) {
   };
 
   return (
-    <section className="staff-screen" aria-labelledby="staff-title">
-      <h1 id="staff-title" className="screen-title">
-        Staff
-      </h1>
+    <Screen name="staff" title="Staff">
       <FormError message={error} />
       <p>Once a cashier or manager is added, the till asks &ldquo;Who is selling?&rdquo; and each payment records who started it.</p>
       <table className="staff-table">
@@ -66,6 +64,6 @@ export function StaffScreen({ onChanged }: { onChanged: () => void }) {
       ) : null}
       <h2>Add a person</h2>
       <StaffForm onSaved={saved} />
-    </section>
+    </Screen>
   );
 }
