@@ -3,6 +3,7 @@ import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { PaymentStatus } from '../components/payment-status';
 import { dayText, ghs, isoDate, networkLabel, phone, time } from '../format';
+import { TableHead } from '../components/table-head';
 
 type Props = { items: PaymentView[]; timeZone: string; onOpen: (payment: PaymentView) => void };
 
@@ -10,17 +11,7 @@ export function HistoryTable({ items, timeZone, onOpen }: Props) {
   const today = isoDate(new Date(), timeZone);
   return (
     <table className="history-table">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col" className="num">
-            Amount
-          </th>
-          <th scope="col">Customer</th>
-          <th scope="col">Status</th>
-          <th scope="col">Details</th>
-        </tr>
-      </thead>
+      <TableHead columns={['When', { label: 'Amount', numeric: true }, 'Customer', 'Status', 'Details']} />
       <tbody>
         {items.map((p) => {
           const day = isoDate(new Date(p.createdAt), timeZone);

@@ -1,6 +1,7 @@
 /** Totals split by network or by till, as an accessible table. */
 import type { TakingsTotals } from '../../../shared/ipc/contract';
 import { ghs } from '../format';
+import { TableHead } from '../components/table-head';
 
 type Row = TakingsTotals & { key: string; label: string };
 
@@ -8,26 +9,12 @@ export function TakingsBreakdown({ title, rows, testId }: { title: string; rows:
   return (
     <table className="breakdown" data-testid={testId}>
       <caption>{title}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{title.replace(/^By /, '').replace(/^./, (c) => c.toUpperCase())}</th>
-          <th scope="col" className="num">
-            Payments
-          </th>
-          <th scope="col" className="num">
-            Paid
-          </th>
-          <th scope="col" className="num">
-            Gross
-          </th>
-          <th scope="col" className="num">
-            Fees
-          </th>
-          <th scope="col" className="num">
-            Net
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          title.replace(/^By /, '').replace(/^./, (c) => c.toUpperCase()),
+          ...['Payments', 'Paid', 'Gross', 'Fees', 'Net'].map((label) => ({ label, numeric: true })),
+        ]}
+      />
       <tbody>
         {rows.length === 0 ? (
           <tr>

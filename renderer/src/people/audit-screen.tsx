@@ -7,6 +7,7 @@ import { dateTime } from '../format';
 import { downloadCsv } from '../owner/download-csv';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
+import { TableHead } from '../components/table-head';
 
 const LABELS: Record<AuditAction, string> = {
   sign_in: 'Signed in',
@@ -84,14 +85,7 @@ export function AuditScreen({ timeZone }: { timeZone: string }) {
       </div>
       <FormError message={error} />
       <table className="audit-table">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
+        <TableHead columns={['When', 'Who', 'What', 'Detail']} />
         <tbody>
           {entries.map((e) => (
             <tr key={e.id}>

@@ -5,6 +5,7 @@ import { call, errorMessage } from '../api';
 import { StaffForm } from './staff-form';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
+import { TableHead } from '../components/table-head';
 
 const ROLE = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' } as const;
 
@@ -34,16 +35,7 @@ export function StaffScreen({ onChanged }: { onChanged: () => void }) {
       <FormError message={error} />
       <p>Once a cashier or manager is added, the till asks &ldquo;Who is selling?&rdquo; and each payment records who started it.</p>
       <table className="staff-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Role', 'State', { label: <span className="visually-hidden">Actions</span> }]} />
         <tbody>
           {(staff ?? []).map((m) => (
             <tr key={m.id} className={m.active ? undefined : 'inactive'}>
