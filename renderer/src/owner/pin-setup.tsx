@@ -1,5 +1,5 @@
 /** First run: the owner chooses the PIN (4–6 digits, typed twice; the core says what is wrong with it). Also used to change it. */
-import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
@@ -66,35 +66,5 @@ export function PinSetup({ mode, onDone }: Props) {
         {mode === 'first' ? 'Set the PIN' : 'Change the PIN'}
       </button>
     </form>
-  );
-}
-
-type PinFieldProps = {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  inputRef?: RefObject<HTMLInputElement | null>;
-  describedBy?: string;
-  children?: ReactNode;
-};
-
-/** A hidden, numeric PIN box with its label (and whatever follows it in the field, such as its error). */
-function PinField({ id, label, value, onChange, inputRef, describedBy, children }: PinFieldProps) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        ref={inputRef}
-        id={id}
-        type="password"
-        inputMode="numeric"
-        autoComplete="off"
-        value={value}
-        aria-describedby={describedBy}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {children}
-    </div>
   );
 }
