@@ -1,23 +1,19 @@
 /** History by role on a real core: a cashier sees only their own open shift's payments, a manager all. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createMemorySecretStore, createTillCore, type TillCore } from '../../../electron/core/index.js';
+import type { TillCore } from '../../../electron/core/index.js';
+import { openUnitCore } from '../../support/unit-core.js';
 import { openDatabase } from '../../../electron/core/database.js';
 import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
 import { paymentRow } from '../../support/payment-rows.js';
 
 let dir: string;
 let core: TillCore;
+let close: () => Promise<void>;
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'momo-history-scope-'));
-  core = await createTillCore({ dataDir: dir, embedded: false, secretStore: createMemorySecretStore(), log: () => undefined });
+  ({ dir, core, close } = await openUnitCore('momo-history-scope-'));
 });
-afterEach(async () => {
-  await core.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 const PINS = { kofi: '1357', ama: '8642', efua: '5791' };
 

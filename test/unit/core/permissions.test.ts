@@ -3,16 +3,13 @@
  * on a real core, is refused with FORBIDDEN exactly when shared/ipc/roles.ts says that caller may not make
  * it. A new channel is in IPC_CHANNELS, so it is in this test without anyone remembering to add it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySecretStore, createTillCore, type TillCore } from '../../../electron/core/index.js';
+import type { TillCore } from '../../../electron/core/index.js';
+import { openUnitCore } from '../../support/unit-core.js';
 import { IPC_CHANNELS, type IpcChannel } from '../../../shared/ipc/contract.js';
 import { CALLERS, CHANNEL_CALLERS, mayCall, type Caller } from '../../../shared/ipc/roles.js';
 
 const PINS = { owner: '2468', manager: '3579', cashier: '1357' } as const;
-let dir: string;
 let core: TillCore;
 
 async function callerNow(): Promise<Caller> {
@@ -36,14 +33,11 @@ async function refusal(channel: IpcChannel): Promise<string | null> {
   }
 }
 
+let close: () => Promise<void>;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'momo-perm-'));
-  core = await createTillCore({ dataDir: dir, embedded: false, secretStore: createMemorySecretStore(), log: () => undefined });
+  ({ core, close } = await openUnitCore('momo-perm-'));
 });
-afterAll(async () => {
-  await core.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 describe('the permission matrix', { timeout: 30_000 }, () => {
   it('names the callers of every channel of the contract', () => {

@@ -1,0 +1,21 @@
+/** A real till core for unit tests: a fresh data folder, an in-memory secret store, no embedded services. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemorySecretStore, createTillCore, type TillCore } from '../../electron/core/index.js';
+
+export type UnitCore = { dir: string; core: TillCore; close(): Promise<void> };
+
+/** Opens the core in a new folder named from `prefix`; `close` shuts it and removes the folder. */
+export async function openUnitCore(prefix: string): Promise<UnitCore> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const core = await createTillCore({ dataDir: dir, embedded: false, secretStore: createMemorySecretStore(), log: () => undefined });
+  return {
+    dir,
+    core,
+    close: async () => {
+      await core.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
