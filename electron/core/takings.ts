@@ -48,6 +48,7 @@ export class Takings {
   private readonly rows;
   private readonly awaitingSums;
   private readonly tillNames;
+  private readonly cashierSums;
 
   constructor(
     db: Db,
@@ -62,12 +63,19 @@ export class Takings {
     this.rollup = db.prepare(
       'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',
     );
+    // Not in the rollup: summed from the range's transactions (the environment-and-date index) by who started them.
+    this.cashierSums = db.prepare(
+      `SELECT staff_id, max(staff_name) AS staff_name, sum(status = 'SUCCESS') AS succeeded, sum(status = 'FAILED') AS failed,
+         sum(CASE WHEN status = 'SUCCESS' THEN amount ELSE 0 END) AS gross, sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END) AS fees,
+         sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END) AS net
+       FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? GROUP BY staff_id ORDER BY staff_name`,
+    );
     this.rows = db.prepare(
       // `network` is the one the takings screen counts it under (a TEST result of this till's own payment:
       // the network the cashier charged), so a pivot of the CSV matches the screen; `service_network` is
       // what the service said ("SANDBOX" for every TEST result).
       `SELECT local_date, completed_at, reference, client_reference, till_id, ${TAKINGS_NETWORK_SQL} AS network, network AS service_network,
-         msisdn, status, amount, fee, net, description
+         msisdn, status, amount, fee, net, description, staff_name
        FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? ORDER BY local_date, completed_at`,
     );
   }
@@ -98,6 +106,9 @@ export class Takings {
       totals: totals(all),
       byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...totals(s) })),
       byTill: this.tillRows(byTill),
+      byCashier: (this.cashierSums.all(environment, from, to) as (Sums & { staff_id: string | null; staff_name: string | null })[]).map(
+        (r) => ({ cashierId: r.staff_id, cashier: r.staff_name, ...totals(r) }),
+      ),
       byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...totals(s) })),
       awaiting: this.awaiting(environment),
     };
@@ -119,7 +130,9 @@ export class Takings {
 
   exportCsv(environment: Environment, from: string, to: string): { filename: string; csv: string } {
     checkRange(from, to);
-    const lines = ['date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network'];
+    const lines = [
+      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier',
+    ];
     for (const r of this.rows.iterate(environment, from, to) as Iterable<Record<string, string | number | null>>) {
       lines.push(
         [
@@ -137,6 +150,7 @@ export class Takings {
           formatAmount(r.net as number),
           r.description,
           r.service_network,
+          r.staff_name,
         ]
           .map(csvCell)
           .join(','),

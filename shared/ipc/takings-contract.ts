@@ -35,6 +35,8 @@ export const takingsReportSchema = z.object({
   byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
   /** tillName: the name the till's latest result carried in its metadata (null: none did, e.g. an older till). */
   byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string(), tillName: z.string().nullable() })),
+  /** Who started each payment (payments.staff_*, echoed in metadata); null: nobody signed in (no staff). */
+  byCashier: z.array(takingsTotalsSchema.extend({ cashierId: z.string().nullable(), cashier: z.string().nullable() })),
   byDay: z.array(takingsTotalsSchema.extend({ date: isoDate })),
   awaiting: takingsAwaitingSchema,
 });

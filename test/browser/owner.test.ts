@@ -143,6 +143,7 @@ describe('the owner', () => {
     const status = (await till.get().invoke('app:status', {})) as { tillId: string };
     expect(await text(page, 'by-till')).toContain('Front counter'); // this till by its name, never its id
     expect(await text(page, 'by-till')).not.toContain(status.tillId);
+    expect(await page.getByTestId('by-cashier').count()).toBe(0); // no staff: no payment names a cashier
     expect(await axe(page)).toEqual([]);
     // The chart renders under the strict CSP (no 'unsafe-inline'): no violation reached the console.
     expect(till.get().problems.filter((p) => !/frame-ancestors/.test(p))).toEqual([]);
@@ -206,7 +207,9 @@ describe('the owner', () => {
     expect(download.suggestedFilename()).toMatch(/^momo-takings-test-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) as string, 'utf8');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network');
+    expect(lines[0]).toBe(
+      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier',
+    );
     expect(lines).toHaveLength(6);
     const txs = (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.environment === 'test');
     for (const t of txs) {

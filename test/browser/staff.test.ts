@@ -146,4 +146,14 @@ describe('staff', () => {
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'audit-log');
   });
+
+  it("the owner's takings break the day down by cashier, from who started each payment", async () => {
+    const { page } = till.get();
+    await page.getByRole('button', { name: 'Takings', exact: true }).click();
+    await page.getByRole('heading', { name: 'Takings' }).waitFor();
+    await expect.poll(() => text(page, 'by-cashier')).toContain('Kofi');
+    const names = await page.getByTestId('by-cashier').locator('tbody th').allTextContents();
+    expect(names.sort()).toEqual(['Ama', 'Kofi']); // every sale above was started by one of them
+    expect(await axe(page)).toEqual([]);
+  });
 });

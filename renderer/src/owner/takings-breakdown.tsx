@@ -1,4 +1,4 @@
-/** Totals split by network or by till, as an accessible table. */
+/** Totals split by network, till or cashier, as an accessible table. */
 import type { TakingsTotals } from '../../../shared/ipc/contract';
 import { ghs } from '../format';
 import { TableHead } from '../components/table-head';

@@ -97,6 +97,13 @@ export function TakingsRangeReport({ report, till }: { report: TakingsReport; ti
           testId="by-till"
           rows={report.byTill.map((r) => ({ ...r, key: r.tillId, label: r.tillId === till.id ? till.name : (r.tillName ?? r.tillId) }))}
         />
+        {report.byCashier.some((r) => r.cashierId !== null) ? (
+          <TakingsBreakdown
+            title="By cashier"
+            testId="by-cashier"
+            rows={report.byCashier.map((r) => ({ ...r, key: r.cashierId ?? '', label: r.cashier ?? 'Nobody signed in' }))}
+          />
+        ) : null}
       </div>
     </>
   );

@@ -141,12 +141,12 @@ describe('takings', () => {
       .split('\r\n')
       .slice(1)
       .map((l) => l.split(','));
-    expect(csvRows.map((r) => [r[2], r[5], r.at(-1)])).toEqual([
+    expect(csvRows.map((r) => [r[2], r[5], r.at(-2)])).toEqual([
       ['TX_S00001', 'TELECEL', 'SANDBOX'],
       ['TX_S00002', 'SANDBOX', 'SANDBOX'],
     ]);
     const liveRow = new Takings(db).exportCsv('live', '2026-11-20', '2026-11-20').csv.trim().split('\r\n')[1]?.split(',');
-    expect([liveRow?.[2], liveRow?.[5], liveRow?.at(-1)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
+    expect([liveRow?.[2], liveRow?.[5], liveRow?.at(-2)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
     // A time-zone change rebuilds the rollup with the same rule.
     store.setTimeZone('Africa/Nairobi');
     expect(networks('test')).toEqual([
@@ -210,7 +210,9 @@ describe('takings', () => {
     const { filename, csv } = new Takings(db).exportCsv('live', '2026-11-20', '2026-11-20');
     expect(filename).toBe('momo-takings-live-2026-11-20_2026-11-20.csv');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network');
+    expect(lines[0]).toBe(
+      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier',
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`'=HYPERLINK(""x"")`);
     expect(lines[2]).toContain('FAILED,7.00,0.00,0.00,"Sale, ""big"""');
@@ -218,6 +220,37 @@ describe('takings', () => {
     expect(csv).not.toContain('TX_T00009');
     expect(csvCell('-1')).toBe("'-1");
     expect(csvCell(null)).toBe('');
+  });
+});
+
+describe('takings by cashier', () => {
+  it('sums the range by who started each payment (from the echoed metadata), and the CSV names them', () => {
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    const by = (t: WireTransaction, id: string, name: string) => ({ ...t, metadata: { till: 'TFRONT1', cashierId: id, cashier: name } });
+    store.insert('live', by(tx('TX_K00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-20T09:00:00Z'), 'S-KOFI', 'Kofi'), 1, 0);
+    store.insert('live', by(tx('TX_K00002', 'FAILED', '4.00', '0.00', '0.00', '2026-11-20T09:30:00Z'), 'S-KOFI', 'Kofi'), 2, 0);
+    store.insert('live', by(tx('TX_A00003', 'SUCCESS', '25.00', '0.49', '24.51', '2026-11-20T10:00:00Z'), 'S-AMA', 'Ama'), 3, 0);
+    store.insert('live', tx('TX_N00004', 'SUCCESS', '1.00', '0.02', '0.98', '2026-11-20T11:00:00Z'), 4, 0); // nobody signed in
+    store.insert('live', by(tx('TX_K00005', 'SUCCESS', '99.00', '1.93', '97.07', '2026-11-22T11:00:00Z'), 'S-KOFI', 'Kofi'), 5, 0); // outside
+    const takings = new Takings(db);
+    expect(takings.report('live', '2026-11-20', '2026-11-21', 'Africa/Accra').byCashier).toEqual([
+      { cashierId: null, cashier: null, count: 1, succeeded: 1, failed: 0, gross: '1.00', fees: '0.02', net: '0.98' },
+      { cashierId: 'S-AMA', cashier: 'Ama', count: 1, succeeded: 1, failed: 0, gross: '25.00', fees: '0.49', net: '24.51' },
+      { cashierId: 'S-KOFI', cashier: 'Kofi', count: 2, succeeded: 1, failed: 1, gross: '10.00', fees: '0.20', net: '9.80' },
+    ]);
+    expect(takings.report('test', '2026-11-20', '2026-11-21', 'Africa/Accra').byCashier).toEqual([]);
+    const rows = takings
+      .exportCsv('live', '2026-11-20', '2026-11-20')
+      .csv.trim()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    expect(rows.map((r) => [r[2], r.at(-1)])).toEqual([
+      ['TX_K00001', 'Kofi'],
+      ['TX_K00002', 'Kofi'],
+      ['TX_A00003', 'Ama'],
+      ['TX_N00004', ''],
+    ]);
   });
 });
 
