@@ -53,21 +53,7 @@ export function SignInScreen({ onSignedIn, reason }: Props) {
       </h1>
       {reason ? <p className="sign-in-reason">{reason}</p> : null}
       <p>Type your PIN and press Enter. You may tap your name first.</p>
-      {people.length > 0 ? (
-        <div className="people-list" role="group" aria-label="Your name (optional)">
-          {people.map((person) => (
-            <button
-              key={person.id}
-              type="button"
-              className="secondary person"
-              aria-pressed={chosen?.id === person.id}
-              onClick={() => choose(person)}
-            >
-              {person.name}
-            </button>
-          ))}
-        </div>
-      ) : null}
+      <PeopleChoice people={people} chosen={chosen} onChoose={choose} />
       <form className="pin-form" onSubmit={(e) => void submit(e)}>
         <div className="field">
           <label htmlFor="sign-in-pin">{chosen ? `PIN for ${chosen.name}` : 'Your PIN'}</label>
@@ -89,5 +75,27 @@ export function SignInScreen({ onSignedIn, reason }: Props) {
         </button>
       </form>
     </section>
+  );
+}
+
+type ChoiceProps = { people: PersonView[]; chosen: PersonView | null; onChoose: (person: PersonView) => void };
+
+/** The people who may sign in, as buttons: tapping a name is optional (the PIN alone identifies). */
+function PeopleChoice({ people, chosen, onChoose }: ChoiceProps) {
+  if (people.length === 0) return null;
+  return (
+    <div className="people-list" role="group" aria-label="Your name (optional)">
+      {people.map((person) => (
+        <button
+          key={person.id}
+          type="button"
+          className="secondary person"
+          aria-pressed={chosen?.id === person.id}
+          onClick={() => onChoose(person)}
+        >
+          {person.name}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -1,0 +1,56 @@
+/** The section on screen (Charge, History, the owner's sections), each behind what guards it. */
+import { useCallback, type ReactNode } from 'react';
+import type { PaymentView } from '../../shared/ipc/contract';
+import { call } from './api';
+import type { Page } from './components/nav-tabs';
+import { ErrorBoundary } from './error-boundary';
+import { HistoryScreen } from './history/history-screen';
+import type { AppStatus } from './hooks/use-app-status';
+import type { useSale } from './hooks/use-sale';
+import { OwnerGate } from './owner/owner-gate';
+import { SettingsScreen } from './owner/settings-screen';
+import { TakingsScreen } from './owner/takings-screen';
+import { AuditScreen } from './people/audit-screen';
+import { StaffScreen } from './people/staff-screen';
+import { SaleFlow } from './sale/sale-flow';
+
+type Props = {
+  page: Page;
+  status: AppStatus | null;
+  refresh: () => Promise<void>;
+  sale: ReturnType<typeof useSale>;
+  announce: (message: string, urgent?: boolean) => void;
+  /** A payment opened from a late-result notice: History shows it. */
+  shown: PaymentView | null;
+  /** A screen that failed to render: its button goes back to Charge. */
+  onReset: () => void;
+};
+
+export function Screens({ page, status, refresh, sale, announce, shown, onReset }: Props) {
+  const lock = useCallback(() => {
+    void call('owner:lock', {}).then(refresh, () => undefined);
+  }, [refresh]);
+
+  const timeZone = status?.timeZone ?? 'Africa/Accra';
+  const till = { id: status?.tillId ?? '', name: status?.tillName ?? '' };
+  // With staff, each person signs in as themselves: no separate owner PIN gate in front of the sections.
+  const gated = (children: ReactNode) =>
+    status && !status.staffMode ? (
+      <OwnerGate status={status} onChanged={() => void refresh()} onLock={lock}>
+        {children}
+      </OwnerGate>
+    ) : (
+      children
+    );
+
+  return (
+    <ErrorBoundary resetKey={page} onReset={onReset}>
+      {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
+      {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} /> : null}
+      {page === 'takings' && status ? gated(<TakingsScreen timeZone={timeZone} till={till} />) : null}
+      {page === 'settings' && status ? gated(<SettingsScreen status={status} onChanged={() => void refresh()} />) : null}
+      {page === 'staff' ? <StaffScreen onChanged={() => void refresh()} /> : null}
+      {page === 'audit' ? <AuditScreen timeZone={timeZone} /> : null}
+    </ErrorBoundary>
+  );
+}
