@@ -1,9 +1,6 @@
 /** Takings from the rollup, CSV, history search and time zones, on a real SQLite file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDatabase, type Db } from '../../../electron/core/database.js';
+import type { Db } from '../../../electron/core/database.js';
 import { TransactionsStore, tillIdOfMerchantRef } from '../../../electron/core/transactions-store.js';
 import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
 import { Takings, csvCell } from '../../../electron/core/takings.js';
@@ -12,17 +9,14 @@ import { History, dayBoundsMs } from '../../../electron/core/history.js';
 import { localDate } from '../../../electron/core/local-date.js';
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
 import { paymentRow } from '../../support/payment-rows.js';
+import { openTempTillDb } from '../../support/temp-till-db.js';
 
-let dir: string;
 let db: Db;
+let close: () => void;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'momo-takings-'));
-  db = openDatabase(join(dir, 'till.db'));
+  ({ db, close } = openTempTillDb('momo-takings-'));
 });
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 const ULID = '01JD0000000000000000000000';
 function tx(

@@ -1,9 +1,7 @@
 /** Other tills' names: sent in each payment's metadata, read back from the echoed results, shown in takings by till. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDatabase, type Db } from '../../../electron/core/database.js';
+import { openTempTillDb } from '../../support/temp-till-db.js';
+import type { Db } from '../../../electron/core/database.js';
 import { TransactionsStore } from '../../../electron/core/transactions-store.js';
 import { Takings } from '../../../electron/core/takings.js';
 import { MAX_METADATA_BYTES } from '../../../shared/wire/initialize.js';
@@ -44,16 +42,12 @@ describe('paymentMetadata', () => {
 });
 
 describe('till names from results', () => {
-  let dir: string;
   let db: Db;
+  let close: () => void;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'momo-till-names-'));
-    db = openDatabase(join(dir, 'till.db'));
+    ({ db, close } = openTempTillDb('momo-till-names-'));
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => close());
 
   let n = 0;
   const result = (till: string, metadata: unknown, completedAt: string) => {
