@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, chooseOwnerPin, enter, focused, goTo, resultTitle, screenshot, sell } from '../browser-bridge/cashier.js';
+import { axe, chooseOwnerPin, enter, focused, goTo, resultTitle, screenshot, sellToWaiting } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
 
@@ -64,8 +64,7 @@ describe('screens from 800×600 up', () => {
     await focused(page, 'amount');
     await checkAt(page, 'charge');
     clock.hold();
-    await sell(page, '7', '0241234506');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await sellToWaiting(page, '7', '0241234506');
     await checkAt(page, 'waiting');
     clock.release();
     expect(await resultTitle(page)).toBe('PAID');
@@ -98,8 +97,7 @@ describe('screens from 800×600 up', () => {
     const { page } = till.get();
     await page.setViewportSize({ width: 800, height: 600 });
     clock.hold();
-    await sell(page, '8', '0241233306');
-    await page.getByRole('heading', { name: 'Ask the customer to approve on their phone' }).waitFor();
+    await sellToWaiting(page, '8', '0241233306');
     await page.keyboard.press('Escape');
     await focused(page, 'amount');
     const before = await page.locator('#amount').boundingBox();

@@ -5,7 +5,7 @@
  * the sandbox's own records.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { axe, enter, focused, focusedText, resultTitle, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { axe, enter, focused, focusedText, resultTitle, sell, sellToWaiting, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
@@ -29,8 +29,6 @@ async function amountEntry(mode: 'cedis' | 'pesewas'): Promise<void> {
   await t.reload();
   await focused(t.page, 'amount');
 }
-
-const WAITING = 'Ask the customer to approve on their phone';
 
 describe('after a result, the default is a new, empty sale', () => {
   it('decline, Enter, 3000, Enter: a new GH₵30.00 sale to the next number, no second prompt to the declined one', async () => {
@@ -116,8 +114,7 @@ describe('waiting', () => {
     await page.locator('#amount').focus();
     await page.keyboard.press('Escape');
     clock.hold();
-    await sell(page, '11', '0241237706');
-    await page.getByRole('heading', { name: WAITING }).waitFor();
+    await sellToWaiting(page, '11', '0241237706');
     await page.keyboard.press('Escape');
     await focused(page, 'amount');
     expect(await page.inputValue('#amount')).toBe('');
