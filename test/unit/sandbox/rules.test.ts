@@ -23,7 +23,8 @@ describe('test-mode outcome table (MSISDN last two digits)', () => {
     ['233241234504', 'NETWORK_REJECTED', 500, 'FAILED'],
     ['233241234505', 'AUTHORISE_REPORTED_THRICE', 2_000, 'SUCCESS'],
     ['233241234506', 'AUTHORISE', 30_000, 'SUCCESS'],
-    ['233241234507', 'AUTHORISE', 2_000, 'SUCCESS'],
+    ['233241234507', 'AUTHORISE_NO_CALLBACK', 2_000, 'SUCCESS'],
+    ['233241234508', 'AUTHORISE', 2_000, 'SUCCESS'],
     ['233241234511', 'AUTHORISE', 2_000, 'SUCCESS'],
   ] as const)('%s -> %s after %d ms -> %s', (msisdn, outcome, delay, status) => {
     const plan = testOutcomeFor(msisdn, 60_000);
