@@ -6,16 +6,11 @@
  */
 import { ulid } from 'ulid';
 import { initializeResponseSchema } from '../../shared/wire/initialize.js';
-import type { Cashier } from '../../shared/wire/payment-metadata.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
 import type { IpcResponse, PaymentView } from '../../shared/ipc/contract.js';
-import type { Db } from './database.js';
 import { isDefiniteRejection, messageForServiceError, SERVICE_TROUBLE_MESSAGE, UNREACHABLE_MESSAGE } from './error-messages.js';
-import type { Logger } from './logger.js';
 import { landResult } from './land-result.js';
-import { PaymentsRepo, toPaymentView, type PaymentRow } from './payments-repo.js';
-import type { ServiceClient, ServiceCredentials } from './service-client.js';
-import type { TransactionsStore } from './transactions-store.js';
+import { toPaymentView, type PaymentRow } from './payments-repo.js';
 import { isOpen, isResendable, RESENDABLE_STATES, type Environment } from '../../shared/domain.js';
 import { checkCharge, initializeBody, type ChargeInput, type CheckedCharge } from './charge-request.js';
 
@@ -27,23 +22,8 @@ export const MAX_CREDENTIALS_WAIT_MS = 60_000;
 export type { ChargeInput } from './charge-request.js';
 type ChargeResult = IpcResponse<'payments:charge'>;
 
-export type StartedBy = Cashier & { shiftId: string | null };
-
-export type EngineDeps = {
-  db: Db;
-  repo: PaymentsRepo;
-  transactions: TransactionsStore;
-  client: ServiceClient;
-  log: Logger;
-  now: () => number;
-  tillId: () => string;
-  /** Sent in the payment's metadata, so other tills name this one. */
-  tillName: () => string;
-  /** Credentials and callback URL of an environment, or null when it is not usable now. */
-  credentialsFor: (environment: Environment) => Promise<(ServiceCredentials & { callbackUrl: string }) | null>;
-  emit: (view: PaymentView) => void;
-  retryDelaysMs: readonly number[];
-};
+export type { EngineDeps, StartedBy } from './payment-engine-deps.js';
+import type { EngineDeps, StartedBy } from './payment-engine-deps.js';
 
 export class PaymentEngine {
   private readonly inflight = new Map<string, Promise<void>>();
