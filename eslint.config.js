@@ -96,6 +96,14 @@ export default tseslint.config(
   // Process boundaries, in the spirit of Signal's process suffixes: each program imports only shared/
   // and its own folder; the Electron shell's embedded-services module alone starts the sandbox and relay.
   ...boundaries(),
+  // Issue 9: no source file over 300 lines and no function over 80 (tests, with their describe blocks, are exempt).
+  {
+    ignores: ['test/**'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
+    },
+  },
   {
     files: ['scripts/**', 'bench/**', '**/cli.ts', 'test/**'],
     rules: { 'no-console': 'off' },
