@@ -3,7 +3,7 @@
  * to the customer. A lookup still on its way never holds a sale back: `later()` hands its answer to
  * the waiting screen instead.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { tryNormaliseMsisdn } from '../../../shared/phone';
 import { call } from '../api';
 
@@ -16,7 +16,9 @@ export function useAccountName(phone: string, network: string) {
   const number = tryNormaliseMsisdn(phone);
   const msisdn = number.ok ? number.msisdn : null;
 
-  useEffect(() => {
+  // A layout effect, so the lookup has started before the browser handles the next key: an Enter
+  // pressed right after the last digit still hands its answer to the waiting screen.
+  useLayoutEffect(() => {
     pending.current = null;
     if (!msisdn || !network) {
       setLookup({ state: 'idle' });

@@ -34,7 +34,7 @@ export function useChargeQuestions({ form, entry, counter, lookup, later, charge
       const check = checked.ok && counter ? await nextCheck(checked.input, counter, lookup, accepted) : null;
       setAsking(check ? { check, accepted } : null);
       if (check) return;
-      focusField(await charge(lookup.state === 'found' ? lookup.name : null, lookup.state === 'loading' ? later() : null));
+      focusField(await charge(lookup.state === 'found' ? lookup.name : null, lookup.state === 'found' ? null : later()));
     } finally {
       busy.current = false;
     }
