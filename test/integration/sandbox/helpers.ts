@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../../sandbox/server.js';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
 
 export type Received = { path: string; headers: IncomingHttpHeaders; raw: Buffer; at: number };
 
@@ -117,5 +118,35 @@ export function useSandboxWithReceiver(options: SandboxOptions): SandboxWithRece
     await env.sandbox?.close();
     await env.receiver?.close();
   });
+  return env;
+}
+
+export type RestartableSandbox = {
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  dataDir: string;
+  /** Every sandbox started so far, the latest last. */
+  handles: SandboxHandle[];
+  /** Starts a sandbox on the file's data folder (again after a close: a restart); every one is closed after the file. */
+  start: () => Promise<SandboxHandle>;
+};
+
+/** A webhook receiver and a data folder kept across sandbox restarts, for the tests of what survives a restart. */
+export function useRestartableSandbox(name: string, timeScale: number, responder?: Responder): RestartableSandbox {
+  const handles: SandboxHandle[] = [];
+  const env = { handles } as RestartableSandbox;
+  beforeAll(async () => {
+    env.dataDir = tempDir(name);
+    env.receiver = await startReceiver(responder);
+  });
+  afterAll(async () => {
+    for (const h of handles) await h.close();
+    await env.receiver?.close();
+    removeDir(env.dataDir);
+  });
+  env.start = async () => {
+    const h = await startSandbox({ dataDir: env.dataDir, timeScale, log: quietLog });
+    handles.push(h);
+    return h;
+  };
   return env;
 }

@@ -2,33 +2,14 @@
  * Suffix 07 (pawaPay's "no callback" number): the payment is authorised, its webhook is held (none sent,
  * also after a restart) until the dashboard replays it, which sends exactly one, signed.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
-import { api, dashboard, paymentBody, quietLog, signatureValid, startReceiver } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { expect, it } from 'vitest';
+import { api, dashboard, paymentBody, signatureValid, useRestartableSandbox } from './helpers.js';
 import { sleep, waitFor } from '../../support/wait-for.js';
 
 // 0.02: the prompt is answered in 40 ms, and a scheduled delivery would go out at once after it.
 const SCALE = 0.02;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let dataDir: string;
-const handles: SandboxHandle[] = [];
-
-beforeAll(async () => {
-  dataDir = tempDir('sandbox-07');
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  for (const h of handles) await h.close();
-  await receiver?.close();
-  removeDir(dataDir);
-});
-
-async function start(): Promise<SandboxHandle> {
-  const h = await startSandbox({ dataDir, timeScale: SCALE, log: quietLog });
-  handles.push(h);
-  return h;
-}
+const env = useRestartableSandbox('sandbox-07', SCALE);
+const { start } = env;
 
 type Delivery = { id: string; status: string; nextAttemptAt: string | null; attempts: unknown[] };
 async function deliveryOf(baseUrl: string, reference: string): Promise<Delivery | undefined> {
@@ -41,7 +22,7 @@ it('a number ending 07 is authorised but gets no webhook, also after a restart, 
   const creds = { merchantId: sandbox.merchantId, secret: sandbox.keys.test.secret };
   const started = await api(sandbox.baseUrl, '/v1/payments/initialize', {
     creds,
-    body: paymentBody(`${receiver.url}/no-callback`, '233241234507'),
+    body: paymentBody(`${env.receiver.url}/no-callback`, '233241234507'),
   });
   expect(started.status).toBe(202);
   const reference = started.json.data.reference as string;
@@ -50,18 +31,18 @@ it('a number ending 07 is authorised but gets no webhook, also after a restart, 
   expect((await dashboard(sandbox.baseUrl, `/transactions/${reference}`)).json.data.status).toBe('SUCCESS');
   expect(held).toMatchObject({ status: 'PENDING', nextAttemptAt: null, attempts: [] });
   await sleep(500); // 5 s of simulated time: attempts 1 and 2 of a normal schedule would have gone out
-  expect(receiver.on('/no-callback')).toHaveLength(0);
+  expect(env.receiver.on('/no-callback')).toHaveLength(0);
 
   // A restart resumes pending deliveries; a held one stays held.
   await sandbox.close();
   sandbox = await start();
   await sleep(500);
-  expect(receiver.on('/no-callback')).toHaveLength(0);
+  expect(env.receiver.on('/no-callback')).toHaveLength(0);
 
   const replay = await dashboard(sandbox.baseUrl, `/deliveries/${held.id}/replay`);
   expect(replay.status).toBe(200);
   const hooks = await waitFor(
-    () => (receiver.on('/no-callback').length > 0 ? receiver.on('/no-callback') : undefined),
+    () => (env.receiver.on('/no-callback').length > 0 ? env.receiver.on('/no-callback') : undefined),
     5_000,
     'the replay',
   );
@@ -69,5 +50,5 @@ it('a number ending 07 is authorised but gets no webhook, also after a restart, 
   expect(JSON.parse(hooks[0]!.raw.toString('utf8')).data).toMatchObject({ reference, status: 'SUCCESS' });
   expect(await deliveryOf(sandbox.baseUrl, reference)).toMatchObject({ status: 'DELIVERED', attempts: [expect.anything()] });
   await sleep(500);
-  expect(receiver.on('/no-callback')).toHaveLength(1);
+  expect(env.receiver.on('/no-callback')).toHaveLength(1);
 });

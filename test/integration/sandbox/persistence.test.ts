@@ -1,32 +1,15 @@
 /** Restarting on the same data dir: the demo merchant and keys are reused, pending deliveries and prompts resume. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
-import { api, paymentBody, quietLog, signatureValid, startReceiver } from './helpers.js';
+import { api, paymentBody, quietLog, signatureValid, useRestartableSandbox } from './helpers.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 import { sleep, waitFor } from '../../support/wait-for.js';
 
 const SCALE = 0.02;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let dataDir: string;
-const handles: SandboxHandle[] = [];
-
-beforeAll(async () => {
-  dataDir = tempDir('sandbox');
-  receiver = await startReceiver((n, r) => (r.path === '/persist' && n <= 4 ? 500 : 200));
-});
-afterAll(async () => {
-  for (const h of handles) await h.close();
-  await receiver?.close();
-  removeDir(dataDir);
-});
-
-async function start(): Promise<SandboxHandle> {
-  const h = await startSandbox({ dataDir, timeScale: SCALE, log: quietLog });
-  handles.push(h);
-  return h;
-}
+const env = useRestartableSandbox('sandbox', SCALE, (n, r) => (r.path === '/persist' && n <= 4 ? 500 : 200));
+const { start, handles } = env;
 
 type Attempt = { attemptNo: number; startedAt: string; statusCode: number | null };
 async function deliveryOf(baseUrl: string, reference: string): Promise<{ status: string; attempts: Attempt[] } | undefined> {
@@ -38,23 +21,23 @@ describe('restart on the same data dir', () => {
   it('a delivery stopped mid-schedule resumes at its stored time and completes; a pending prompt resumes too', async () => {
     const first = await start();
     const creds = { merchantId: first.merchantId, secret: first.keys.test.secret };
-    const init = await api(first.baseUrl, '/v1/payments/initialize', { creds, body: paymentBody(`${receiver.url}/persist`) });
+    const init = await api(first.baseUrl, '/v1/payments/initialize', { creds, body: paymentBody(`${env.receiver.url}/persist`) });
     expect(init.status).toBe(202);
     const reference = init.json.data.reference as string;
     // a slow prompt (06: 30 s, 600 ms scaled) still pending when the simulator stops
     const slow = await api(first.baseUrl, '/v1/payments/initialize', {
       creds,
-      body: paymentBody(`${receiver.url}/slow-prompt`, '233241234506'),
+      body: paymentBody(`${env.receiver.url}/slow-prompt`, '233241234506'),
     });
     expect(slow.status).toBe(202);
 
     await waitFor(async () => (await deliveryOf(first.baseUrl, reference))?.attempts.length === 2, 5_000, 'two attempts');
     await first.close();
     const stoppedAt = Date.now();
-    const hitsBeforeRestart = receiver.on('/persist').length;
+    const hitsBeforeRestart = env.receiver.on('/persist').length;
     expect(hitsBeforeRestart).toBe(2);
     await sleep(100);
-    expect(receiver.on('/persist')).toHaveLength(2); // nothing is sent while it is down
+    expect(env.receiver.on('/persist')).toHaveLength(2); // nothing is sent while it is down
 
     const second = await start();
     expect(second.merchantId).toBe(first.merchantId);
@@ -74,18 +57,18 @@ describe('restart on the same data dir', () => {
     expect((starts[2] as number) - (starts[1] as number)).toBeGreaterThanOrEqual(10_000 * SCALE);
     expect(starts[2] as number).toBeGreaterThanOrEqual(stoppedAt);
     expect((starts[3] as number) - (starts[2] as number)).toBeGreaterThanOrEqual(20_000 * SCALE);
-    const hits = receiver.on('/persist');
+    const hits = env.receiver.on('/persist');
     expect(hits).toHaveLength(5);
     for (const hit of hits) expect(signatureValid(first.keys.test.secret, hit)).toBe(true);
 
-    const slowHook = await waitFor(() => receiver.on('/slow-prompt')[0], 5_000, 'the resumed prompt');
+    const slowHook = await waitFor(() => env.receiver.on('/slow-prompt')[0], 5_000, 'the resumed prompt');
     expect(JSON.parse(slowHook.raw.toString('utf8')).data).toMatchObject({ reference: slow.json.data.reference, status: 'SUCCESS' });
     await sleep(200);
-    expect(receiver.on('/slow-prompt')).toHaveLength(1);
+    expect(env.receiver.on('/slow-prompt')).toHaveLength(1);
   });
 
   it('key material is kept with a 0600 master key; a key created through the API is never shown again', async () => {
-    expect(statSync(join(dataDir, 'master.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(env.dataDir, 'master.key')).mode & 0o777).toBe(0o600);
     const h = handles.at(-1) as SandboxHandle;
     const created = await api(h.baseUrl, `/dashboard/api/merchants/${h.merchantId}/keys`, {
       body: { environment: 'test' },
