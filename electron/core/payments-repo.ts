@@ -1,6 +1,6 @@
 /** SQL for this till's payments, and the mapping from a row to what the UI sees. */
 import { formatAmount } from '../../shared/money.js';
-import type { PaymentView } from '../../shared/ipc/contract.js';
+import type { HandSettlement, PaymentView } from '../../shared/ipc/contract.js';
 import { OPEN_STATES, RESENDABLE_STATES, SENDING_STATES, type Environment, type PaymentState } from '../../shared/domain.js';
 import { sqlList } from '../../shared/sql-list.js';
 import type { Db } from './database.js';
@@ -26,6 +26,15 @@ export type PaymentRow = {
   staff_id: string | null;
   staff_name: string | null;
   shift_id: string | null;
+  /** Settled by hand (all null unless it was): see settle-by-hand.ts. */
+  hand_outcome: 'paid' | 'not_paid' | null;
+  hand_reference: string | null;
+  hand_fee: number | null;
+  hand_note: string | null;
+  hand_by_id: string | null;
+  hand_by_name: string | null;
+  hand_at: number | null;
+  hand_check: 'confirmed' | 'overridden' | null;
   error_code: string | null;
   error_message: string | null;
   attempts: number;
@@ -59,11 +68,30 @@ export function toPaymentView(row: PaymentRow): PaymentView {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     completedAt: row.completed_at === null ? null : iso(row.completed_at),
+    settledByHand: handSettlementView(row),
   };
 }
 
+function handSettlementView(row: PaymentRow): HandSettlement | null {
+  if (row.hand_outcome === null) return null;
+  return {
+    outcome: row.hand_outcome,
+    reference: row.hand_reference,
+    fee: row.hand_fee === null ? null : formatAmount(row.hand_fee),
+    note: row.hand_note ?? '',
+    by: row.hand_by_name ?? '',
+    at: iso(row.hand_at ?? row.updated_at),
+    check: row.hand_check,
+  };
+}
+
+type HandColumn = Extract<keyof PaymentRow, `hand_${string}`>;
+
 export type PaymentPatch = Partial<
-  Pick<PaymentRow, 'state' | 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at'>
+  Pick<
+    PaymentRow,
+    'state' | 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at' | HandColumn
+  >
 >;
 
 export class PaymentsRepo {
@@ -104,6 +132,7 @@ export class PaymentsRepo {
       | 'staff_id'
       | 'staff_name'
       | 'shift_id'
+      | HandColumn
     > &
       Partial<Pick<PaymentRow, 'reference' | 'staff_id' | 'staff_name' | 'shift_id'>>,
   ): void {

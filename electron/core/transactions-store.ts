@@ -43,6 +43,8 @@ export type TransactionRow = {
   till_id: string;
   completed_at: number;
   local_date: string;
+  /** 1: made by a manager's settle by hand (settle-by-hand.ts), not (yet) by the service's result. */
+  settled_by_hand: 0 | 1;
 };
 
 export class TransactionsStore {
@@ -121,7 +123,7 @@ export class TransactionsStore {
   }
 
   private addToRollup(
-    row: Omit<TransactionRow, 'reference' | 'client_reference' | 'msisdn' | 'description' | 'completed_at'> & { status: string },
+    row: Pick<TransactionRow, 'environment' | 'local_date' | 'till_id' | 'network' | 'amount' | 'fee' | 'net'> & { status: string },
   ): void {
     const success = row.status === 'SUCCESS';
     this.bumpRollup.run({

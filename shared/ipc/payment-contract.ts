@@ -3,6 +3,22 @@ import { z } from 'zod';
 import { environmentSchema, paymentStateSchema } from '../domain-schemas.js';
 import { isoDate, wireAmount } from './wire-schemas.js';
 
+/** A payment settled by hand (issue 12 item 6): what a manager verified on the service's dashboard, and what the service said later. */
+export const handSettlementSchema = z.object({
+  outcome: z.enum(['paid', 'not_paid']),
+  /** The service reference typed for a paid one (null: not paid). */
+  reference: z.string().nullable(),
+  /** The fee typed from the dashboard; null: none was given and 0.00 was counted. */
+  fee: wireAmount.nullable(),
+  note: z.string(),
+  /** Who settled it, and when (ISO). */
+  by: z.string(),
+  at: z.string(),
+  /** The service's own result, when it came: agreed (confirmed) or disagreed and won (overridden); null: not yet. */
+  check: z.enum(['confirmed', 'overridden']).nullable(),
+});
+export type HandSettlement = z.infer<typeof handSettlementSchema>;
+
 export const paymentViewSchema = z.object({
   id: z.string(),
   merchantRef: z.string(),
@@ -28,6 +44,8 @@ export const paymentViewSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
+  /** Settled by hand (null: the service's result, or none yet). */
+  settledByHand: handSettlementSchema.nullable(),
   /** History only: no result after the overdue limit (15 min); its webhook most likely failed every attempt. */
   overdue: z.literal(true).optional(),
 });

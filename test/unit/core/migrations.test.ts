@@ -254,6 +254,44 @@ describe('migration 9: till names', () => {
   });
 });
 
+describe("migration 10: settle by hand and the owner's alerts", () => {
+  it('adds the hand settlement as NULL to existing payments, settled_by_hand 0 to existing transactions, and a STRICT alerts table', () => {
+    const v9 = tillAt(9);
+    v9.prepare(
+      `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network, description,
+         request_body, till_id, created_at, updated_at) VALUES ('p1', 'r1', 'T1.x', 'test', 'awaiting_customer', 100, 'm', 'm', 'MTN', '', '{}', 'T1', 1, 1)`,
+    ).run();
+    insertRow(v9, 'transactions', transaction('TX_1'));
+    migrateTo(v9, MIGRATIONS, 10);
+    const v10 = v9;
+    expect(
+      v10
+        .prepare('SELECT hand_outcome, hand_reference, hand_fee, hand_note, hand_by_id, hand_by_name, hand_at, hand_check FROM payments')
+        .get(),
+    ).toEqual({
+      hand_outcome: null,
+      hand_reference: null,
+      hand_fee: null,
+      hand_note: null,
+      hand_by_id: null,
+      hand_by_name: null,
+      hand_at: null,
+      hand_check: null,
+    });
+    expect(v10.prepare('SELECT settled_by_hand FROM transactions').get()).toEqual({ settled_by_hand: 0 });
+    expect(() => v10.prepare('UPDATE transactions SET settled_by_hand = 2').run()).toThrow(/CHECK/);
+    expect(() => v10.prepare("UPDATE payments SET hand_outcome = 'maybe'").run()).toThrow(/CHECK/);
+    expect(() => v10.prepare("UPDATE payments SET hand_check = 'unsure'").run()).toThrow(/CHECK/);
+    expect(isStrict(v10, 'alerts')).toBe(true);
+    const alert = v10.prepare(
+      "INSERT INTO alerts (kind, payment_id, environment, message, raised_at) VALUES ('hand_settlement_overridden', ?, 'test', 'm', 1)",
+    );
+    alert.run('p1');
+    expect(() => alert.run('p1')).toThrow(/UNIQUE/);
+    expect(() => alert.run('nope')).toThrow(/FOREIGN KEY/);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(9);
+  expect(SCHEMA_VERSION).toBe(10);
 });

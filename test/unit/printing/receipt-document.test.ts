@@ -23,6 +23,7 @@ const payment: PaymentView = {
   startedBy: null,
   errorMessage: null,
   stoppedWaiting: false,
+  settledByHand: null,
   createdAt: '2026-11-22T15:00:00.000Z',
   updatedAt: '2026-11-22T15:00:05.000Z',
   completedAt: '2026-11-22T15:00:04.000Z',

@@ -21,6 +21,7 @@ const view = (id: string, environment: 'test' | 'live'): PaymentView => ({
   startedBy: null,
   errorMessage: null,
   stoppedWaiting: true,
+  settledByHand: null,
   createdAt: '2026-11-21T10:00:00.000Z',
   updatedAt: '2026-11-21T10:00:05.000Z',
   completedAt: '2026-11-21T10:00:05.000Z',
