@@ -11,13 +11,12 @@ import { numberEnd, referencePrefixes } from '../../shared/history-query.js';
 import { isOverdue } from './overdue.js';
 import { toPaymentView, type PaymentRow } from './payments-repo.js';
 import type { Environment } from '../../shared/domain.js';
+import type { ShiftScope } from './cashier-scope.js';
 
 /** A search returns at most this many matches per field (reference, merchantRef, phone digits). */
 export const MAX_MATCHES = 1000;
 
 type SearchInput = { query?: string; date?: string; page: number; pageSize: number };
-/** Only the payments started in this shift (a cashier's view); null for every payment. */
-type ShiftScope = { shiftId: string | null };
 
 /** [start, end) in Unix ms of a calendar date in a time zone. */
 export function dayBoundsMs(date: string, timeZone: string): [number, number] {

@@ -7,6 +7,7 @@ import type { CoreContext } from './core-context.js';
 import type { ChannelsOf, HandlerMap } from './dispatcher.js';
 import { messageForServiceError } from './error-messages.js';
 import { toPaymentView } from './payments-repo.js';
+import { cashierScope, inScope, visiblePayment } from './cashier-scope.js';
 
 export function paymentHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'payments'>> {
   const active = () => ctx.settings.settings.active;
@@ -19,18 +20,23 @@ export function paymentHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'paymen
       return ctx.engine.charge(active(), request, startedBy);
     },
 
+    // A cashier: only payments of their own open shift (cashier-scope.ts); any other is as an unknown id.
     'payments:get': async ({ id }) => {
-      const row = ctx.repo.get(id);
-      return row && row.environment === active() ? toPaymentView(row) : null;
+      const row = visiblePayment(ctx, id);
+      return row ? toPaymentView(row) : null;
     },
 
-    'payments:stopWaiting': async ({ id }) => {
-      const row = ctx.repo.get(id);
-      if (!row || row.environment !== active()) return null;
-      return ctx.engine.stopWaiting(id);
-    },
+    'payments:stopWaiting': async ({ id }) => (visiblePayment(ctx, id) ? ctx.engine.stopWaiting(id) : null),
 
-    'payments:pending': async () => ({ items: ctx.repo.open(active()).map(toPaymentView) }),
+    'payments:pending': async () => {
+      const scope = cashierScope(ctx);
+      return {
+        items: ctx.repo
+          .open(active())
+          .filter((row) => inScope(scope, row))
+          .map(toPaymentView),
+      };
+    },
   };
 }
 

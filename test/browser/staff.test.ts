@@ -126,6 +126,8 @@ describe('staff', () => {
     await signIn(page, KOFI, 'Kofi');
     expect(await resultTitle(page)).toBe('PAID');
     expect(await text(page, 'started-by')).toBe('Started by Ama');
+    // Kofi's receipts are his own shift's: the core refuses him Ama's, and the screen says who prints it.
+    await expect.poll(() => text(page, 'print-not-yours')).toBe('Its receipt is printed by Ama or a manager.');
     await enter(page);
   });
 

@@ -1,5 +1,7 @@
 /** Rows for the till's payments table, as the engine stores a sale when it starts one. */
-import type { PaymentsRepo } from '../../electron/core/payments-repo.js';
+import { join } from 'node:path';
+import { openDatabase } from '../../electron/core/database.js';
+import { PaymentsRepo } from '../../electron/core/payments-repo.js';
 
 export type NewPaymentRow = Parameters<PaymentsRepo['insert']>[0];
 
@@ -23,4 +25,29 @@ export function paymentRow(id: string, overrides: Partial<NewPaymentRow> = {}): 
     updated_at: 1,
     ...overrides,
   };
+}
+
+export type ShiftPayment = {
+  id: string;
+  shiftId: string;
+  staffId: string;
+  name: string;
+  /** Default: still 'created'. A 'success' gets fee and net, a final state its completion time. */
+  state?: NewPaymentRow['state'];
+};
+
+/** Payments started in given shifts, written as the engine writes them, through another connection to the core's till.db. */
+export function writeShiftPayments(dir: string, rows: ShiftPayment[]): void {
+  const db = openDatabase(join(dir, 'till.db'));
+  try {
+    const repo = new PaymentsRepo(db);
+    rows.forEach(({ id, shiftId, staffId, name, state = 'created' }, i) => {
+      const at = 1000 + i;
+      repo.insert(paymentRow(id, { shift_id: shiftId, staff_id: staffId, staff_name: name, state, created_at: at, updated_at: at }));
+      if (state === 'success') repo.update(id, { fee: 1, net: 99, reference: `REF-${id}`, completed_at: at }, at);
+      else if (state === 'failed') repo.update(id, { reference: `REF-${id}`, completed_at: at }, at);
+    });
+  } finally {
+    db.close();
+  }
 }

@@ -19,3 +19,11 @@ export async function openUnitCore(prefix: string): Promise<UnitCore> {
     },
   };
 }
+
+/** Signs `pin` in and returns the id of the shift that is open for them (signing in opens one). */
+export async function signInShift(core: TillCore, pin: string): Promise<string> {
+  await core.invoke('session:signIn', { pin });
+  const shift = await core.invoke('shifts:current', {});
+  if (!shift) throw new Error('no shift open after sign-in');
+  return shift.id;
+}

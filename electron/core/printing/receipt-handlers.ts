@@ -7,6 +7,7 @@ import type { CoreContext } from '../core-context.js';
 import type { HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
 import { toPaymentView } from '../payments-repo.js';
+import { visiblePayment } from '../cashier-scope.js';
 import { validateReceiptSettings } from './receipt-settings-validation.js';
 
 export type ReceiptChannel =
@@ -25,8 +26,9 @@ export function createReceiptHandlers(ctx: CoreContext): HandlerMap<ReceiptChann
 
   /** The payment as the receipt shows it, with the cashier who took it once staff exist. */
   const paymentFor = (id: string): { payment: PaymentView; cashierName: string | null } => {
-    const row = ctx.repo.get(id);
-    if (!row || row.environment !== ctx.settings.settings.active) throw new CoreError('NOT_FOUND', 'That payment is not on this till.');
+    // A cashier: only payments of their own open shift (cashier-scope.ts), any other as an unknown id.
+    const row = visiblePayment(ctx, id);
+    if (!row) throw new CoreError('NOT_FOUND', 'That payment is not on this till.');
     const payment = toPaymentView(row);
     if (!isPrintable(payment))
       throw new CoreError('NOT_FINAL', 'This payment has no result yet: its receipt can be printed once it is PAID or NOT PAID.');

@@ -3,10 +3,10 @@
  * automatic print on PAID when the owner wants it, and what happened. The first print after a
  * successful one is a reprint, and says so on the paper. Used by the result screen and History.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import type { PrinterKind } from '../../../shared/receipt/receipt-settings';
-import { call } from '../api';
+import { call, toCallError } from '../api';
 import { PrintSheet } from './print-sheet';
 import { PrintStatus } from './print-status';
 import { usePrinter } from './use-printer';
@@ -19,12 +19,17 @@ type Props = {
   autoPrint?: boolean;
   /** History: every print is a reprint. */
   reprint?: boolean;
+  /** Who is signed in: what the core lets them print changes with the person (and nothing while locked). */
+  viewer?: string | null;
 };
 
-export function PaymentPrint({ payment, printer = 'none', autoPrint = false, reprint = false }: Props) {
+export function PaymentPrint({ payment, printer = 'none', autoPrint = false, reprint = false, viewer = null }: Props) {
   const { state, sheet, setSheet, sheetRef, print } = usePrinter();
   const printedOnce = useRef(reprint);
   const paid = payment.state === 'success';
+  // A cashier's receipts are their own shift's (the core answers NOT_FOUND for others, e.g. a result that
+  // landed after a colleague started it): the person who started it, or a manager, prints it.
+  const [notYours, setNotYours] = useState(false);
 
   useEffect(() => {
     if (state.phase === 'printed') printedOnce.current = true;
@@ -35,23 +40,32 @@ export function PaymentPrint({ payment, printer = 'none', autoPrint = false, rep
   // The screen's own print view (Ctrl+P, or no printer chosen) always has the receipt ready.
   useEffect(() => {
     let current = true;
+    setNotYours(false);
     call('receipt:preview', { paymentId: payment.id }).then(
       (preview) => current && setSheet((s) => s ?? preview),
-      () => undefined,
+      (error: unknown) => current && setNotYours(toCallError(error).code === 'NOT_FOUND'),
     );
     return () => {
       current = false;
     };
-  }, [payment.id, setSheet]);
+  }, [payment.id, setSheet, viewer]);
 
   const autoDone = useRef(false);
   useEffect(() => {
-    if (!autoPrint || !paid || printer === 'none' || autoDone.current) return;
+    if (!autoPrint || !paid || printer === 'none' || notYours || autoDone.current) return;
     autoDone.current = true;
     printNow();
     // Once per payment shown: printNow changes every render, the payment does not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [autoPrint, paid, printer]);
+  }, [autoPrint, paid, printer, notYours]);
+
+  if (notYours) {
+    return (
+      <p className="payment-print muted" data-testid="print-not-yours">
+        Its receipt is printed by {payment.startedBy ?? 'whoever started it'} or a manager.
+      </p>
+    );
+  }
 
   // Not disabled while printing (the focus would fall off the button); a press then does nothing.
   const label = reprint ? 'Reprint' : paid ? 'Print receipt' : 'Print slip';

@@ -15,6 +15,8 @@ type Props = {
   /** A new, empty sale; `amount` is the first key of it when the cashier simply went on typing. */
   onNewSale: (amount?: string) => void;
   onTryAgain: () => void;
+  /** The signed-in person's id (null: nobody, or no staff). */
+  viewer: string | null;
 };
 
 /** A key that starts the next sale's amount straight from a result screen. */
@@ -23,7 +25,7 @@ function amountKey(e: KeyboardEvent, entry: AmountEntry): boolean {
   return /^[0-9]$/.test(e.key) || (entry === 'cedis' && e.key === '.');
 }
 
-export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, onTryAgain }: Props) {
+export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, onTryAgain, viewer }: Props) {
   const success = payment.state === 'success';
   // Paid or not, the focused default is a new, empty sale: an Enter by reflex never prompts the same customer again.
   const firstRef = useRef<HTMLButtonElement>(null);
@@ -95,7 +97,7 @@ export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, on
           </>
         )}
       </div>
-      <PaymentPrint payment={payment} printer={printing.printer} autoPrint={printing.autoPrint} />
+      <PaymentPrint payment={payment} printer={printing.printer} autoPrint={printing.autoPrint} viewer={viewer} />
     </section>
   );
 }

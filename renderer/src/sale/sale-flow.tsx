@@ -46,6 +46,7 @@ export function SaleFlow({ sale, status, announce }: Props) {
         timeZone={status?.timeZone ?? 'Africa/Accra'}
         printing={status?.printing ?? { printer: 'none', autoPrint: false }}
         entry={entry}
+        viewer={status?.signedIn?.id ?? null}
         onNewSale={(amount) => {
           selectAmount.current = false;
           sale.newSale(amount);

@@ -1,11 +1,8 @@
 /** History by role on a real core: a cashier sees only their own open shift's payments, a manager all. */
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { TillCore } from '../../../electron/core/index.js';
-import { openUnitCore } from '../../support/unit-core.js';
-import { openDatabase } from '../../../electron/core/database.js';
-import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
-import { paymentRow } from '../../support/payment-rows.js';
+import { openUnitCore, signInShift } from '../../support/unit-core.js';
+import { writeShiftPayments, type ShiftPayment } from '../../support/payment-rows.js';
 
 let dir: string;
 let core: TillCore;
@@ -17,26 +14,8 @@ afterEach(() => close());
 
 const PINS = { kofi: '1357', ama: '8642', efua: '5791' };
 
-/** Signs `pin` in and returns the id of the shift that opened for them. */
-async function shiftOf(pin: string): Promise<string> {
-  await core.invoke('session:signIn', { pin });
-  const shift = await core.invoke('shifts:current', {});
-  if (!shift) throw new Error('no shift opened at sign-in');
-  return shift.id;
-}
-
-/** Payments started in given shifts, written as the engine writes them (another connection to till.db). */
-function paymentsIn(rows: { id: string; shiftId: string; staffId: string; name: string }[]) {
-  const db = openDatabase(join(dir, 'till.db'));
-  try {
-    const repo = new PaymentsRepo(db);
-    rows.forEach(({ id, shiftId, staffId, name }, i) =>
-      repo.insert(paymentRow(id, { shift_id: shiftId, staff_id: staffId, staff_name: name, created_at: 1000 + i, updated_at: 1000 + i })),
-    );
-  } finally {
-    db.close();
-  }
-}
+const shiftOf = (pin: string) => signInShift(core, pin);
+const paymentsIn = (rows: ShiftPayment[]) => writeShiftPayments(dir, rows);
 
 const ids = async (query?: string) => (await core.invoke('history:search', query ? { query } : {})).items.map((p) => p.id).sort();
 
