@@ -127,3 +127,30 @@ describe('waiting', () => {
     await enter(page);
   });
 });
+
+describe('while a charge is being sent', () => {
+  it('nothing on the form changes: the number, description and network are read-only and the keypad types nowhere', async () => {
+    const t = till.get();
+    const { page } = t;
+    const release = t.hold('payments:charge');
+    try {
+      await page.locator('#amount').focus();
+      await sell(page, '9', '0241237708');
+      await page.getByRole('button', { name: 'Sending…' }).waitFor();
+      await page.locator('#phone').focus();
+      await page.keyboard.press('Backspace');
+      await page.getByRole('button', { name: 'Delete last digit' }).click();
+      await page.locator('#description').focus();
+      await page.keyboard.type('12');
+      expect(await page.inputValue('#phone')).toBe('024 123 7708');
+      expect(await page.inputValue('#description')).toBe('');
+      expect(await page.inputValue('#amount')).toBe('GH₵9');
+      expect(await page.locator('#network').isDisabled()).toBe(true);
+    } finally {
+      release();
+    }
+    expect(await resultTitle(page)).toBe('PAID');
+    expect(await transactionsFor('233241237708')).toMatchObject([{ status: 'SUCCESS', amount: '9.00' }]);
+    await enter(page);
+  });
+});

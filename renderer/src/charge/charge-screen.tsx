@@ -2,6 +2,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { CounterSettings } from '../../../shared/ipc/contract';
 import type { AmountEntry } from '../../../shared/money';
+import { FormError } from '../components/form-error';
 import { AccountName } from './account-name';
 import { AmountField } from './amount-field';
 import { ConfirmCharge } from './confirm-charge';
@@ -68,28 +69,33 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
               ref={phoneRef}
               phone={form.phone}
               error={errors.phone}
+              readOnly={charging}
               onPhone={setPhone}
               onFocus={() => setTarget('phone')}
               onBlur={fields.phoneLeft}
             />
-            <NetworkSelect network={form.network} chosen={form.networkChosen} error={errors.network} onChange={fields.chooseNetwork} />
+            <NetworkSelect
+              network={form.network}
+              chosen={form.networkChosen}
+              error={errors.network}
+              disabled={charging}
+              onChange={fields.chooseNetwork}
+            />
           </div>
           <AccountName lookup={lookup} />
           <DescriptionField
             description={form.description}
             error={errors.description}
+            readOnly={charging}
             onChange={(description) => setForm((f) => ({ ...f, description }))}
           />
-          {errors.form ? (
-            <p className="form-error" role="alert" data-testid="charge-error">
-              {errors.form}
-            </p>
-          ) : null}
+          <FormError message={errors.form} testId="charge-error" />
           <button ref={chargeRef} type="submit" className="primary big charge-button" aria-disabled={charging}>
             {charging ? 'Sending…' : 'Charge'}
           </button>
         </form>
-        <Keypad onKey={(key) => fields.onKeypad(key, target)} target={target} entry={entry} />
+        {/* While a charge is being sent the form is what was sent: nothing on it changes until the answer. */}
+        <Keypad onKey={(key) => (charging ? undefined : fields.onKeypad(key, target))} target={target} entry={entry} />
       </div>
       {asking ? (
         <ConfirmCharge
@@ -103,9 +109,9 @@ export function ChargeScreen({ form, setForm, errors, setErrors, charging, charg
   );
 }
 
-type DescriptionProps = { description: string; error: string | undefined; onChange: (description: string) => void };
+type DescriptionProps = { description: string; error: string | undefined; readOnly: boolean; onChange: (description: string) => void };
 
-function DescriptionField({ description, error, onChange }: DescriptionProps) {
+function DescriptionField({ description, error, readOnly, onChange }: DescriptionProps) {
   return (
     <div className="field">
       <label htmlFor="description">Description (optional)</label>
@@ -114,6 +120,7 @@ function DescriptionField({ description, error, onChange }: DescriptionProps) {
         maxLength={140}
         autoComplete="off"
         value={description}
+        readOnly={readOnly}
         aria-invalid={error ? true : undefined}
         onChange={(e) => onChange(e.target.value)}
       />

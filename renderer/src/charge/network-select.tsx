@@ -7,16 +7,18 @@ type Props = {
   network: Network | '';
   chosen: boolean;
   error: string | undefined;
+  disabled: boolean;
   onChange: (network: Network) => void;
 };
 
-export function NetworkSelect({ network, chosen, error, onChange }: Props) {
+export function NetworkSelect({ network, chosen, error, disabled, onChange }: Props) {
   return (
     <div className="field network-field">
       <label htmlFor="network">Network {network && !chosen ? '(detected)' : ''}</label>
       <select
         id="network"
         value={network}
+        disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'network-error' : undefined}
         onChange={(e) => onChange(e.target.value as Network)}

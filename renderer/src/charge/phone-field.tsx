@@ -6,12 +6,16 @@ import { phoneFromText, phoneText } from './sale-form';
 type Props = {
   phone: string;
   error: string | undefined;
+  readOnly: boolean;
   onPhone: (phone: string) => void;
   onFocus: () => void;
   onBlur: () => void;
 };
 
-export const PhoneField = forwardRef<HTMLInputElement, Props>(function PhoneField({ phone, error, onPhone, onFocus, onBlur }, ref) {
+export const PhoneField = forwardRef<HTMLInputElement, Props>(function PhoneField(
+  { phone, error, readOnly, onPhone, onFocus, onBlur },
+  ref,
+) {
   return (
     <div className="field phone-field">
       <label htmlFor="phone">Customer’s mobile-money number</label>
@@ -23,6 +27,7 @@ export const PhoneField = forwardRef<HTMLInputElement, Props>(function PhoneFiel
         autoComplete="off"
         placeholder="024 123 4567"
         value={phoneText(phone)}
+        readOnly={readOnly}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'phone-error' : undefined}
         onChange={(e) => onPhone(phoneFromText(e.target.value))}
