@@ -4,6 +4,7 @@ import type { Logger } from './logger.js';
 import type { AuditLog } from './audit-log.js';
 import type { PinGuard } from './pin-guard.js';
 import type { Shifts } from './shifts.js';
+import type { DayClose } from './day-close.js';
 import type { SignIn } from './sign-in.js';
 import type { StaffRepo } from './staff-repo.js';
 import type { PaymentEngine } from './payment-engine.js';
@@ -24,6 +25,7 @@ export type CoreContext = {
   guard: PinGuard;
   audit: AuditLog;
   shifts: Shifts;
+  dayClose: DayClose;
   engine: PaymentEngine;
   repo: PaymentsRepo;
   transactions: TransactionsStore;

@@ -13,6 +13,7 @@ export type CoreErrorCode =
   | 'LIVE_NOT_READY'
   | 'NOT_FOUND'
   | 'NOT_FINAL'
+  | 'ALREADY_CLOSED'
   | 'CLOSED'
   | 'INTERNAL';
 

@@ -6,6 +6,7 @@
 import type { IpcChannel } from '../../shared/ipc/contract.js';
 import { appHandlers } from './app-handlers.js';
 import type { CoreContext } from './core-context.js';
+import { dayHandlers } from './day-handlers.js';
 import type { HandlerMap } from './dispatcher.js';
 import { paymentHandlers } from './payment-handlers.js';
 import { createPeopleHandlers } from './people-handlers.js';
@@ -25,5 +26,6 @@ export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
     ...reportHandlers(ctx),
     ...createReceiptHandlers(ctx),
     ...createShiftHandlers(ctx),
+    ...dayHandlers(ctx),
   };
 }

@@ -14,6 +14,7 @@ import { mayCall } from '../../shared/ipc/roles.js';
 import { AuditLog } from './audit-log.js';
 import type { CoreContext } from './core-context.js';
 import { openDatabase, type Db } from './database.js';
+import { DayClose } from './day-close.js';
 import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import type { EmbeddedClock } from './embedded.js';
 import { CoreError } from './errors.js';
@@ -245,6 +246,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     guard,
     audit,
     shifts,
+    dayClose: new DayClose(db, now),
     engine,
     repo,
     transactions,

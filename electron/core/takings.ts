@@ -5,7 +5,8 @@
  */
 import { displayMsisdn } from '../../shared/phone.js';
 import { formatAmount } from '../../shared/money.js';
-import type { TakingsAwaiting, TakingsReport, TakingsTotals } from '../../shared/ipc/contract.js';
+import { addSums, toTotals, zeroSums, type Sums } from './sums.js';
+import type { TakingsAwaiting, TakingsReport } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
 import { datesBetween } from './local-date.js';
@@ -16,25 +17,7 @@ import { sqlList } from '../../shared/sql-list.js';
 
 export const MAX_RANGE_DAYS = 366;
 
-type Sums = { succeeded: number; failed: number; gross: number; fees: number; net: number };
 type RollupRow = Sums & { local_date: string; till_id: string; network: string };
-
-const zero = (): Sums => ({ succeeded: 0, failed: 0, gross: 0, fees: 0, net: 0 });
-const add = (into: Sums, row: Sums) => {
-  into.succeeded += row.succeeded;
-  into.failed += row.failed;
-  into.gross += row.gross;
-  into.fees += row.fees;
-  into.net += row.net;
-};
-const totals = (s: Sums): TakingsTotals => ({
-  count: s.succeeded + s.failed,
-  succeeded: s.succeeded,
-  failed: s.failed,
-  gross: formatAmount(s.gross),
-  fees: formatAmount(s.fees),
-  net: formatAmount(s.net),
-});
 
 export function checkRange(from: string, to: string): string[] {
   if (from > to) throw new CoreError('INVALID_REQUEST', 'The start date must be on or before the end date.');
@@ -82,20 +65,20 @@ export class Takings {
 
   report(environment: Environment, from: string, to: string, timeZone: string): TakingsReport {
     const days = checkRange(from, to);
-    const all = zero();
+    const all = zeroSums();
     const byNetwork = new Map<string, Sums>();
     const byTill = new Map<string, Sums>();
-    const byDay = new Map<string, Sums>(days.map((d) => [d, zero()]));
+    const byDay = new Map<string, Sums>(days.map((d) => [d, zeroSums()]));
     for (const row of this.rollup.iterate(environment, from, to) as Iterable<RollupRow>) {
-      add(all, row);
+      addSums(all, row);
       for (const [map, key] of [
         [byNetwork, row.network],
         [byTill, row.till_id],
         [byDay, row.local_date],
       ] as const) {
         let sums = map.get(key);
-        if (!sums) map.set(key, (sums = zero()));
-        add(sums, row);
+        if (!sums) map.set(key, (sums = zeroSums()));
+        addSums(sums, row);
       }
     }
     return {
@@ -103,13 +86,13 @@ export class Takings {
       from,
       to,
       timeZone,
-      totals: totals(all),
-      byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...totals(s) })),
+      totals: toTotals(all),
+      byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...toTotals(s) })),
       byTill: this.tillRows(byTill),
       byCashier: (this.cashierSums.all(environment, from, to) as (Sums & { staff_id: string | null; staff_name: string | null })[]).map(
-        (r) => ({ cashierId: r.staff_id, cashier: r.staff_name, ...totals(r) }),
+        (r) => ({ cashierId: r.staff_id, cashier: r.staff_name, ...toTotals(r) }),
       ),
-      byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...totals(s) })),
+      byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...toTotals(s) })),
       awaiting: this.awaiting(environment),
     };
   }
@@ -119,7 +102,7 @@ export class Takings {
     const names = new Map((this.tillNames.all() as { till_id: string; name: string }[]).map((r) => [r.till_id, r.name]));
     return [...byTill]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([tillId, s]) => ({ tillId, tillName: names.get(tillId) ?? null, ...totals(s) }));
+      .map(([tillId, s]) => ({ tillId, tillName: names.get(tillId) ?? null, ...toTotals(s) }));
   }
 
   /** This till's payments still without a final state in this environment (any date). */

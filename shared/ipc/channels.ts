@@ -42,6 +42,12 @@ export const IPC_CHANNEL_NAMES = [
   'printer:printPage',
   'printer:list',
   'settings:saveReceipt',
+  'day:xReport',
+  'day:close',
+  'day:list',
+  'day:get',
+  'day:exportCsv',
+  'day:print',
 ] as const;
 
 export const IPC_EVENT_NAMES = ['payment:updated', 'relay:state', 'app:changed', 'owner:changed', 'session:changed'] as const;

@@ -16,6 +16,7 @@ import { peopleChannels, personSchema } from './people-contract.js';
 import { receiptChannels } from './receipt-contract.js';
 import { counterSettingsSchema, settingsChannels } from './settings-contract.js';
 import { takingsChannels } from './takings-contract.js';
+import { dayChannels } from './day-contract.js';
 import { printerKindSchema } from '../receipt/receipt-settings.js';
 import { CALLERS } from './roles.js';
 
@@ -23,6 +24,7 @@ export * from './payment-contract.js';
 export * from './people-contract.js';
 export * from './settings-contract.js';
 export * from './takings-contract.js';
+export * from './day-contract.js';
 
 export const relayStateSchema = z.enum(['connected', 'reconnecting', 'offline']);
 export type RelayState = z.infer<typeof relayStateSchema>;
@@ -61,6 +63,7 @@ export const ipcContract = {
   ...paymentChannels,
   ...takingsChannels,
   ...receiptChannels,
+  ...dayChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

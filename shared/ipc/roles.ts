@@ -59,6 +59,12 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'printer:printPage': SELLERS,
   'takings:report': MANAGERS,
   'takings:exportCsv': MANAGERS,
+  'day:xReport': MANAGERS,
+  'day:close': MANAGERS,
+  'day:list': MANAGERS,
+  'day:get': MANAGERS,
+  'day:exportCsv': MANAGERS,
+  'day:print': MANAGERS,
 };
 
 export function mayCall(caller: Caller, channel: IpcChannelName): boolean {

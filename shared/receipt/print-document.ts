@@ -27,7 +27,7 @@ export type PrintBlock = z.infer<typeof printBlockSchema>;
 export const printDocumentSchema = z.object({
   /** What the document is, for people and tests: "customer receipt", "NOT PAID slip", "test print"… */
   title: z.string().max(80),
-  blocks: z.array(printBlockSchema).max(200),
+  blocks: z.array(printBlockSchema).max(2000),
 });
 export type PrintDocument = z.infer<typeof printDocumentSchema>;
 

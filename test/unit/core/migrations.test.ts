@@ -292,6 +292,26 @@ describe("migration 10: settle by hand and the owner's alerts", () => {
   });
 });
 
+describe('migration 11: Z reports', () => {
+  it('leaves existing transactions in no Z, numbers Z reports once per environment, and refuses to change or delete one', () => {
+    const v10 = tillAt(10);
+    insertRow(v10, 'transactions', transaction('TX_OLD'));
+    migrateTo(v10, MIGRATIONS, 11);
+    const v11 = v10;
+    expect(isStrict(v11, 'z_reports')).toBe(true);
+    expect(v11.prepare('SELECT z_report_id FROM transactions').get()).toEqual({ z_report_id: null });
+    const z = v11.prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES (?, ?, 5, '{}', '[]')");
+    const id = Number(z.run('test', 1).lastInsertRowid);
+    z.run('live', 1);
+    expect(() => z.run('test', 1)).toThrow(/UNIQUE/);
+    expect(() => z.run('staging', 2)).toThrow(/CHECK/);
+    v11.prepare('UPDATE transactions SET z_report_id = ?').run(id);
+    expect(() => v11.prepare('UPDATE transactions SET z_report_id = 99').run()).toThrow(/FOREIGN KEY/);
+    expect(() => v11.prepare('UPDATE z_reports SET report = \'{"x":1}\'').run()).toThrow(/a Z report never changes/);
+    expect(() => v11.prepare('DELETE FROM z_reports').run()).toThrow(/a Z report never changes/);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(10);
+  expect(SCHEMA_VERSION).toBe(11);
 });

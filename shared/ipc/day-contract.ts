@@ -1,0 +1,117 @@
+/**
+ * The day's close part of the IPC contract (spread into `ipcContract`): the X report (the day so far,
+ * closes nothing), closing the day into a numbered Z report (an immutable snapshot), the list of past
+ * Z reports, one Z with what happened since its close, its CSV, and printing either.
+ */
+import { z } from 'zod';
+import { environmentSchema } from '../domain-schemas.js';
+import { takingsTotalsSchema } from './takings-contract.js';
+import { printResultSchema } from './receipt-contract.js';
+import { wireAmount } from './wire-schemas.js';
+
+const iso = z.string();
+
+/** A final transaction named in a report: when, whose number (as people write it), how much, where and by whom. */
+const reportLineSchema = z.object({
+  reference: z.string(),
+  merchantRef: z.string().nullable(),
+  completedAt: iso,
+  /** When this till started it (null: another till's payment, whose start this till does not know). */
+  startedAt: iso.nullable(),
+  msisdn: z.string(),
+  status: z.enum(['SUCCESS', 'FAILED']),
+  amount: wireAmount,
+  till: z.string(),
+  cashier: z.string().nullable(),
+  /** Why it failed, when this till knows it (the service's result does not say). */
+  reason: z.string().nullable(),
+});
+export type DayReportLine = z.infer<typeof reportLineSchema>;
+
+/** A result counted in this report for a payment started before the previous Z's close. */
+const lateLineSchema = reportLineSchema.extend({ closedDay: z.string().nullable() });
+
+/** This till's payment still without a result at the report's time, and what to do about it. */
+const awaitingLineSchema = z.object({
+  paymentId: z.string(),
+  merchantRef: z.string(),
+  startedAt: iso,
+  msisdn: z.string(),
+  amount: wireAmount,
+  network: z.string(),
+  cashier: z.string().nullable(),
+  status: z.enum(['pending', 'overdue']),
+  whatToDo: z.string(),
+});
+export type DayAwaitingLine = z.infer<typeof awaitingLineSchema>;
+
+export const dayReportSchema = z.object({
+  environment: environmentSchema,
+  /** "Z-0001" for a closed day, "X" for the day so far. */
+  label: z.string(),
+  kind: z.enum(['x', 'z']),
+  number: z.number().int().nullable(),
+  /** The previous Z's close, or the first transaction counted (null: nothing counted yet). */
+  openedAt: iso.nullable(),
+  /** The close (a Z) or the instant of the read (an X). */
+  at: iso,
+  closedBy: z.string().nullable(),
+  timeZone: z.string(),
+  totals: takingsTotalsSchema,
+  byCashier: z.array(takingsTotalsSchema.extend({ cashierId: z.string().nullable(), cashier: z.string().nullable() })),
+  byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string(), tillName: z.string().nullable() })),
+  byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
+  failures: z.array(reportLineSchema),
+  arrivedAfterClose: z.array(lateLineSchema),
+  awaiting: z.array(awaitingLineSchema),
+});
+export type DayReport = z.infer<typeof dayReportSchema>;
+
+/** Since a Z's close: a result for a payment of that day (listed awaiting, or started before the close). */
+export const sinceCloseLineSchema = z.object({
+  merchantRef: z.string().nullable(),
+  msisdn: z.string(),
+  amount: wireAmount,
+  /** What the snapshot said of it: pending, overdue, or not listed (another till's, or not yet known here). */
+  listedAs: z.enum(['pending', 'overdue', 'not listed']),
+  /** Its result since: null while it still has none. */
+  status: z.enum(['SUCCESS', 'FAILED']).nullable(),
+  completedAt: iso.nullable(),
+  /** The later Z that counted it ("Z-0002"), or null: it will be in the next Z. */
+  countedIn: z.string().nullable(),
+});
+export type SinceCloseLine = z.infer<typeof sinceCloseLineSchema>;
+
+export const zSummarySchema = z.object({
+  id: z.number().int(),
+  label: z.string(),
+  openedAt: iso.nullable(),
+  closedAt: iso,
+  closedBy: z.string().nullable(),
+  totals: takingsTotalsSchema,
+});
+export type ZSummary = z.infer<typeof zSummarySchema>;
+
+const zId = z.number().int().positive();
+
+export const dayChannels = {
+  /** The day so far: every final transaction of the active environment in no Z yet. Stored nowhere. */
+  'day:xReport': { request: z.object({}).strict(), response: dayReportSchema },
+  /**
+   * Closes the day. `lastNumber` is the latest Z the screen knows (0: none): if another close came first,
+   * this one is refused instead of making a second report (a double click, a second window).
+   */
+  'day:close': {
+    request: z.object({ lastNumber: z.number().int().nonnegative() }).strict(),
+    response: z.object({ id: zId, report: dayReportSchema }),
+  },
+  'day:list': { request: z.object({}).strict(), response: z.object({ reports: z.array(zSummarySchema) }) },
+  /** A closed Z as it was frozen, and what happened since to the payments of that day. */
+  'day:get': {
+    request: z.object({ id: zId }).strict(),
+    response: z.object({ id: zId, report: dayReportSchema, sinceClose: z.array(sinceCloseLineSchema) }),
+  },
+  'day:exportCsv': { request: z.object({ id: zId }).strict(), response: z.object({ filename: z.string(), csv: z.string() }) },
+  /** Prints the X report (no id) or a Z. */
+  'day:print': { request: z.object({ id: zId.optional() }).strict(), response: printResultSchema },
+} as const;

@@ -1,0 +1,104 @@
+/**
+ * An X or Z report as a print document, for 80 mm or 58 mm paper alike (a row's value goes under its
+ * label when both do not fit the paper's width). A TEST report says so at the top and the bottom.
+ * Pure: the core prints exactly what the screen shows.
+ */
+import type { DayReport, TakingsTotals } from '../ipc/contract.js';
+import { dateTime, networkLabel } from '../display.js';
+import { formatGhs, parseAmount } from '../money.js';
+import { shopHeader } from './build-receipt.js';
+import type { PrintBlock, PrintDocument } from './print-document.js';
+import type { ReceiptSettings } from './receipt-settings.js';
+
+export const TEST_REPORT_BANNER = 'TEST — SANDBOX, NO MONEY MOVED';
+
+const money = (wire: string) => formatGhs(parseAmount(wire, { allowZero: true }));
+const row = (label: string, value: string, bold = false): PrintBlock => ({ kind: 'row', label, value, bold });
+const text = (value: string, bold = false): PrintBlock => ({ kind: 'text', text: value, align: 'left', bold });
+const section = (title: string): PrintBlock[] => [{ kind: 'rule' }, { kind: 'text', text: title, align: 'center', bold: true }];
+
+function totals(t: TakingsTotals): PrintBlock[] {
+  return [
+    row('Count', String(t.count)),
+    row('Paid', String(t.succeeded)),
+    row('Failed', String(t.failed)),
+    row('Gross', money(t.gross)),
+    row('Fees', money(t.fees)),
+    row('Net', money(t.net), true),
+  ];
+}
+
+/** One line per group: its name bold, then paid count, gross and net on one row. */
+function breakdown(title: string, groups: Array<TakingsTotals & { name: string }>): PrintBlock[] {
+  if (groups.length === 0) return [];
+  return [
+    ...section(title),
+    ...groups.flatMap((g) => [
+      text(g.name, true),
+      row(`${g.succeeded} paid, ${g.failed} failed`, `${money(g.gross)} / net ${money(g.net)}`),
+    ]),
+  ];
+}
+
+function lists(report: DayReport): PrintBlock[] {
+  const when = (iso: string) => dateTime(iso, report.timeZone);
+  const blocks: PrintBlock[] = [];
+  if (report.failures.length) blocks.push(...section(`Failures (${report.failures.length})`));
+  for (const f of report.failures) {
+    blocks.push(row(`${when(f.completedAt)} ${f.msisdn}`, money(f.amount)));
+    blocks.push(text(`${f.till}${f.cashier ? ` · ${f.cashier}` : ''}${f.reason ? ` · ${f.reason}` : ''}`));
+  }
+  if (report.arrivedAfterClose.length) blocks.push(...section(`Arrived after close (${report.arrivedAfterClose.length}, counted above)`));
+  for (const l of report.arrivedAfterClose) {
+    blocks.push(row(`${l.status === 'SUCCESS' ? 'PAID' : 'FAILED'} ${l.msisdn}`, money(l.amount)));
+    blocks.push(
+      text(
+        `${l.startedAt ? `started ${when(l.startedAt)}` : `completed ${when(l.completedAt)}`}${l.closedDay ? `, day of ${l.closedDay}` : ''}`,
+      ),
+    );
+  }
+  if (report.awaiting.length) blocks.push(...section(`Awaiting a result (${report.awaiting.length}, not counted)`));
+  for (const a of report.awaiting) {
+    blocks.push(row(`${a.status.toUpperCase()} ${a.msisdn}`, money(a.amount), true));
+    blocks.push(text(`${when(a.startedAt)} · ref ${a.merchantRef}`), text(a.whatToDo));
+  }
+  return blocks;
+}
+
+export function buildDayReportDocument(report: DayReport, settings: ReceiptSettings, tillName: string): PrintDocument {
+  const test: PrintBlock[] = report.environment === 'test' ? [{ kind: 'banner', text: TEST_REPORT_BANNER }] : [];
+  const title = report.kind === 'z' ? `Z REPORT ${report.label}` : 'X REPORT';
+  const head: PrintBlock[] = [
+    { kind: 'heading', text: title, large: true },
+    { kind: 'text', text: report.kind === 'z' ? 'Day closed' : 'The day so far: nothing is closed', align: 'center', bold: false },
+    row('From', report.openedAt ? dateTime(report.openedAt, report.timeZone) : '—'),
+    row(report.kind === 'z' ? 'Closed' : 'Printed', dateTime(report.at, report.timeZone)),
+  ];
+  if (report.closedBy) head.push(row('Closed by', report.closedBy));
+  head.push(row('Till', tillName));
+  return {
+    title: report.kind === 'z' ? `Z report ${report.label}` : 'X report',
+    blocks: [
+      ...test,
+      ...shopHeader(settings, tillName),
+      { kind: 'rule' },
+      ...head,
+      ...section('Totals'),
+      ...totals(report.totals),
+      ...breakdown(
+        'By cashier',
+        report.byCashier.map((c) => ({ ...c, name: c.cashier ?? 'Nobody signed in' })),
+      ),
+      ...breakdown(
+        'By till',
+        report.byTill.map((t) => ({ ...t, name: t.tillName ?? t.tillId })),
+      ),
+      ...breakdown(
+        'By network',
+        report.byNetwork.map((n) => ({ ...n, name: networkLabel(n.network) })),
+      ),
+      ...lists(report),
+      ...test,
+    ],
+  };
+}
