@@ -8,8 +8,7 @@
 import type { IpcResponse } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { numberEnd, referencePrefixes } from '../../shared/history-query.js';
-import { isOverdue } from './overdue.js';
-import { toPaymentView, type PaymentRow } from './payments-repo.js';
+import { toPaymentViewAt, type PaymentRow } from './payments-repo.js';
 import type { Environment } from '../../shared/domain.js';
 import type { ShiftScope } from './cashier-scope.js';
 
@@ -114,7 +113,7 @@ export class History {
         : (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${filter}`).get(params) as { n: number }).n;
     const now = this.now();
     return {
-      items: rows.map((row) => (isOverdue(row.state, row.created_at, now) ? { ...toPaymentView(row), overdue: true } : toPaymentView(row))),
+      items: rows.map((row) => toPaymentViewAt(row, now)),
       total,
       page: input.page,
     };

@@ -4,6 +4,7 @@ import type { HandSettlement, PaymentView } from '../../shared/ipc/contract.js';
 import { OPEN_STATES, RESENDABLE_STATES, SENDING_STATES, type Environment, type PaymentState } from '../../shared/domain.js';
 import { sqlList } from '../../shared/sql-list.js';
 import type { Db } from './database.js';
+import { isOverdue } from './overdue.js';
 
 export type PaymentRow = {
   id: string;
@@ -86,6 +87,11 @@ function handSettlementView(row: PaymentRow): HandSettlement | null {
 }
 
 type HandColumn = Extract<keyof PaymentRow, `hand_${string}`>;
+
+/** The view, flagged overdue when it has waited longer than any result can take to arrive (as of `now`). */
+export function toPaymentViewAt(row: PaymentRow, now: number): PaymentView {
+  return isOverdue(row.state, row.created_at, now) ? { ...toPaymentView(row), overdue: true } : toPaymentView(row);
+}
 
 export type PaymentPatch = Partial<
   Pick<

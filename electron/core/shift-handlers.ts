@@ -1,11 +1,13 @@
-/** Handlers for shifts: the signed-in person's current shift, the list, one report, and closing a shift. */
+/** Handlers for shifts: the signed-in person's current shift, the list, one report, closing and printing a shift. */
 import type { IpcContract, IpcResponse } from '../../shared/ipc/contract.js';
 import type { z } from 'zod';
 import type { CoreContext } from './core-context.js';
 import { CoreError } from './errors.js';
+import { buildShiftReport } from '../../shared/receipt/build-shift-report.js';
+import { printDocuments } from './printing/receipt-handlers.js';
 import type { Person } from './sign-in.js';
 
-export type ShiftChannel = 'shifts:current' | 'shifts:list' | 'shifts:get' | 'shifts:close';
+export type ShiftChannel = 'shifts:current' | 'shifts:list' | 'shifts:get' | 'shifts:close' | 'shifts:print';
 type Handlers = { [C in ShiftChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
 /** A cashier deals with their own shifts only; a manager or the owner with anyone's. */
@@ -43,6 +45,12 @@ export function createShiftHandlers(ctx: CoreContext): Handlers {
       // Closing your own shift is signing out.
       if (row.staff_id === person.id) signIn.signOut();
       return report;
+    },
+    'shifts:print': async ({ id }) => {
+      const { tillName, timeZone, receipt } = ctx.settings.settings;
+      const report = shifts.report(shiftFor(id, me()));
+      const document = buildShiftReport(report, { settings: receipt, tillName, timeZone, printedAt: new Date(ctx.now()).toISOString() });
+      return printDocuments(ctx, `shift:${id}`, [document]);
     },
   };
 }

@@ -9,7 +9,7 @@ import type { ShiftReport, ShiftSummary } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
 import { isOpen } from '../../shared/domain.js';
-import { toPaymentView, type PaymentRow } from './payments-repo.js';
+import { toPaymentViewAt, type PaymentRow } from './payments-repo.js';
 import type { AuditLog } from './audit-log.js';
 import type { StaffRepo } from './staff-repo.js';
 import type { Person } from './sign-in.js';
@@ -115,7 +115,8 @@ export class Shifts {
       closedBy: row.closed_by,
       totals: view(all),
       byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...view(s) })),
-      pending: pending.map(toPaymentView),
+      // Overdue as of now, or as of the close for a report being stored.
+      pending: pending.map((p) => toPaymentViewAt(p, row.closed_at ?? this.now())),
     };
   }
 }

@@ -20,6 +20,7 @@ export const IPC_CHANNEL_NAMES = [
   'shifts:list',
   'shifts:get',
   'shifts:close',
+  'shifts:print',
   'audit:list',
   'audit:exportCsv',
   'settings:get',

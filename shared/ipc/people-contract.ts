@@ -5,6 +5,7 @@ import { STAFF_ROLES } from './roles.js';
 import { isoDate, ok } from './wire-schemas.js';
 import { paymentViewSchema } from './payment-contract.js';
 import { takingsTotalsSchema } from './takings-contract.js';
+import { printResultSchema } from './receipt-contract.js';
 
 /** The core checks a new PIN's digits itself (too short, all one digit, taken) and says which. */
 const pinSchema = z.string().max(16);
@@ -97,6 +98,8 @@ export const peopleChannels = {
   'shifts:get': { request: z.object({ id: z.string().max(64) }).strict(), response: shiftReportSchema },
   /** Closes a shift and stores its report (a cashier: their own; a manager or the owner: any). */
   'shifts:close': { request: z.object({ id: z.string().max(64) }).strict(), response: shiftReportSchema },
+  /** A shift's report on the chosen printer (a cashier: their own), as of now while it is open. */
+  'shifts:print': { request: z.object({ id: z.string().max(64) }).strict(), response: printResultSchema },
   'audit:list': { request: auditQuerySchema, response: z.object({ entries: z.array(auditEntrySchema) }) },
   'audit:exportCsv': { request: auditQuerySchema, response: z.object({ filename: z.string(), csv: z.string() }) },
   'owner:setPin': {

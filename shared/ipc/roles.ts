@@ -46,6 +46,7 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'shifts:list': SIGNED_IN,
   'shifts:get': SIGNED_IN,
   'shifts:close': SIGNED_IN,
+  'shifts:print': SIGNED_IN,
   'audit:list': OWNER,
   'audit:exportCsv': OWNER,
   'payments:resolveAccount': SELLERS,

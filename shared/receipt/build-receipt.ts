@@ -35,12 +35,13 @@ export function maskMsisdn(msisdn: string): string {
   return `${national.slice(0, 3)} ••• ${national.slice(6)}`;
 }
 
-function money(wire: string | null): string {
+/** An amount from the wire as printed: GH₵1,234.50, or — when there is none. */
+export function money(wire: string | null): string {
   return wire === null ? '—' : formatGhs(parseAmount(wire, { allowZero: true }));
 }
 
-const row = (label: string, value: string, bold = false): PrintBlock => ({ kind: 'row', label, value, bold });
-const centred = (text: string, bold = false): PrintBlock => ({ kind: 'text', text, align: 'center', bold });
+export const row = (label: string, value: string, bold = false): PrintBlock => ({ kind: 'row', label, value, bold });
+export const centred = (text: string, bold = false): PrintBlock => ({ kind: 'text', text, align: 'center', bold });
 
 /** Shop name (the till's name until the owner sets one), address lines, phone, tax id. */
 export function shopHeader(settings: ReceiptSettings, tillName: string): PrintBlock[] {

@@ -1,0 +1,73 @@
+/**
+ * A shift's report as a print document (80 or 58 mm: label-and-value rows, which the printer and the
+ * screen's print view lay out to the paper's width, as receipts are): who, when, the figures for all
+ * networks and then each network, the payments still awaiting a result apart (overdue ones said so),
+ * and a line to sign. Pure: the core prints exactly what the screen shows.
+ */
+import type { PaymentView, ShiftReport, TakingsTotals } from '../ipc/contract.js';
+import { dateTime, networkLabel } from '../display.js';
+import { centred, maskMsisdn, money, row, shopHeader } from './build-receipt.js';
+import type { PrintBlock, PrintDocument } from './print-document.js';
+import type { ReceiptSettings } from './receipt-settings.js';
+
+export type ShiftReportContext = {
+  settings: ReceiptSettings;
+  tillName: string;
+  timeZone: string;
+  /** When it is printed (ISO): an open shift's figures are as of then. */
+  printedAt: string;
+};
+
+const text = (value: string, bold = false): PrintBlock => ({ kind: 'text', text: value, align: 'left', bold });
+
+/** The figures of one group (all networks, or one). */
+export function figureRows(t: TakingsTotals): PrintBlock[] {
+  return [
+    row('Payments', String(t.count)),
+    row('Paid', String(t.succeeded)),
+    row('Not paid', String(t.failed)),
+    row('Gross', money(t.gross)),
+    row('Fees', money(t.fees)),
+    row('Net', money(t.net), true),
+  ];
+}
+
+function awaiting(pending: PaymentView[], timeZone: string): PrintBlock[] {
+  const blocks: PrintBlock[] = [text(`Awaiting a result: ${pending.length}`, true)];
+  if (pending.length === 0) return blocks;
+  blocks.push(text('Not in the figures above until their result arrives.'));
+  for (const p of pending) {
+    blocks.push(row(`${maskMsisdn(p.msisdn)} ${networkLabel(p.network)}`, money(p.amount)));
+    blocks.push(text(`  ${dateTime(p.createdAt, timeZone)}${p.overdue ? ' OVERDUE: check the dashboard' : ''}`));
+  }
+  return blocks;
+}
+
+export function buildShiftReport(report: ShiftReport, ctx: ShiftReportContext): PrintDocument {
+  const { timeZone } = ctx;
+  const status = report.closedAt ? 'CLOSED' : `OPEN: figures as of ${dateTime(ctx.printedAt, timeZone)}`;
+  const byNetwork = report.byNetwork.flatMap((n) => [{ kind: 'rule' } as const, text(networkLabel(n.network), true), ...figureRows(n)]);
+  return {
+    title: 'shift report',
+    blocks: [
+      ...shopHeader(ctx.settings, ctx.tillName),
+      { kind: 'rule' },
+      { kind: 'heading', text: 'SHIFT REPORT', large: true },
+      centred(status, true),
+      row('Cashier', report.staffName),
+      row('Till', ctx.tillName),
+      row('Opened', dateTime(report.openedAt, timeZone)),
+      row('Closed', report.closedAt ? dateTime(report.closedAt, timeZone) : 'still open'),
+      ...(report.closedBy ? [row('Closed by', report.closedBy)] : []),
+      { kind: 'rule' },
+      text('All networks', true),
+      ...figureRows(report.totals),
+      ...byNetwork,
+      { kind: 'rule' },
+      ...awaiting(report.pending, timeZone),
+      { kind: 'rule' },
+      row('Printed', dateTime(ctx.printedAt, timeZone)),
+      text('Signed: ______________________'),
+    ],
+  };
+}
