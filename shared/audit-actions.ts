@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'shift_close',
   'day_close',
   'settle_by_hand',
+  'alert_acknowledged',
   'environment',
   'settings_changed',
 ] as const;

@@ -1,6 +1,8 @@
 /** What the channel handlers can reach inside a running core. */
-import type { RelayState } from '../../shared/ipc/contract.js';
+import type { PaymentView, RelayState } from '../../shared/ipc/contract.js';
+import type { Db } from './database.js';
 import type { Logger } from './logger.js';
+import type { Alerts } from './alerts.js';
 import type { AuditLog } from './audit-log.js';
 import type { PinGuard } from './pin-guard.js';
 import type { Shifts } from './shifts.js';
@@ -19,6 +21,8 @@ import type { Environment } from '../../shared/domain.js';
 import type { PrintService } from './printing/print-service.js';
 
 export type CoreContext = {
+  /** For steps that span stores in one SQL transaction (settle by hand). */
+  db: Db;
   settings: SettingsStore;
   staff: StaffRepo;
   signIn: SignIn;
@@ -29,6 +33,9 @@ export type CoreContext = {
   engine: PaymentEngine;
   repo: PaymentsRepo;
   transactions: TransactionsStore;
+  alerts: Alerts;
+  /** Tell every screen a payment changed (payment:updated). */
+  emitPayment(view: PaymentView): void;
   takings: Takings;
   history: History;
   client: ServiceClient;

@@ -13,6 +13,7 @@ import { createPeopleHandlers } from './people-handlers.js';
 import { createReceiptHandlers } from './printing/receipt-handlers.js';
 import { reportHandlers } from './report-handlers.js';
 import { settingsHandlers } from './settings-handlers.js';
+import { settleHandlers } from './settle-handlers.js';
 import { createShiftHandlers } from './shift-handlers.js';
 import { staffHandlers } from './staff-handlers.js';
 
@@ -27,5 +28,6 @@ export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
     ...createReceiptHandlers(ctx),
     ...createShiftHandlers(ctx),
     ...dayHandlers(ctx),
+    ...settleHandlers(ctx),
   };
 }

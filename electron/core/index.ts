@@ -11,6 +11,7 @@ import { lockDataDir } from '../../shared/data-lock.js';
 import type { IpcChannel, IpcEvent, IpcEventPayload, IpcResponse } from '../../shared/ipc/contract.js';
 import type { IpcEnvelope } from '../../shared/ipc/channels.js';
 import { mayCall } from '../../shared/ipc/roles.js';
+import { Alerts } from './alerts.js';
 import { AuditLog } from './audit-log.js';
 import type { CoreContext } from './core-context.js';
 import { openDatabase, type Db } from './database.js';
@@ -166,6 +167,7 @@ function buildParts(base: Base): Parts {
   const { options, dataDir, now, log, events, secrets, settings, db } = base;
   const repo = new PaymentsRepo(db);
   const transactions = new TransactionsStore(db, settings.settings.timeZone);
+  const alerts = new Alerts(db, now, (open) => events.emit('alerts:changed', { open }));
   const client = createServiceClient({
     connectTimeoutMs: options.http?.connectTimeoutMs ?? 5_000,
     responseTimeoutMs: options.http?.responseTimeoutMs ?? 15_000,
@@ -183,6 +185,7 @@ function buildParts(base: Base): Parts {
     db,
     repo,
     transactions,
+    alerts,
     client,
     log,
     now,
@@ -200,7 +203,7 @@ function buildParts(base: Base): Parts {
     onState: (environment, state) => events.emit('relay:state', { state, environment }),
     tuning: options.relay,
   });
-  const context = coreContext(base, { repo, transactions, client, configs, engine, relays });
+  const context = coreContext(base, { repo, transactions, alerts, client, configs, engine, relays });
   const { signIn } = context;
   const dispatcher = createDispatcher({
     handlers: createHandlers(context),
@@ -215,11 +218,14 @@ function buildParts(base: Base): Parts {
   return { client, configs, engine, relays, signIn, dispatcher };
 }
 
-type Services = Pick<CoreContext, 'repo' | 'transactions' | 'client' | 'engine'> & { configs: ServiceConfigs; relays: RelayConnections };
+type Services = Pick<CoreContext, 'repo' | 'transactions' | 'alerts' | 'client' | 'engine'> & {
+  configs: ServiceConfigs;
+  relays: RelayConnections;
+};
 
 /** What the handlers reach: the parts, the people of the till, and the steps that change an environment. */
 function coreContext({ options, now, log, events, settings, db }: Base, services: Services): CoreContext {
-  const { repo, transactions, client, configs, engine, relays } = services;
+  const { repo, transactions, alerts, client, configs, engine, relays } = services;
   const staff = new StaffRepo(db);
   adoptLegacyOwnerPin(settings, staff, now);
   const audit = new AuditLog(db, now);
@@ -240,6 +246,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     },
   });
   return {
+    db,
     settings,
     staff,
     signIn,
@@ -250,6 +257,8 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     engine,
     repo,
     transactions,
+    alerts,
+    emitPayment: (view) => events.emit('payment:updated', view),
     takings: new Takings(db, now),
     history: new History(db, now),
     client,

@@ -2,6 +2,7 @@
 import type { Environment } from '../../shared/domain.js';
 import type { PaymentView } from '../../shared/ipc/contract.js';
 import type { Cashier } from '../../shared/wire/payment-metadata.js';
+import type { Alerts } from './alerts.js';
 import type { Db } from './database.js';
 import type { Logger } from './logger.js';
 import type { PaymentsRepo } from './payments-repo.js';
@@ -14,6 +15,8 @@ export type EngineDeps = {
   db: Db;
   repo: PaymentsRepo;
   transactions: TransactionsStore;
+  /** The owner's alerts (a late result that overrides a settle by hand raises one). */
+  alerts: Alerts;
   client: ServiceClient;
   log: Logger;
   now: () => number;

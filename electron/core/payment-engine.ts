@@ -9,6 +9,7 @@ import { initializeResponseSchema } from '../../shared/wire/initialize.js';
 import type { WireTransaction } from '../../shared/wire/transaction.js';
 import type { IpcResponse, PaymentView } from '../../shared/ipc/contract.js';
 import { isDefiniteRejection, messageForServiceError, SERVICE_TROUBLE_MESSAGE, UNREACHABLE_MESSAGE } from './error-messages.js';
+import { landOnHandSettled } from './hand-result.js';
 import { landResult } from './land-result.js';
 import { toPaymentView, type PaymentRow } from './payments-repo.js';
 import { isOpen, isResendable, RESENDABLE_STATES, type Environment } from '../../shared/domain.js';
@@ -238,6 +239,8 @@ export class PaymentEngine {
       return;
     }
     const updated = db.transaction(() => {
+      const handSettled = landOnHandSettled(this.deps, environment, tx, relaySeq);
+      if (handSettled) return handSettled;
       transactions.insert(environment, tx, relaySeq, now());
       return landResult(this.deps, environment, tx.reference, tx.clientReference);
     })();

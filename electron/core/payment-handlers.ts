@@ -9,7 +9,8 @@ import { messageForServiceError } from './error-messages.js';
 import { toPaymentView } from './payments-repo.js';
 import { cashierScope, inScope, visiblePayment } from './cashier-scope.js';
 
-export function paymentHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'payments'>> {
+/** `payments:settle` is in settle-handlers.ts. */
+export function paymentHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsOf<'payments'>, 'payments:settle'>> {
   const active = () => ctx.settings.settings.active;
   return {
     'payments:resolveAccount': ({ msisdn, network }) => resolveAccount(ctx, msisdn, network),

@@ -5,6 +5,7 @@
  */
 import { parseAmount } from '../../shared/money.js';
 import { cashierOf, tillOf } from '../../shared/wire/payment-metadata.js';
+type Cashier = { staff_id: string | null; staff_name: string | null };
 import type { WireTransaction } from '../../shared/wire/transaction.js';
 
 import type { Db } from './database.js';
@@ -54,6 +55,8 @@ export class TransactionsStore {
   private readonly byClientReference;
   private readonly chargedNetwork;
   private readonly nameTill;
+  private readonly dropEmpty;
+  private readonly hasZReport: boolean;
 
   constructor(
     private readonly db: Db,
@@ -61,9 +64,9 @@ export class TransactionsStore {
   ) {
     this.insertRow = db.prepare(
       `INSERT INTO transactions (environment, reference, client_reference, status, amount, fee, net, msisdn, network,
-         description, till_id, staff_id, staff_name, completed_at, local_date, relay_seq, received_at)
+         description, till_id, staff_id, staff_name, completed_at, local_date, relay_seq, received_at, settled_by_hand)
        VALUES (@environment, @reference, @client_reference, @status, @amount, @fee, @net, @msisdn, @network,
-         @description, @till_id, @staff_id, @staff_name, @completed_at, @local_date, @relay_seq, @received_at)
+         @description, @till_id, @staff_id, @staff_name, @completed_at, @local_date, @relay_seq, @received_at, @settled_by_hand)
        ON CONFLICT (environment, reference) DO NOTHING`,
     );
     this.bumpRollup = db.prepare(
@@ -78,6 +81,11 @@ export class TransactionsStore {
       `INSERT INTO till_names (till_id, name, seen_at) VALUES (?, ?, ?)
        ON CONFLICT (till_id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at WHERE excluded.seen_at >= till_names.seen_at`,
     );
+    this.dropEmpty = db.prepare(
+      `DELETE FROM daily_takings WHERE environment = @environment AND local_date = @local_date AND till_id = @till_id
+         AND network = @network AND succeeded = 0 AND failed = 0`,
+    );
+    this.hasZReport = (db.pragma('table_info(transactions)') as Array<{ name: string }>).some((c) => c.name === 'z_report_id');
     this.chargedNetwork = db.prepare('SELECT network FROM payments WHERE environment = ? AND merchant_ref = ?');
     this.byReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND reference = ?');
     this.byClientReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND client_reference = ? LIMIT 1');
@@ -85,10 +93,67 @@ export class TransactionsStore {
 
   /** Returns true when the transaction was new (false: already known, nothing changed). */
   insert(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number): boolean {
+    const row = this.rowOf(environment, tx, relaySeq, receivedAt);
+    const inserted = this.insertRow.run({ ...row, settled_by_hand: 0 }).changes === 1;
+    if (inserted) this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
+    // Only the till its merchantRef names (a name in metadata cannot relabel another till's takings).
+    const till = tillOf(tx.metadata);
+    if (inserted && till?.id === row.till_id) this.nameTill.run(till.id, till.name, row.completed_at);
+    return inserted;
+  }
+
+  /** A payment of this till settled by hand: counted like a result (takings, rollup, CSV), marked settled_by_hand. */
+  insertByHand(row: Omit<TransactionRow, 'local_date' | 'settled_by_hand'> & Cashier, receivedAt: number): void {
+    const full = { ...row, local_date: localDate(row.completed_at, this.timeZone), relay_seq: null, received_at: receivedAt };
+    if (this.insertRow.run({ ...full, settled_by_hand: 1 }).changes !== 1) {
+      throw new Error(`transaction ${row.reference} already exists`);
+    }
+    this.addToRollup({ ...full, network: this.takingsNetwork(row.environment, row.network, row.client_reference) });
+  }
+
+  /**
+   * The service's own result for a payment settled by hand, stored under `handReference`: its values replace
+   * the hand's in the row and in the rollup. `agrees`: the row stays marked settled by hand (the service
+   * confirmed it); otherwise it becomes the service's own row, and a day close counts it again.
+   */
+  replaceHandRow(
+    environment: Environment,
+    handReference: string,
+    tx: WireTransaction,
+    relaySeq: number | null,
+    receivedAt: number,
+    agrees: boolean,
+  ): void {
+    const old = this.byReference.get(environment, handReference) as TransactionRow | undefined;
+    if (!old) {
+      this.insert(environment, tx, relaySeq, receivedAt);
+      return;
+    }
+    this.addToRollup({ ...old, network: this.takingsNetwork(environment, old.network, old.client_reference) }, -1);
+    const row = this.rowOf(environment, tx, relaySeq, receivedAt);
+    this.replaceRow({ ...row, settled_by_hand: agrees ? 1 : 0, old_reference: handReference }, !agrees);
+    this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
+  }
+
+  private replaceRow(row: Record<string, unknown>, reopen: boolean): void {
+    // A day close (when the till has one: z_report_id) counts a result the service changed in its next report.
+    const reopenSql = reopen && this.hasZReport ? ', z_report_id = NULL' : '';
+    this.db
+      .prepare(
+        `UPDATE transactions SET reference = @reference, client_reference = @client_reference, status = @status, amount = @amount,
+           fee = @fee, net = @net, msisdn = @msisdn, network = @network, description = @description, till_id = @till_id,
+           staff_id = @staff_id, staff_name = @staff_name, completed_at = @completed_at, local_date = @local_date,
+           relay_seq = @relay_seq, received_at = @received_at, settled_by_hand = @settled_by_hand${reopenSql}
+         WHERE environment = @environment AND reference = @old_reference`,
+      )
+      .run(row);
+  }
+
+  private rowOf(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number) {
     const completedAt = Date.parse(tx.completedAt);
     // Who started it, from the metadata the service echoed (any till of the merchant, see payment-metadata.ts).
     const cashier = cashierOf(tx.metadata);
-    const row = {
+    return {
       environment,
       reference: tx.reference,
       client_reference: tx.clientReference,
@@ -107,12 +172,6 @@ export class TransactionsStore {
       relay_seq: relaySeq,
       received_at: receivedAt,
     };
-    const inserted = this.insertRow.run(row).changes === 1;
-    if (inserted) this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
-    // Only the till its merchantRef names (a name in metadata cannot relabel another till's takings).
-    const till = tillOf(tx.metadata);
-    if (inserted && till?.id === row.till_id) this.nameTill.run(till.id, till.name, completedAt);
-    return inserted;
   }
 
   /** The network a transaction counts under in takings (see TAKINGS_NETWORK_SQL, the same rule in SQL). */
@@ -122,21 +181,22 @@ export class TransactionsStore {
     return own?.network ?? wireNetwork;
   }
 
+  /** `sign` -1 takes a row back out (a hand settlement the service's result replaces). */
   private addToRollup(
     row: Pick<TransactionRow, 'environment' | 'local_date' | 'till_id' | 'network' | 'amount' | 'fee' | 'net'> & { status: string },
+    sign: 1 | -1 = 1,
   ): void {
     const success = row.status === 'SUCCESS';
+    const key = { environment: row.environment, local_date: row.local_date, till_id: row.till_id, network: row.network };
     this.bumpRollup.run({
-      environment: row.environment,
-      local_date: row.local_date,
-      till_id: row.till_id,
-      network: row.network,
-      succeeded: success ? 1 : 0,
-      failed: success ? 0 : 1,
-      gross: success ? row.amount : 0,
-      fees: success ? row.fee : 0,
-      net: success ? row.net : 0,
+      ...key,
+      succeeded: success ? sign : 0,
+      failed: success ? 0 : sign,
+      gross: success ? sign * row.amount : 0,
+      fees: success ? sign * row.fee : 0,
+      net: success ? sign * row.net : 0,
     });
+    if (sign < 0) this.dropEmpty.run(key);
   }
 
   find(environment: Environment, reference: string | null, clientReference: string | null): TransactionRow | null {

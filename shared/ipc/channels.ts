@@ -34,6 +34,9 @@ export const IPC_CHANNEL_NAMES = [
   'payments:get',
   'payments:stopWaiting',
   'payments:pending',
+  'payments:settle',
+  'alerts:list',
+  'alerts:acknowledge',
   'history:search',
   'takings:report',
   'takings:exportCsv',
@@ -51,7 +54,14 @@ export const IPC_CHANNEL_NAMES = [
   'day:print',
 ] as const;
 
-export const IPC_EVENT_NAMES = ['payment:updated', 'relay:state', 'app:changed', 'owner:changed', 'session:changed'] as const;
+export const IPC_EVENT_NAMES = [
+  'payment:updated',
+  'relay:state',
+  'app:changed',
+  'owner:changed',
+  'session:changed',
+  'alerts:changed',
+] as const;
 
 export type IpcChannelName = (typeof IPC_CHANNEL_NAMES)[number];
 export type IpcEventName = (typeof IPC_EVENT_NAMES)[number];

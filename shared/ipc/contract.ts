@@ -14,6 +14,7 @@ import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES, type IpcChannelName, type IpcEventN
 import { paymentChannels, paymentViewSchema } from './payment-contract.js';
 import { peopleChannels, personSchema } from './people-contract.js';
 import { receiptChannels } from './receipt-contract.js';
+import { settleChannels } from './settle-contract.js';
 import { counterSettingsSchema, settingsChannels } from './settings-contract.js';
 import { takingsChannels } from './takings-contract.js';
 import { dayChannels } from './day-contract.js';
@@ -23,6 +24,7 @@ import { CALLERS } from './roles.js';
 export * from './payment-contract.js';
 export * from './people-contract.js';
 export * from './settings-contract.js';
+export * from './settle-contract.js';
 export * from './takings-contract.js';
 export * from './day-contract.js';
 
@@ -64,6 +66,7 @@ export const ipcContract = {
   ...takingsChannels,
   ...receiptChannels,
   ...dayChannels,
+  ...settleChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;
@@ -81,6 +84,8 @@ export const ipcEvents = {
   'owner:changed': z.object({ unlocked: z.boolean(), until: z.string().nullable() }),
   /** Someone signed in, locked the till, signed out, or the idle time ran out. */
   'session:changed': z.object({ signedIn: personSchema.nullable(), reason: z.enum(['sign-in', 'lock', 'sign-out', 'idle']) }),
+  /** An owner's alert was raised or acknowledged: owner screens read `alerts:list` again. */
+  'alerts:changed': z.object({ open: z.number().int() }),
 } as const;
 export type IpcEvents = typeof ipcEvents;
 export type IpcEvent = keyof IpcEvents;

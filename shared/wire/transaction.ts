@@ -13,6 +13,15 @@ export function amountString(options: { positive: boolean }) {
   });
 }
 
+/**
+ * A service reference as a manager copies it from the service's dashboard to settle a payment by hand.
+ * Project assumption (the spec shows no shape): 4–128 letters, digits and `. _ : -`, starting with a letter
+ * or digit; the sandbox's are `TX_<ULID>`.
+ */
+export const TYPED_REFERENCE = /^[A-Za-z0-9][A-Za-z0-9._:-]{3,127}$/;
+/** A payment settled by hand as not paid is stored under this prefix and its merchantRef: `#` is never in a typed reference. */
+export const NOT_PAID_REFERENCE_PREFIX = 'NOT-PAID#';
+
 export const isoDateTimeSchema = z.iso.datetime({ offset: true });
 
 export const customerSchema = z.looseObject({

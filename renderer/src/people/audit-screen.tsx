@@ -23,6 +23,7 @@ const LABELS: Record<AuditAction, string> = {
   shift_close: 'Shift closed',
   day_close: 'Day closed',
   settle_by_hand: 'Settled by hand',
+  alert_acknowledged: 'Alert acknowledged',
   environment: 'TEST/LIVE switched',
   settings_changed: 'Settings changed',
 };

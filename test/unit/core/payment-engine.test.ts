@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../electron/core/database.js';
 import { PaymentEngine } from '../../../electron/core/payment-engine.js';
+import { Alerts } from '../../../electron/core/alerts.js';
 import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
 import { TransactionsStore } from '../../../electron/core/transactions-store.js';
 import { createLogger } from '../../../electron/core/logger.js';
@@ -65,6 +66,7 @@ function makeEngine(
     db,
     repo: new PaymentsRepo(db),
     transactions: new TransactionsStore(db, 'Africa/Accra'),
+    alerts: new Alerts(db, Date.now, () => {}),
     client,
     log: createLogger({ dataDir: dir, now: Date.now }),
     now: Date.now,

@@ -53,6 +53,12 @@ describe('the permission matrix', { timeout: 30_000 }, () => {
     expect(mayCall('owner', 'audit:list')).toBe(true);
     expect(mayCall('locked', 'payments:charge')).toBe(false);
     expect(mayCall('anonymous', 'settings:save')).toBe(false);
+    expect(mayCall('manager', 'payments:settle')).toBe(true);
+    expect(mayCall('owner', 'payments:settle')).toBe(true);
+    expect(mayCall('cashier', 'payments:settle')).toBe(false);
+    expect(mayCall('anonymous', 'payments:settle')).toBe(false);
+    expect(mayCall('owner', 'alerts:acknowledge')).toBe(true);
+    expect(mayCall('manager', 'alerts:list')).toBe(false);
   });
 
   // Order matters: anonymous first (no owner yet), then the owner creates the staff.
