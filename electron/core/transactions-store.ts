@@ -56,7 +56,6 @@ export class TransactionsStore {
   private readonly chargedNetwork;
   private readonly nameTill;
   private readonly dropEmpty;
-  private readonly hasZReport: boolean;
 
   constructor(
     private readonly db: Db,
@@ -85,7 +84,6 @@ export class TransactionsStore {
       `DELETE FROM daily_takings WHERE environment = @environment AND local_date = @local_date AND till_id = @till_id
          AND network = @network AND succeeded = 0 AND failed = 0`,
     );
-    this.hasZReport = (db.pragma('table_info(transactions)') as Array<{ name: string }>).some((c) => c.name === 'z_report_id');
     this.chargedNetwork = db.prepare('SELECT network FROM payments WHERE environment = ? AND merchant_ref = ?');
     this.byReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND reference = ?');
     this.byClientReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND client_reference = ? LIMIT 1');
@@ -136,8 +134,8 @@ export class TransactionsStore {
   }
 
   private replaceRow(row: Record<string, unknown>, reopen: boolean): void {
-    // A day close (when the till has one: z_report_id) counts a result the service changed in its next report.
-    const reopenSql = reopen && this.hasZReport ? ', z_report_id = NULL' : '';
+    // The next day close (Z report) counts a result the service changed, whatever Z counted the hand's.
+    const reopenSql = reopen ? ', z_report_id = NULL' : '';
     this.db
       .prepare(
         `UPDATE transactions SET reference = @reference, client_reference = @client_reference, status = @status, amount = @amount,

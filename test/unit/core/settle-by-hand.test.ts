@@ -87,6 +87,12 @@ const rollup = () => db.prepare('SELECT network, succeeded, failed, gross, fees,
 const report = () => new Takings(db, () => now).report('test', DAY, DAY, 'Africa/Accra').totals;
 const audits = () => audit.list({ action: 'settle_by_hand' });
 
+/** A Z report counted every transaction so far (as electron/core/day-close.ts does). */
+function closeTheDay(): void {
+  db.prepare("INSERT INTO z_reports (id, environment, number, closed_at, report, lines) VALUES (1, 'test', 1, ?, '{}', '[]')").run(now);
+  db.prepare('UPDATE transactions SET z_report_id = 1 WHERE z_report_id IS NULL').run();
+}
+
 /** The service's result as the relay brings it (a sandbox delivery replayed from the dashboard). */
 function result(status: 'SUCCESS' | 'FAILED', reference = 'TX_AAAA1', fee = status === 'SUCCESS' ? '0.24' : '0.00'): WireTransaction {
   const net = status === 'SUCCESS' ? ((1250 - Math.round(Number(fee) * 100)) / 100).toFixed(2) : '0.00';
@@ -207,7 +213,9 @@ describe('settling', () => {
 describe("the service's late result", () => {
   it('agreeing, paid with the same reference: confirmed, the service fee replaces the hand one; a second delivery changes nothing', () => {
     settle({ outcome: 'paid', reference: 'TX_AAAA1' });
+    closeTheDay();
     engine.applyTransaction('test', result('SUCCESS'), 7);
+    expect(db.prepare('SELECT z_report_id FROM transactions').get()).toEqual({ z_report_id: 1 }); // still the Z that counted it
     expect(payment()).toMatchObject({ state: 'success', fee: 24, net: 1226, hand_check: 'confirmed', hand_fee: null });
     expect(rows()).toEqual([{ reference: 'TX_AAAA1', status: 'SUCCESS', fee: 24, net: 1226, settled_by_hand: 1 }]);
     expect(report()).toMatchObject({ succeeded: 1, fees: '0.24', net: '12.26' });
@@ -229,7 +237,9 @@ describe("the service's late result", () => {
 
   it('disagreeing (not paid by hand, PAID by the service): the service wins everywhere and the owner is alerted once', () => {
     settle({});
+    closeTheDay(); // the Z that counted the hand's NOT PAID
     engine.applyTransaction('test', result('SUCCESS'), 7);
+    expect(db.prepare('SELECT z_report_id FROM transactions').get()).toEqual({ z_report_id: null }); // the next Z counts it
     expect(payment()).toMatchObject({
       state: 'success',
       fee: 24,
