@@ -34,6 +34,11 @@ export const isFinal = member(FINAL_STATES);
 export const isOpen = member(OPEN_STATES);
 export const isResendable = member(RESENDABLE_STATES);
 
+/** What a manager may record for a payment settled by hand (issue 12 item 6), and the longest note they may give. */
+export const HAND_OUTCOMES = ['paid', 'not_paid'] as const;
+export type HandOutcome = (typeof HAND_OUTCOMES)[number];
+export const HAND_NOTE_MAX = 200;
+
 /** The mobile-money networks a customer can be charged on. */
 export const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const;
 export type Network = (typeof NETWORKS)[number];

@@ -4,7 +4,8 @@
  * trimmed). Each refusal names its field, so the form keeps everything and marks the one to fix.
  */
 import { checkCedisEntry, formatGhs } from '../../shared/money.js';
-import { NOTE_MAX, type IpcResponse } from '../../shared/ipc/contract.js';
+import { HAND_NOTE_MAX as NOTE_MAX } from '../../shared/domain.js';
+import type { IpcResponse } from '../../shared/ipc/contract.js';
 import { TYPED_REFERENCE } from '../../shared/wire/transaction.js';
 import type { ChannelRequest } from './dispatcher.js';
 

@@ -4,6 +4,12 @@ import type { TakingsTotals } from '../../shared/ipc/contract.js';
 
 export type Sums = { succeeded: number; failed: number; gross: number; fees: number; net: number };
 
+/** SQL for the Sums of a set of transactions (only SUCCESS adds money; 0 when there are none). */
+export const SUMS_SQL = `coalesce(sum(status = 'SUCCESS'), 0) AS succeeded, coalesce(sum(status = 'FAILED'), 0) AS failed,
+  coalesce(sum(CASE WHEN status = 'SUCCESS' THEN amount ELSE 0 END), 0) AS gross,
+  coalesce(sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END), 0) AS fees,
+  coalesce(sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END), 0) AS net`;
+
 export const zeroSums = (): Sums => ({ succeeded: 0, failed: 0, gross: 0, fees: 0, net: 0 });
 
 export function addSums(into: Sums, row: Sums): void {

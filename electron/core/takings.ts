@@ -5,7 +5,7 @@
  */
 import { displayMsisdn } from '../../shared/phone.js';
 import { formatAmount } from '../../shared/money.js';
-import { addSums, toTotals, zeroSums, type Sums } from './sums.js';
+import { addSums, SUMS_SQL, toTotals, zeroSums, type Sums } from './sums.js';
 import type { TakingsAwaiting, TakingsReport } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
@@ -32,6 +32,7 @@ export class Takings {
   private readonly awaitingSums;
   private readonly tillNames;
   private readonly cashierSums;
+  private readonly handSums;
 
   constructor(
     db: Db,
@@ -48,17 +49,20 @@ export class Takings {
     );
     // Not in the rollup: summed from the range's transactions (the environment-and-date index) by who started them.
     this.cashierSums = db.prepare(
-      `SELECT staff_id, max(staff_name) AS staff_name, sum(status = 'SUCCESS') AS succeeded, sum(status = 'FAILED') AS failed,
-         sum(CASE WHEN status = 'SUCCESS' THEN amount ELSE 0 END) AS gross, sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END) AS fees,
-         sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END) AS net
+      `SELECT staff_id, max(staff_name) AS staff_name, ${SUMS_SQL}
        FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? GROUP BY staff_id ORDER BY staff_name`,
+    );
+    // The part of the figures settled by hand that the service has not (yet) corrected.
+    this.handSums = db.prepare(
+      `SELECT ${SUMS_SQL} FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? AND settled_by_hand = 1`,
     );
     this.rows = db.prepare(
       // `network` is the one the takings screen counts it under (a TEST result of this till's own payment:
       // the network the cashier charged), so a pivot of the CSV matches the screen; `service_network` is
       // what the service said ("SANDBOX" for every TEST result).
       `SELECT local_date, completed_at, reference, client_reference, till_id, ${TAKINGS_NETWORK_SQL} AS network, network AS service_network,
-         msisdn, status, amount, fee, net, description, staff_name
+         msisdn, status, amount, fee, net, description, staff_name, settled_by_hand,
+         (SELECT p.hand_check FROM payments p WHERE p.environment = t.environment AND p.merchant_ref = t.client_reference) AS hand_check
        FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? ORDER BY local_date, completed_at`,
     );
   }
@@ -93,6 +97,7 @@ export class Takings {
         (r) => ({ cashierId: r.staff_id, cashier: r.staff_name, ...toTotals(r) }),
       ),
       byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...toTotals(s) })),
+      byHand: toTotals(this.handSums.get(environment, from, to) as Sums),
       awaiting: this.awaiting(environment),
     };
   }
@@ -114,7 +119,7 @@ export class Takings {
   exportCsv(environment: Environment, from: string, to: string): { filename: string; csv: string } {
     checkRange(from, to);
     const lines = [
-      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier',
+      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     ];
     for (const r of this.rows.iterate(environment, from, to) as Iterable<Record<string, string | number | null>>) {
       lines.push(
@@ -134,6 +139,7 @@ export class Takings {
           r.description,
           r.service_network,
           r.staff_name,
+          handColumn(r.settled_by_hand as number, r.hand_check as string | null),
         ]
           .map(csvCell)
           .join(','),
@@ -141,6 +147,13 @@ export class Takings {
     }
     return { filename: `momo-takings-${environment}-${from}_${to}.csv`, csv: `${lines.join('\r\n')}\r\n` };
   }
+}
+
+/** The CSV's settled_by_hand: yes (by hand, no result from the service yet), confirmed (it agreed), overridden (its result replaced the hand's). */
+function handColumn(settledByHand: number, check: string | null): string {
+  if (check === 'overridden') return 'overridden';
+  if (settledByHand !== 1) return '';
+  return check === 'confirmed' ? 'confirmed' : 'yes';
 }
 
 /** RFC 4180 quoting, and a leading ' on text a spreadsheet would run as a formula. */

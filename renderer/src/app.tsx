@@ -18,6 +18,7 @@ import { SessionBadge } from './people/session-badge';
 import { SignInScreen } from './people/sign-in-screen';
 import { useSession } from './people/use-session';
 import { FormError } from './components/form-error';
+import { OwnerAlerts } from './components/owner-alerts';
 
 export function App() {
   const { status, error, refresh } = useAppStatus();
@@ -69,6 +70,7 @@ export function App() {
           }}
         />
         <FormError message={error} />
+        {caller === 'owner' ? <OwnerAlerts timeZone={status?.timeZone ?? 'Africa/Accra'} /> : null}
         {firstStart ? (
           <FirstStart
             onDone={() => {

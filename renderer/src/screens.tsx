@@ -33,6 +33,7 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
 
   const timeZone = status?.timeZone ?? 'Africa/Accra';
   const till = { id: status?.tillId ?? '', name: status?.tillName ?? '' };
+  const maySettle = status?.caller === 'manager' || status?.caller === 'owner';
   // With staff, each person signs in as themselves: no separate owner PIN gate in front of the sections.
   const gated = (children: ReactNode) =>
     status && !status.staffMode ? (
@@ -46,7 +47,9 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
   return (
     <ErrorBoundary resetKey={page} onReset={onReset}>
       {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
-      {page === 'history' ? <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} /> : null}
+      {page === 'history' ? (
+        <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} maySettle={maySettle} />
+      ) : null}
       {page === 'takings' && status ? gated(<TakingsScreen timeZone={timeZone} till={till} />) : null}
       {page === 'settings' && status ? gated(<SettingsScreen status={status} onChanged={() => void refresh()} />) : null}
       {page === 'staff' ? <StaffScreen onChanged={() => void refresh()} /> : null}

@@ -1,11 +1,12 @@
 /** The payments part of the IPC contract (spread into `ipcContract`): the payment view, charging, waiting, history. */
 import { z } from 'zod';
+import { HAND_OUTCOMES } from '../domain.js';
 import { environmentSchema, paymentStateSchema } from '../domain-schemas.js';
 import { isoDate, wireAmount } from './wire-schemas.js';
 
 /** A payment settled by hand (issue 12 item 6): what a manager verified on the service's dashboard, and what the service said later. */
 export const handSettlementSchema = z.object({
-  outcome: z.enum(['paid', 'not_paid']),
+  outcome: z.enum(HAND_OUTCOMES),
   /** The service reference typed for a paid one (null: not paid). */
   reference: z.string().nullable(),
   /** The fee typed from the dashboard; null: none was given and 0.00 was counted. */

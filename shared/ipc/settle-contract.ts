@@ -1,10 +1,8 @@
 /** Settling a payment by hand and the owner's alerts (spread into `ipcContract`): `payments:settle`, `alerts:*`. */
 import { z } from 'zod';
+import { HAND_OUTCOMES } from '../domain.js';
 import { environmentSchema } from '../domain-schemas.js';
 import { paymentViewSchema } from './payment-contract.js';
-
-export const HAND_OUTCOMES = ['paid', 'not_paid'] as const;
-export const NOTE_MAX = 200;
 
 /** Something the owner must see until they acknowledge it: a settle by hand the service's own result overrode. */
 export const alertViewSchema = z.object({

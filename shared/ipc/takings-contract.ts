@@ -38,6 +38,8 @@ export const takingsReportSchema = z.object({
   /** Who started each payment (payments.staff_*, echoed in metadata); null: nobody signed in (no staff). */
   byCashier: z.array(takingsTotalsSchema.extend({ cashierId: z.string().nullable(), cashier: z.string().nullable() })),
   byDay: z.array(takingsTotalsSchema.extend({ date: isoDate })),
+  /** The part of the totals settled by hand (issue 12 item 6) that the service has not corrected. */
+  byHand: takingsTotalsSchema,
   awaiting: takingsAwaitingSchema,
 });
 export type TakingsReport = z.infer<typeof takingsReportSchema>;

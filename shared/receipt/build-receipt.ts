@@ -68,7 +68,17 @@ function details(payment: PaymentView, ctx: ReceiptContext): PrintBlock[] {
   blocks.push(row('Reference', payment.reference ?? '—'), row('Till ref', payment.merchantRef));
   blocks.push(row('Date', dateTime(payment.completedAt ?? payment.updatedAt, ctx.timeZone)), row('Till', ctx.tillName));
   if (ctx.cashierName) blocks.push(row('Cashier', ctx.cashierName));
+  const hand = settledByHandText(payment);
+  if (hand) blocks.push(row('Settled', hand, true));
   return blocks;
+}
+
+/** How a payment settled by hand is marked on receipts and screens (null: the service's result alone). */
+export function settledByHandText(payment: Pick<PaymentView, 'settledByHand'>): string | null {
+  const hand = payment.settledByHand;
+  if (!hand) return null;
+  if (hand.check === 'overridden') return `By the service (it corrected a settle by hand by ${hand.by})`;
+  return `By hand (${hand.by})${hand.check === 'confirmed' ? ', confirmed by the service' : ''}`;
 }
 
 function paidReceipt(payment: PaymentView, ctx: ReceiptContext, copy: 'customer' | 'merchant'): PrintDocument {

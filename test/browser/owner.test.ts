@@ -208,7 +208,7 @@ describe('the owner', () => {
     const csv = await readFile((await download.path()) as string, 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier',
+      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     );
     expect(lines).toHaveLength(6);
     const txs = (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.environment === 'test');

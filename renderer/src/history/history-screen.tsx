@@ -11,9 +11,9 @@ import { Screen } from '../components/screen';
 
 const PAGE_SIZE = 50;
 
-type Props = { timeZone: string; initial?: PaymentView | null; till: TillNamed };
+type Props = { timeZone: string; initial?: PaymentView | null; till: TillNamed; maySettle: boolean };
 
-export function HistoryScreen({ timeZone, initial = null, till }: Props) {
+export function HistoryScreen({ timeZone, initial = null, till, maySettle }: Props) {
   const [query, setQuery] = useState('');
   const [items, setItems] = useState<PaymentView[]>([]);
   const [total, setTotal] = useState(0);
@@ -54,7 +54,16 @@ export function HistoryScreen({ timeZone, initial = null, till }: Props) {
   useFocusOnArrival(searchRef, selected === null); // again on the way back from a detail
 
   if (selected) {
-    return <PaymentDetail payment={selected} timeZone={timeZone} till={till} onClose={() => setSelected(null)} />;
+    return (
+      <PaymentDetail
+        payment={selected}
+        timeZone={timeZone}
+        till={till}
+        maySettle={maySettle}
+        onChanged={setSelected}
+        onClose={() => setSelected(null)}
+      />
+    );
   }
 
   return (

@@ -5,6 +5,12 @@ import { PaymentStatus } from '../components/payment-status';
 import { dayText, ghs, isoDate, networkLabel, phone, time } from '../format';
 import { TableHead } from '../components/table-head';
 
+/** The row's mark for a payment settled by hand, and what the service said since. */
+function handTag(check: 'confirmed' | 'overridden' | null): string {
+  if (check === 'overridden') return 'settled by hand, corrected by the service';
+  return check === 'confirmed' ? 'settled by hand, confirmed' : 'settled by hand';
+}
+
 type Props = { items: PaymentView[]; timeZone: string; onOpen: (payment: PaymentView) => void };
 
 export function HistoryTable({ items, timeZone, onOpen }: Props) {
@@ -28,6 +34,12 @@ export function HistoryTable({ items, timeZone, onOpen }: Props) {
                   <span className="overdue-tag" data-testid="history-overdue">
                     {' '}
                     no result after 15 min
+                  </span>
+                ) : null}
+                {p.settledByHand ? (
+                  <span className="hand-tag" data-testid="history-settled-by-hand">
+                    {' '}
+                    {handTag(p.settledByHand.check)}
                   </span>
                 ) : null}
               </td>

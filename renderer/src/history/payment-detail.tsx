@@ -1,17 +1,28 @@
 /** One payment in full, from the history list. */
 import type { PaymentView } from '../../../shared/ipc/contract';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { PaymentStatus } from '../components/payment-status';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { isPrintable } from '../../../shared/receipt/build-receipt';
 import { PaymentPrint } from '../printing/payment-print';
+import { HandSettlementDetail } from './hand-settlement-detail';
+import { SettleForm } from './settle-form';
 
 /** This till, named: its own payments show its name, not its id. */
 export type TillNamed = { id: string; name: string };
-type Props = { payment: PaymentView; timeZone: string; till: TillNamed; onClose: () => void };
+type Props = {
+  payment: PaymentView;
+  timeZone: string;
+  till: TillNamed;
+  /** A manager or the owner is signed in: an overdue payment may be settled by hand. */
+  maySettle: boolean;
+  onChanged: (payment: PaymentView) => void;
+  onClose: () => void;
+};
 
-export function PaymentDetail({ payment, timeZone, till, onClose }: Props) {
+export function PaymentDetail({ payment, timeZone, till, maySettle, onChanged, onClose }: Props) {
+  const [settling, setSettling] = useState(false);
   // The focus follows the keyboard user into the detail (the "Open" button they pressed is gone).
   const titleRef = useRef<HTMLHeadingElement>(null);
   useFocusOnArrival(titleRef);
@@ -24,7 +35,10 @@ export function PaymentDetail({ payment, timeZone, till, onClose }: Props) {
         <p className="warning-text" data-testid="detail-overdue">
           No result after 15 minutes, longer than the service keeps trying to send one: its result most likely never reached the relay. Do
           not hand over goods for it. Find it in the service&apos;s dashboard under Deliveries (reference{' '}
-          {payment.reference ?? 'not known yet'}) and replay it; the result then lands here by itself.
+          {payment.reference ?? 'not known yet'}) and replay it; the result then lands here by itself.{' '}
+          {maySettle
+            ? 'If the dashboard cannot replay it, settle it by hand below with what the dashboard shows.'
+            : 'If it cannot be replayed, a manager or the owner can settle it by hand.'}
         </p>
       ) : null}
       <dl className="detail-list">
@@ -49,6 +63,7 @@ export function PaymentDetail({ payment, timeZone, till, onClose }: Props) {
         <dd>{dateTime(payment.createdAt, timeZone)}</dd>
         <dt>Finished</dt>
         <dd>{dateTime(payment.completedAt, timeZone)}</dd>
+        {payment.settledByHand ? <HandSettlementDetail hand={payment.settledByHand} timeZone={timeZone} /> : null}
         {payment.errorMessage ? (
           <>
             <dt>Note</dt>
@@ -56,6 +71,22 @@ export function PaymentDetail({ payment, timeZone, till, onClose }: Props) {
           </>
         ) : null}
       </dl>
+      {payment.overdue && maySettle && !payment.settledByHand ? (
+        settling ? (
+          <SettleForm
+            payment={payment}
+            onCancel={() => setSettling(false)}
+            onSettled={(settled) => {
+              setSettling(false);
+              onChanged(settled);
+            }}
+          />
+        ) : (
+          <button type="button" className="secondary" onClick={() => setSettling(true)}>
+            Settle by hand
+          </button>
+        )
+      ) : null}
       {/* A reprint through the one print path: marked REPRINT with when, on the same printer. */}
       {isPrintable(payment) ? <PaymentPrint payment={payment} reprint /> : null}
       <button type="button" className="secondary" onClick={onClose}>

@@ -18,7 +18,8 @@ export function TakingsAwaiting({ awaiting }: { awaiting: Awaiting }) {
           {overdue} waited more than {awaiting.overdueAfterMinutes} minutes, longer than the service keeps trying to send a result.{' '}
           {one ? 'Its result most likely never reached the relay: find it' : 'Their results most likely never reached the relay: find them'}{' '}
           in the service's dashboard under Deliveries and replay {one ? 'it' : 'them'}; History flags {one ? 'it' : 'them'} and shows the
-          reference. A replayed result lands here by itself.
+          reference. A replayed result lands here by itself. One that cannot be replayed can be settled by hand from History by a manager or
+          the owner, with what the dashboard shows.
         </p>
       ) : null}
     </section>

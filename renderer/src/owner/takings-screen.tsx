@@ -6,6 +6,7 @@ import { useAnnounce } from '../components/announcer';
 import { addDays, dayText, isoDate } from '../format';
 import { downloadCsv } from './download-csv';
 import { TakingsAwaiting } from './takings-awaiting';
+import { TakingsByHand } from './takings-by-hand';
 import { TakingsCards } from './takings-cards';
 import { TakingsRangeForm, TakingsRangeReport, useTypedRange } from './takings-range';
 import { FormError } from '../components/form-error';
@@ -59,6 +60,7 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
       <FormError message={error} />
       <h2>Today ({dayText(today)})</h2>
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
+      {todayReport ? <TakingsByHand totals={todayReport.byHand} testId="today-by-hand" /> : null}
       {todayReport ? <TakingsAwaiting awaiting={todayReport.awaiting} /> : null}
       <TakingsRangeForm
         typed={typed}

@@ -85,6 +85,8 @@ const payment = () => repo.get('p1') as PaymentRow;
 const rows = () => db.prepare('SELECT reference, status, fee, net, settled_by_hand FROM transactions ORDER BY reference').all();
 const rollup = () => db.prepare('SELECT network, succeeded, failed, gross, fees, net FROM daily_takings').all();
 const report = () => new Takings(db, () => now).report('test', DAY, DAY, 'Africa/Accra').totals;
+const byHand = () => new Takings(db, () => now).report('test', DAY, DAY, 'Africa/Accra').byHand;
+const csvLine = () => new Takings(db, () => now).exportCsv('test', DAY, DAY).csv.trim().split('\r\n')[1];
 const audits = () => audit.list({ action: 'settle_by_hand' });
 
 /** A Z report counted every transaction so far (as electron/core/day-close.ts does). */
@@ -190,6 +192,8 @@ describe('settling', () => {
     expect(rows()).toEqual([{ reference: 'TX_AAAA1', status: 'SUCCESS', fee: 25, net: 1225, settled_by_hand: 1 }]);
     expect(report()).toMatchObject({ succeeded: 1, failed: 0, gross: '12.50', fees: '0.25', net: '12.25' });
     expect(rollup()).toEqual([{ network: 'MTN', succeeded: 1, failed: 0, gross: 1250, fees: 25, net: 1225 }]);
+    expect(byHand()).toMatchObject({ count: 1, succeeded: 1, gross: '12.50' });
+    expect(csvLine()).toMatch(/,TX_AAAA1,.*,SUCCESS,12\.50,0\.25,12\.25,.*,Kofi,yes$/);
     expect(audits()).toMatchObject([
       { actorName: 'Mary', detail: 'payment p1 (GH₵12.50): paid, reference TX_AAAA1, fee GH₵0.25; note: Seen on the dashboard' },
     ]);
@@ -219,6 +223,8 @@ describe("the service's late result", () => {
     expect(payment()).toMatchObject({ state: 'success', fee: 24, net: 1226, hand_check: 'confirmed', hand_fee: null });
     expect(rows()).toEqual([{ reference: 'TX_AAAA1', status: 'SUCCESS', fee: 24, net: 1226, settled_by_hand: 1 }]);
     expect(report()).toMatchObject({ succeeded: 1, fees: '0.24', net: '12.26' });
+    expect(byHand()).toMatchObject({ count: 1, fees: '0.24' });
+    expect(csvLine()).toMatch(/,confirmed$/);
     const after = { payment: payment(), rows: rows(), rollup: rollup() };
     now += 60_000;
     engine.applyTransaction('test', result('SUCCESS'), 8);
@@ -252,6 +258,8 @@ describe("the service's late result", () => {
     expect(rows()).toEqual([{ reference: 'TX_AAAA1', status: 'SUCCESS', fee: 24, net: 1226, settled_by_hand: 0 }]);
     expect(report()).toMatchObject({ count: 1, succeeded: 1, failed: 0, gross: '12.50', net: '12.26' });
     expect(rollup()).toEqual([{ network: 'MTN', succeeded: 1, failed: 0, gross: 1250, fees: 24, net: 1226 }]);
+    expect(byHand()).toMatchObject({ count: 0 });
+    expect(csvLine()).toMatch(/,TX_AAAA1,.*,SUCCESS,12\.50,0\.24,12\.26,.*,overridden$/);
     const [alert] = alerts.list();
     expect(alert?.message).toBe(
       "GH₵12.50 from 024 123 4567 was settled by hand as NOT PAID by Mary, but the service's result says PAID (reference TX_AAAA1). The service's result now counts in takings.",

@@ -135,12 +135,12 @@ describe('takings', () => {
       .split('\r\n')
       .slice(1)
       .map((l) => l.split(','));
-    expect(csvRows.map((r) => [r[2], r[5], r.at(-2)])).toEqual([
+    expect(csvRows.map((r) => [r[2], r[5], r.at(-3)])).toEqual([
       ['TX_S00001', 'TELECEL', 'SANDBOX'],
       ['TX_S00002', 'SANDBOX', 'SANDBOX'],
     ]);
     const liveRow = new Takings(db).exportCsv('live', '2026-11-20', '2026-11-20').csv.trim().split('\r\n')[1]?.split(',');
-    expect([liveRow?.[2], liveRow?.[5], liveRow?.at(-2)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
+    expect([liveRow?.[2], liveRow?.[5], liveRow?.at(-3)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
     // A time-zone change rebuilds the rollup with the same rule.
     store.setTimeZone('Africa/Nairobi');
     expect(networks('test')).toEqual([
@@ -205,7 +205,7 @@ describe('takings', () => {
     expect(filename).toBe('momo-takings-live-2026-11-20_2026-11-20.csv');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier',
+      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`'=HYPERLINK(""x"")`);
@@ -239,7 +239,7 @@ describe('takings by cashier', () => {
       .split('\r\n')
       .slice(1)
       .map((l) => l.split(','));
-    expect(rows.map((r) => [r[2], r.at(-1)])).toEqual([
+    expect(rows.map((r) => [r[2], r.at(-2)])).toEqual([
       ['TX_K00001', 'Kofi'],
       ['TX_K00002', 'Kofi'],
       ['TX_A00003', 'Ama'],

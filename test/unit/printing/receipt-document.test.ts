@@ -53,6 +53,26 @@ describe('a receipt', () => {
     expect(lines.join('\n')).not.toMatch(/Fee|SANDBOX|REPRINT|Kofi|Cashier/);
   });
 
+  it('a payment settled by hand says so on the receipt and on the NOT PAID slip, and how the service answered later', () => {
+    const hand = {
+      outcome: 'paid',
+      reference: 'TX_ABC',
+      fee: null,
+      note: 'seen',
+      by: 'Mary',
+      at: '2026-11-22T15:20:00.000Z',
+      check: null,
+    } as const;
+    expect(texts(buildReceipt({ ...payment, settledByHand: hand }, ctx)[0]!)).toContain('Settled: By hand (Mary)');
+    const confirmed = buildReceipt({ ...payment, settledByHand: { ...hand, check: 'confirmed' } }, ctx)[0]!;
+    expect(texts(confirmed)).toContain('Settled: By hand (Mary), confirmed by the service');
+    const slip = buildReceipt({ ...payment, state: 'failed', settledByHand: { ...hand, outcome: 'not_paid', reference: null } }, ctx)[0]!;
+    expect(texts(slip)).toEqual(expect.arrayContaining(['NOT PAID', 'Settled: By hand (Mary)']));
+    const corrected = buildReceipt({ ...payment, settledByHand: { ...hand, outcome: 'not_paid', check: 'overridden' } }, ctx)[0]!;
+    expect(texts(corrected)).toContain('Settled: By the service (it corrected a settle by hand by Mary)');
+    expect(texts(buildReceipt(payment, ctx)[0]!).join('\n')).not.toMatch(/Settled/);
+  });
+
   it('the time is the till time zone, a cashier is named when the payment has one', () => {
     const [doc] = buildReceipt(payment, { ...ctx, timeZone: 'Europe/Paris', cashierName: 'Ama' });
     expect(texts(doc!)).toEqual(expect.arrayContaining(['Date: 22 Nov 2026, 16:00:04', 'Cashier: Ama']));

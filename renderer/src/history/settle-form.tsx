@@ -1,0 +1,146 @@
+/**
+ * Settle by hand (managers and the owner): an overdue payment gets the outcome verified on the service's
+ * dashboard, paid (its reference, the fee if shown) or not paid, always with a note. The form says what it
+ * will do before it does it, and keeps everything typed when the core refuses (naming the field to fix).
+ */
+import { useState, type FormEvent } from 'react';
+import { HAND_NOTE_MAX as NOTE_MAX, type HandOutcome } from '../../../shared/domain';
+import type { PaymentView } from '../../../shared/ipc/contract';
+import { call, toCallError } from '../api';
+import { FieldError } from '../components/field-error';
+import { FormError } from '../components/form-error';
+import { ghs } from '../format';
+
+type Outcome = HandOutcome;
+type Errors = { reference?: string; fee?: string; note?: string; form?: string };
+type Props = { payment: PaymentView; onSettled: (payment: PaymentView) => void; onCancel: () => void };
+
+export function SettleForm({ payment, onSettled, onCancel }: Props) {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [reference, setReference] = useState('');
+  const [fee, setFee] = useState('');
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!outcome) return setErrors({ form: 'Choose what the dashboard shows: paid or not paid.' });
+    setBusy(true);
+    try {
+      const paid = outcome === 'paid';
+      const answer = await call('payments:settle', {
+        id: payment.id,
+        outcome,
+        note,
+        ...(paid ? { reference } : {}),
+        ...(paid && fee.trim() ? { fee } : {}),
+      });
+      if (answer.ok) return onSettled(answer.payment);
+      setErrors(answer.field ? { [answer.field]: answer.message } : { form: answer.message });
+    } catch (err) {
+      setErrors({ form: toCallError(err).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="settle-form" aria-labelledby="settle-title" data-testid="settle-form" onSubmit={(e) => void submit(e)}>
+      <h3 id="settle-title">Settle by hand</h3>
+      <p>
+        Only when you have checked this payment on the service&apos;s dashboard (reference {payment.reference ?? 'not known'}). What does it
+        show?
+      </p>
+      <OutcomeChoice outcome={outcome} onChange={setOutcome} />
+      {outcome === 'paid' ? <PaidFields reference={reference} fee={fee} errors={errors} onReference={setReference} onFee={setFee} /> : null}
+      <div className="field">
+        <label htmlFor="settle-note">Note: what you checked, and why (required, at most {NOTE_MAX} characters)</label>
+        <textarea
+          id="settle-note"
+          value={note}
+          rows={3}
+          maxLength={NOTE_MAX}
+          aria-describedby={errors.note ? 'settle-note-error' : undefined}
+          onChange={(e) => setNote(e.target.value)}
+        />
+        <FieldError id="settle-note-error" message={errors.note} />
+      </div>
+      {outcome ? <SettleEffect payment={payment} outcome={outcome} fee={fee} /> : null}
+      <FormError message={errors.form} testId="settle-error" />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {outcome === 'not_paid' ? 'Record as not paid' : 'Record as paid'}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function OutcomeChoice({ outcome, onChange }: { outcome: Outcome | null; onChange: (outcome: Outcome) => void }) {
+  return (
+    <fieldset className="choice">
+      <legend>The dashboard shows</legend>
+      <label className="check">
+        <input type="radio" name="settle-outcome" checked={outcome === 'paid'} onChange={() => onChange('paid')} /> Paid: the money arrived
+      </label>
+      <label className="check">
+        <input type="radio" name="settle-outcome" checked={outcome === 'not_paid'} onChange={() => onChange('not_paid')} /> Not paid: it did
+        not go through
+      </label>
+    </fieldset>
+  );
+}
+
+type PaidProps = { reference: string; fee: string; errors: Errors; onReference: (v: string) => void; onFee: (v: string) => void };
+
+/** A paid one: the reference seen on the dashboard, and the fee if it shows one. */
+function PaidFields({ reference, fee, errors, onReference, onFee }: PaidProps) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="settle-reference">Service reference, as on the dashboard</label>
+        <input
+          id="settle-reference"
+          value={reference}
+          autoComplete="off"
+          maxLength={128}
+          aria-describedby={errors.reference ? 'settle-reference-error' : undefined}
+          onChange={(e) => onReference(e.target.value)}
+        />
+        <FieldError id="settle-reference-error" message={errors.reference} />
+      </div>
+      <div className="field">
+        <label htmlFor="settle-fee">Fee shown on the dashboard, GH₵ (optional: 0.00 is counted when left empty)</label>
+        <input
+          id="settle-fee"
+          value={fee}
+          inputMode="decimal"
+          autoComplete="off"
+          maxLength={16}
+          aria-describedby={errors.fee ? 'settle-fee-error' : undefined}
+          onChange={(e) => onFee(e.target.value)}
+        />
+        <FieldError id="settle-fee-error" message={errors.fee} />
+      </div>
+    </>
+  );
+}
+
+/** What recording it will do, said before it is done. */
+function SettleEffect({ payment, outcome, fee }: { payment: PaymentView; outcome: Outcome; fee: string }) {
+  const counted =
+    outcome === 'paid'
+      ? `as PAID: ${ghs(payment.amount)} in takings, fee ${fee.trim() ? `GH₵${fee.trim()}` : 'GH₵0.00 (none given)'}`
+      : `as NOT PAID: a failure in takings, no money`;
+  return (
+    <p className="settle-effect" data-testid="settle-effect">
+      This records the payment {counted}, marked &ldquo;settled by hand&rdquo; in History, on receipts, in the CSV and on the Z report, with
+      your name and note. It cannot be undone here. If the service&apos;s own result arrives later and disagrees, the service&apos;s result
+      wins and the owner is alerted.
+    </p>
+  );
+}
