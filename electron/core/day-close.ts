@@ -4,7 +4,7 @@
  * and marks the rows it counted, in one IMMEDIATE SQLite transaction: two closes at once cannot count the
  * same rows twice or take the same number. A stored Z never changes (the database refuses it).
  */
-import type { DayReport, SinceCloseLine, ZSummary } from '../../shared/ipc/contract.js';
+import type { DayReport, SinceCloseLine, TakingsTotals, ZSummary } from '../../shared/ipc/contract.js';
 import { OPEN_STATES, type Environment } from '../../shared/domain.js';
 import { sqlList } from '../../shared/sql-list.js';
 import type { Db } from './database.js';
@@ -35,7 +35,10 @@ export class DayClose {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       assign: db.prepare('UPDATE transactions SET z_report_id = ? WHERE environment = ? AND z_report_id IS NULL'),
-      list: db.prepare('SELECT * FROM z_reports WHERE environment = ? ORDER BY number DESC LIMIT 500'),
+      list: db.prepare(
+        `SELECT id, number, opened_at, closed_at, closed_by_name, json_extract(report, '$.totals') AS totals
+         FROM z_reports WHERE environment = ? ORDER BY number DESC LIMIT 500`,
+      ),
       byId: db.prepare('SELECT * FROM z_reports WHERE id = ? AND environment = ?'),
     };
     this.sinceClose = new SinceClose(db);
@@ -80,17 +83,17 @@ export class DayClose {
   }
 
   list(environment: Environment): ZSummary[] {
-    return (this.stmts.list.all(environment) as ZRow[]).map((row) => {
-      const report = JSON.parse(row.report) as DayReport;
-      return {
-        id: row.id,
-        label: report.label,
-        openedAt: report.openedAt,
-        closedAt: report.at,
-        closedBy: report.closedBy,
-        totals: report.totals,
-      };
-    });
+    type Listed = Pick<ZRow, 'id' | 'number' | 'opened_at' | 'closed_at' | 'closed_by_name'> & { totals: string };
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    return (this.stmts.list.all(environment) as Listed[]).map((row) => ({
+      id: row.id,
+      number: row.number,
+      label: zLabel(row.number),
+      openedAt: iso(row.opened_at),
+      closedAt: iso(row.closed_at) as string,
+      closedBy: row.closed_by_name,
+      totals: JSON.parse(row.totals) as TakingsTotals,
+    }));
   }
 
   get(environment: Environment, id: number): ZRow {

@@ -79,3 +79,11 @@ export function parseDayText(typed: string): { ok: true; date: string } | { ok: 
   }
   return { ok: true, date: `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}` };
 }
+
+/** An instant as the till's lists write it, day first in the till's time zone: "22/11/2026 15:40". */
+export function dayTime(iso: string | null | undefined, timeZone: string): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${dayText(isoDate(d, timeZone))} ${time(iso, timeZone)}`;
+}

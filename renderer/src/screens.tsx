@@ -7,6 +7,7 @@ import { ErrorBoundary } from './error-boundary';
 import { HistoryScreen } from './history/history-screen';
 import type { AppStatus } from './hooks/use-app-status';
 import type { useSale } from './hooks/use-sale';
+import { DayScreen } from './owner/day-screen';
 import { OwnerGate } from './owner/owner-gate';
 import { SettingsScreen } from './owner/settings-screen';
 import { TakingsScreen } from './owner/takings-screen';
@@ -51,6 +52,7 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
         <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} maySettle={maySettle} />
       ) : null}
       {page === 'takings' && status ? gated(<TakingsScreen timeZone={timeZone} till={till} />) : null}
+      {page === 'day' && status ? gated(<DayScreen timeZone={timeZone} />) : null}
       {page === 'settings' && status ? gated(<SettingsScreen status={status} onChanged={() => void refresh()} />) : null}
       {page === 'staff' ? <StaffScreen onChanged={() => void refresh()} /> : null}
       {page === 'audit' ? <AuditScreen timeZone={timeZone} /> : null}

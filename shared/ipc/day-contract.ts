@@ -84,6 +84,7 @@ export type SinceCloseLine = z.infer<typeof sinceCloseLineSchema>;
 
 export const zSummarySchema = z.object({
   id: z.number().int(),
+  number: z.number().int(),
   label: z.string(),
   openedAt: iso.nullable(),
   closedAt: iso,

@@ -46,7 +46,7 @@ function lists(report: DayReport): PrintBlock[] {
   if (report.failures.length) blocks.push(...section(`Failures (${report.failures.length})`));
   for (const f of report.failures) {
     blocks.push(row(`${when(f.completedAt)} ${f.msisdn}`, money(f.amount)));
-    blocks.push(text(`${f.till}${f.cashier ? ` · ${f.cashier}` : ''}${f.reason ? ` · ${f.reason}` : ''}`));
+    blocks.push(text(`${f.till}${f.cashier ? `, ${f.cashier}` : ''}${f.reason ? `, ${f.reason}` : ''}`));
   }
   if (report.arrivedAfterClose.length) blocks.push(...section(`Arrived after close (${report.arrivedAfterClose.length}, counted above)`));
   for (const l of report.arrivedAfterClose) {
@@ -60,7 +60,7 @@ function lists(report: DayReport): PrintBlock[] {
   if (report.awaiting.length) blocks.push(...section(`Awaiting a result (${report.awaiting.length}, not counted)`));
   for (const a of report.awaiting) {
     blocks.push(row(`${a.status.toUpperCase()} ${a.msisdn}`, money(a.amount), true));
-    blocks.push(text(`${when(a.startedAt)} · ref ${a.merchantRef}`), text(a.whatToDo));
+    blocks.push(text(`${when(a.startedAt)}, ref ${a.merchantRef}`), text(a.whatToDo));
   }
   return blocks;
 }

@@ -51,7 +51,7 @@ describe('staff', () => {
     await page.locator('#first-again').fill(OWNER);
     await page.getByRole('button', { name: 'Set the PIN' }).click();
     await page.locator('#amount').waitFor();
-    expect(await tabs(page)).toEqual(['Charge', 'History', 'Takings', 'Settings', 'Staff', 'Audit log']);
+    expect(await tabs(page)).toEqual(['Charge', 'History', 'Takings', 'Day close', 'Settings', 'Staff', 'Audit log']);
     expect(await till.get().invoke('app:status', {})).toMatchObject({ pinSet: true, caller: 'owner' });
   });
 

@@ -6,19 +6,20 @@
 import type { IpcChannelName } from '../../../shared/ipc/channels';
 import { mayCall, type Caller } from '../../../shared/ipc/roles';
 
-export type Page = 'charge' | 'history' | 'takings' | 'settings' | 'staff' | 'audit';
+export type Page = 'charge' | 'history' | 'takings' | 'day' | 'settings' | 'staff' | 'audit';
 
 const PAGES: { id: Page; label: string; channel: IpcChannelName; gated: boolean }[] = [
   { id: 'charge', label: 'Charge', channel: 'payments:charge', gated: false },
   { id: 'history', label: 'History', channel: 'history:search', gated: false },
   { id: 'takings', label: 'Takings', channel: 'takings:report', gated: true },
+  { id: 'day', label: 'Day close', channel: 'day:xReport', gated: true },
   { id: 'settings', label: 'Settings', channel: 'settings:get', gated: true },
   { id: 'staff', label: 'Staff', channel: 'staff:list', gated: false },
   { id: 'audit', label: 'Audit log', channel: 'audit:list', gated: false },
 ];
 
 /** Sections that need the owner (or a manager) signed in: leaving them ends the one-person shop's owner session. */
-export const OWNER_PAGES: readonly Page[] = ['takings', 'settings', 'staff', 'audit'];
+export const OWNER_PAGES: readonly Page[] = ['takings', 'day', 'settings', 'staff', 'audit'];
 
 export function pageAllowed(page: Page, caller: Caller): boolean {
   const p = PAGES.find((x) => x.id === page);

@@ -1,0 +1,117 @@
+/**
+ * A day report's lists: the failures, the results that arrived after the previous close (counted in this
+ * report), this till's payments still awaiting a result with what to do about each, and, for a closed Z,
+ * what has happened since its close to the payments of its day.
+ */
+import type { DayReport, SinceCloseLine } from '../../../shared/ipc/contract';
+import { TableHead } from '../components/table-head';
+import { dayTime, ghs } from '../format';
+
+type Lines = { report: DayReport; timeZone: string };
+
+function Failures({ report, timeZone }: Lines) {
+  if (report.failures.length === 0) return null;
+  return (
+    <table className="breakdown" data-testid="day-failures">
+      <caption>Failures ({report.failures.length})</caption>
+      <TableHead columns={['Time', 'Number', { label: 'Amount', numeric: true }, 'Till', 'Cashier', 'Reason']} />
+      <tbody>
+        {report.failures.map((f) => (
+          <tr key={f.reference}>
+            <td>{dayTime(f.completedAt, timeZone)}</td>
+            <td>{f.msisdn}</td>
+            <td className="num">{ghs(f.amount)}</td>
+            <td>{f.till}</td>
+            <td>{f.cashier ?? '—'}</td>
+            <td>{f.reason ?? 'Not given by the service'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ArrivedAfterClose({ report, timeZone }: Lines) {
+  if (report.arrivedAfterClose.length === 0) return null;
+  return (
+    <table className="breakdown" data-testid="day-late">
+      <caption>Arrived after close ({report.arrivedAfterClose.length}): results for a day already closed, counted in this report</caption>
+      <TableHead columns={['Result', 'Started', 'Number', { label: 'Amount', numeric: true }, 'Cashier', 'Day closed in']} />
+      <tbody>
+        {report.arrivedAfterClose.map((l) => (
+          <tr key={l.reference}>
+            <td>{l.status === 'SUCCESS' ? 'PAID' : 'NOT PAID'}</td>
+            <td>{dayTime(l.startedAt ?? l.completedAt, timeZone)}</td>
+            <td>{l.msisdn}</td>
+            <td className="num">{ghs(l.amount)}</td>
+            <td>{l.cashier ?? '—'}</td>
+            <td>{l.closedDay ?? '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Awaiting({ report, timeZone }: Lines) {
+  if (report.awaiting.length === 0) return null;
+  return (
+    <section className="awaiting" aria-labelledby="day-awaiting-title" data-testid="day-awaiting">
+      <h3 id="day-awaiting-title">Still waiting for a result ({report.awaiting.length}): not in the figures</h3>
+      <ul className="day-awaiting-list">
+        {report.awaiting.map((a) => (
+          <li key={a.paymentId} data-testid={`day-awaiting-${a.status}`}>
+            <strong>{a.status === 'overdue' ? 'Overdue' : 'Pending'}</strong>: {a.msisdn}, {ghs(a.amount)}, started{' '}
+            {dayTime(a.startedAt, timeZone)}
+            {a.cashier ? ` by ${a.cashier}` : ''} (merchant reference <span>{a.merchantRef}</span>).
+            <br />
+            {a.whatToDo}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function DayReportLists(props: Lines) {
+  return (
+    <>
+      <Failures {...props} />
+      <ArrivedAfterClose {...props} />
+      <Awaiting {...props} />
+    </>
+  );
+}
+
+function since(line: SinceCloseLine, timeZone: string): string {
+  if (line.status === null) return 'Still no result.';
+  const result = line.status === 'SUCCESS' ? 'PAID' : 'NOT PAID';
+  const counted = line.countedIn ? `counted in ${line.countedIn}` : 'to be counted in the next Z report';
+  return `${result} at ${dayTime(line.completedAt, timeZone)}: arrived after this close, ${counted}.`;
+}
+
+/** Beside a closed Z's frozen figures: the results of its day that arrived since (its own figures never change). */
+export function SinceCloseList({ lines, timeZone }: { lines: SinceCloseLine[]; timeZone: string }) {
+  return (
+    <section className="day-since" aria-labelledby="day-since-title" data-testid="day-since">
+      <h3 id="day-since-title">Since this close</h3>
+      {lines.length === 0 ? (
+        <p className="muted">No result for this day has arrived since it was closed, and none is awaited.</p>
+      ) : (
+        <table className="breakdown">
+          <TableHead columns={['Number', { label: 'Amount', numeric: true }, 'At the close', 'Since']} />
+          <tbody>
+            {lines.map((l) => (
+              <tr key={l.merchantRef ?? `${l.msisdn}-${l.completedAt}`} data-testid="day-since-line">
+                <td>{l.msisdn}</td>
+                <td className="num">{ghs(l.amount)}</td>
+                <td>{l.listedAs === 'not listed' ? 'Not listed' : l.listedAs === 'overdue' ? 'Overdue' : 'Pending'}</td>
+                <td>{since(l, timeZone)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * An X or Z report on screen: what it covers, the totals, by cashier, till and network, then its lists
+ * (day-report-lists.tsx). A TEST report says TEST at its head. Print and, for a Z, Export CSV.
+ */
+import type { DayReport, SinceCloseLine } from '../../../shared/ipc/contract';
+import { dayTime, networkLabel } from '../format';
+import { PrintSheet } from '../printing/print-sheet';
+import { PrintStatus } from '../printing/print-status';
+import type { usePrinter } from '../printing/use-printer';
+import { DayReportLists, SinceCloseList } from './day-report-lists';
+import { TakingsBreakdown } from './takings-breakdown';
+import { TakingsCards } from './takings-cards';
+
+type Props = {
+  report: DayReport;
+  timeZone: string;
+  /** A closed Z: what happened since its close. */
+  sinceClose: SinceCloseLine[] | null;
+  printer: ReturnType<typeof usePrinter>;
+  onPrint: () => void;
+  onExport: (() => void) | null;
+};
+
+function Covers({ report, timeZone }: { report: DayReport; timeZone: string }) {
+  const from = report.openedAt ? dayTime(report.openedAt, timeZone) : 'the first payment';
+  return (
+    <p data-testid="day-covers">
+      {report.kind === 'z'
+        ? `From ${from} to the close on ${dayTime(report.at, timeZone)}${report.closedBy ? `, closed by ${report.closedBy}` : ''}.`
+        : `From ${from} to now (${dayTime(report.at, timeZone)}). Nothing is closed: this is a read of the day so far.`}
+    </p>
+  );
+}
+
+export function DayReportView({ report, timeZone, sinceClose, printer, onPrint, onExport }: Props) {
+  const title = report.kind === 'z' ? `Z report ${report.label}` : 'X report (so far today)';
+  return (
+    <section className="day-report" aria-labelledby="day-report-title" data-testid="day-report">
+      <h2 id="day-report-title">
+        {title}{' '}
+        <span className={`env-badge env-${report.environment}`} data-testid="day-report-env">
+          {report.environment.toUpperCase()}
+        </span>
+      </h2>
+      <Covers report={report} timeZone={timeZone} />
+      <div className="day-actions">
+        <button
+          type="button"
+          className="secondary"
+          onClick={onPrint}
+          aria-busy={printer.state.phase === 'printing'}
+          data-testid="day-print"
+        >
+          {printer.state.phase === 'printing' ? 'Printing…' : 'Print'}
+        </button>
+        {onExport ? (
+          <button type="button" className="secondary" onClick={onExport} data-testid="day-export">
+            Export CSV
+          </button>
+        ) : null}
+      </div>
+      <PrintStatus state={printer.state} onRetry={onPrint} />
+      <TakingsCards totals={report.totals} label={`${title} totals`} testPrefix="day" />
+      <div className="breakdowns">
+        <TakingsBreakdown
+          title="By cashier"
+          testId="day-by-cashier"
+          rows={report.byCashier.map((c) => ({ ...c, key: c.cashierId ?? '-', label: c.cashier ?? 'Nobody signed in' }))}
+        />
+        <TakingsBreakdown
+          title="By till"
+          testId="day-by-till"
+          rows={report.byTill.map((t) => ({ ...t, key: t.tillId, label: t.tillName ?? t.tillId }))}
+        />
+        <TakingsBreakdown
+          title="By network"
+          testId="day-by-network"
+          rows={report.byNetwork.map((n) => ({ ...n, key: n.network, label: networkLabel(n.network) }))}
+        />
+      </div>
+      <DayReportLists report={report} timeZone={timeZone} />
+      {sinceClose ? <SinceCloseList lines={sinceClose} timeZone={timeZone} /> : null}
+      {printer.sheet ? <PrintSheet ref={printer.sheetRef} documents={printer.sheet.documents} paper={printer.sheet.paper} /> : null}
+    </section>
+  );
+}
