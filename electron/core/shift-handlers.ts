@@ -32,9 +32,9 @@ export function createShiftHandlers(ctx: CoreContext): Handlers {
       const row = id ? shifts.get(id) : null;
       return row ? shifts.report(row) : null;
     },
-    'shifts:list': async () => {
+    'shifts:list': async ({ staffId }) => {
       const person = me();
-      return { shifts: shifts.list(seesAll(person) ? undefined : person.id) };
+      return { shifts: shifts.list(seesAll(person) ? staffId : person.id) };
     },
     'shifts:get': async ({ id }) => shifts.report(shiftFor(id, me())),
     'shifts:close': async ({ id }) => {

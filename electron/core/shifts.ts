@@ -76,9 +76,22 @@ export class Shifts {
     return this.report(this.get(id) as ShiftRow);
   }
 
+  /** The newest 100 shifts (of one person), each with its count, net and payments awaiting a result. */
   list(staffId?: string): ShiftSummary[] {
     const rows = (staffId ? this.stmts.listOf.all(staffId) : this.stmts.list.all()) as ShiftRow[];
-    return rows.map((r) => ({ id: r.id, staffName: r.staff_name, openedAt: iso(r.opened_at) as string, closedAt: iso(r.closed_at) }));
+    return rows.map((r) => {
+      const { totals, pending } = this.report(r);
+      return {
+        id: r.id,
+        staffId: r.staff_id,
+        staffName: r.staff_name,
+        openedAt: iso(r.opened_at) as string,
+        closedAt: iso(r.closed_at),
+        count: totals.count,
+        net: totals.net,
+        pending: pending.length,
+      };
+    });
   }
 
   /** A closed shift's stored report, or an open shift's report as of now. */

@@ -56,7 +56,9 @@ export function App() {
         <div className="top-row">
           <StatusBar status={status} />
           {status?.signedIn && status.staffMode ? <SessionBadge person={status.signedIn} onChanged={() => void refresh()} /> : null}
-          {locked || firstStart ? null : <NavTabs page={page} caller={caller} onNavigate={navigate} />}
+          {locked || firstStart ? null : (
+            <NavTabs page={page} caller={caller} staffMode={status?.staffMode ?? false} onNavigate={navigate} />
+          )}
         </div>
       </header>
       <main className="main">

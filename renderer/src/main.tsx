@@ -5,6 +5,7 @@ import { AnnouncerProvider } from './components/announcer';
 import { ErrorBoundary, logRenderError } from './error-boundary';
 import './styles/app.css';
 import './styles/print.css';
+import './styles/shifts.css';
 
 const root = document.getElementById('root');
 if (root) {

@@ -14,6 +14,7 @@ import { TakingsScreen } from './owner/takings-screen';
 import { AuditScreen } from './people/audit-screen';
 import { StaffScreen } from './people/staff-screen';
 import { SaleFlow } from './sale/sale-flow';
+import { ShiftsScreen } from './shifts/shifts-screen';
 
 type Props = {
   page: Page;
@@ -50,6 +51,9 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
       {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
       {page === 'history' ? (
         <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} maySettle={maySettle} />
+      ) : null}
+      {page === 'shifts' && status?.signedIn ? (
+        <ShiftsScreen key={status.signedIn.id} timeZone={timeZone} person={status.signedIn} />
       ) : null}
       {page === 'takings' && status ? gated(<TakingsScreen timeZone={timeZone} till={till} />) : null}
       {page === 'day' && status ? gated(<DayScreen timeZone={timeZone} />) : null}

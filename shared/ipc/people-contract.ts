@@ -52,9 +52,14 @@ export const shiftReportSchema = z.object({
 export type ShiftReport = z.infer<typeof shiftReportSchema>;
 export const shiftSummarySchema = z.object({
   id: z.string(),
+  staffId: z.string(),
   staffName: z.string(),
   openedAt: z.string(),
   closedAt: z.string().nullable(),
+  /** Its figures: as stored at the close, or as of now while it is open. */
+  count: z.number().int(),
+  net: takingsTotalsSchema.shape.net,
+  pending: z.number().int(),
 });
 export type ShiftSummary = z.infer<typeof shiftSummarySchema>;
 
@@ -93,8 +98,11 @@ export const peopleChannels = {
   },
   /** The signed-in person's open shift as of now (null: none open). */
   'shifts:current': { request: z.object({}).strict(), response: shiftReportSchema.nullable() },
-  /** Past and open shifts, newest first: a cashier sees their own, a manager or the owner everyone's. */
-  'shifts:list': { request: z.object({}).strict(), response: z.object({ shifts: z.array(shiftSummarySchema) }) },
+  /** Past and open shifts, newest first: a cashier sees their own, a manager or the owner everyone's or one person's. */
+  'shifts:list': {
+    request: z.object({ staffId: z.string().max(64).optional() }).strict(),
+    response: z.object({ shifts: z.array(shiftSummarySchema) }),
+  },
   'shifts:get': { request: z.object({ id: z.string().max(64) }).strict(), response: shiftReportSchema },
   /** Closes a shift and stores its report (a cashier: their own; a manager or the owner: any). */
   'shifts:close': { request: z.object({ id: z.string().max(64) }).strict(), response: shiftReportSchema },

@@ -82,7 +82,7 @@ describe('staff', () => {
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'sign-in');
     await signIn(page, KOFI, 'Kofi');
-    expect(await tabs(page)).toEqual(['Charge', 'History']);
+    expect(await tabs(page)).toEqual(['Charge', 'History', 'Shift']);
     await sell(page, '12', '0241234567');
     expect(await resultTitle(page)).toBe('PAID');
     expect(await text(page, 'started-by')).toBe('Started by Kofi');

@@ -6,11 +6,13 @@
 import type { IpcChannelName } from '../../../shared/ipc/channels';
 import { mayCall, type Caller } from '../../../shared/ipc/roles';
 
-export type Page = 'charge' | 'history' | 'takings' | 'day' | 'settings' | 'staff' | 'audit';
+export type Page = 'charge' | 'history' | 'shifts' | 'takings' | 'day' | 'settings' | 'staff' | 'audit';
 
-const PAGES: { id: Page; label: string; channel: IpcChannelName; gated: boolean }[] = [
+/** `staffOnly`: shown only once staff exist (shifts belong to signed-in people; the one-person shop has none). */
+const PAGES: { id: Page; label: string; channel: IpcChannelName; gated: boolean; staffOnly?: true }[] = [
   { id: 'charge', label: 'Charge', channel: 'payments:charge', gated: false },
   { id: 'history', label: 'History', channel: 'history:search', gated: false },
+  { id: 'shifts', label: 'Shift', channel: 'shifts:current', gated: false, staffOnly: true },
   { id: 'takings', label: 'Takings', channel: 'takings:report', gated: true },
   { id: 'day', label: 'Day close', channel: 'day:xReport', gated: true },
   { id: 'settings', label: 'Settings', channel: 'settings:get', gated: true },
@@ -26,8 +28,10 @@ export function pageAllowed(page: Page, caller: Caller): boolean {
   return p !== undefined && (mayCall(caller, p.channel) || (caller === 'anonymous' && p.gated));
 }
 
-export function NavTabs({ page, caller, onNavigate }: { page: Page; caller: Caller; onNavigate: (page: Page) => void }) {
-  const shown = PAGES.filter((p) => pageAllowed(p.id, caller));
+type Props = { page: Page; caller: Caller; staffMode: boolean; onNavigate: (page: Page) => void };
+
+export function NavTabs({ page, caller, staffMode, onNavigate }: Props) {
+  const shown = PAGES.filter((p) => pageAllowed(p.id, caller) && (staffMode || !p.staffOnly));
   return (
     <nav aria-label="Till sections" className="nav-tabs">
       {shown.map((p) => (

@@ -1,0 +1,90 @@
+/** A shift's report on screen: who and when, the figures by network with their total, and the payments still awaiting a result apart. */
+import type { ShiftReport, TakingsTotals } from '../../../shared/ipc/contract';
+import { dateTime, ghs, networkLabel, phone } from '../format';
+import { TableHead } from '../components/table-head';
+
+function FigureCells({ t }: { t: TakingsTotals }) {
+  return (
+    <>
+      <td className="num">{t.count}</td>
+      <td className="num">{t.succeeded}</td>
+      <td className="num">{t.failed}</td>
+      <td className="num">{ghs(t.gross)}</td>
+      <td className="num">{ghs(t.fees)}</td>
+      <td className="num">{ghs(t.net)}</td>
+    </>
+  );
+}
+
+function Awaiting({ report, timeZone }: { report: ShiftReport; timeZone: string }) {
+  if (report.pending.length === 0) return <p data-testid="shift-awaiting">No payment of this shift is waiting for a result.</p>;
+  const overdue = report.pending.filter((p) => p.overdue).length;
+  return (
+    <section aria-labelledby="shift-awaiting-title" data-testid="shift-awaiting">
+      <h2 id="shift-awaiting-title">Still waiting for a result ({report.pending.length})</h2>
+      <p>Not in the figures above until their results arrive.</p>
+      <ul className="shift-pending">
+        {report.pending.map((p) => (
+          <li key={p.id}>
+            <span className="num">{ghs(p.amount)}</span> · {phone(p.msisdn)} · {networkLabel(p.network)} · {dateTime(p.createdAt, timeZone)}
+            {p.overdue ? <strong className="overdue"> · Overdue</strong> : null}
+          </li>
+        ))}
+      </ul>
+      {overdue > 0 ? (
+        <p data-testid="shift-overdue">
+          Overdue: no result for longer than the service keeps trying to send one. Find it in the service's dashboard under Deliveries and
+          replay it; a replayed result lands here by itself.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function ShiftFigures({ report, timeZone }: { report: ShiftReport; timeZone: string }) {
+  return (
+    <div className="shift-figures" data-testid="shift-report">
+      <dl className="detail-list">
+        <dt>Cashier</dt>
+        <dd data-testid="shift-person">{report.staffName}</dd>
+        <dt>Opened</dt>
+        <dd>{dateTime(report.openedAt, timeZone)}</dd>
+        <dt>Closed</dt>
+        <dd data-testid="shift-closed">
+          {report.closedAt
+            ? `${dateTime(report.closedAt, timeZone)}${report.closedBy ? ` by ${report.closedBy}` : ''}`
+            : 'Still open: figures as of now'}
+        </dd>
+      </dl>
+      <table className="breakdown shift-table" data-testid="shift-table">
+        <caption>By network</caption>
+        <TableHead
+          columns={['Network', ...['Payments', 'Paid', 'Not paid', 'Gross', 'Fees', 'Net'].map((label) => ({ label, numeric: true }))]}
+        />
+        <tbody>
+          {report.byNetwork.length === 0 ? (
+            <tr>
+              <td colSpan={7} className="muted">
+                No payment with a result in this shift yet.
+              </td>
+            </tr>
+          ) : (
+            report.byNetwork.map((n) => (
+              <tr key={n.network}>
+                <th scope="row">{networkLabel(n.network)}</th>
+                <FigureCells t={n} />
+              </tr>
+            ))
+          )}
+        </tbody>
+        <tfoot>
+          <tr data-testid="shift-total">
+            <th scope="row">All</th>
+            <FigureCells t={report.totals} />
+          </tr>
+        </tfoot>
+      </table>
+      <Awaiting report={report} timeZone={timeZone} />
+    </div>
+  );
+}

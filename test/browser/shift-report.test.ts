@@ -1,0 +1,160 @@
+/**
+ * The shift report at the counter: two cashiers sell through the real sandbox, Kofi reads his shift's
+ * report (its figures are the sandbox's own records of his sales, his held payment listed apart), prints
+ * it and closes his shift, which signs him out. Later sales leave the closed report as it was; the owner
+ * finds it in the list of shifts, filtered by Kofi, and prints it: an 80 mm page.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axe, enter, resultTitle, screenshot, sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
+import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
+import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+import { pdfPages } from '../support/pdf-pages.js';
+import { formatGhs, parseAmount } from '../../shared/money.js';
+
+const pdfs: Buffer[] = [];
+const till = useTill(() => ({
+  embeddedTimeScale: TIME_SCALE,
+  tillName: 'Front counter',
+  // The system printer's stand-in: Chromium prints the page to PDF with the page size the CSS asks for.
+  systemPrinter: {
+    list: async () => [{ name: 'pdf', displayName: 'Print to PDF' }],
+    print: async () => void pdfs.push(await till.get().page.pdf({ preferCSSPageSize: true })),
+  },
+}));
+
+const OWNER = '2468';
+const KOFI = '1357';
+const AMA = '2580';
+/** Kofi's sales: paid, declined (01), and authorised with its webhook held by the sandbox (07). */
+const KOFI_PAID = '0241234561';
+const KOFI_DECLINED = '0241234501';
+const KOFI_HELD = '0241234507';
+
+async function signIn(page: Page, pin: string, name: string): Promise<void> {
+  await page.getByRole('button', { name: /Switch$/ }).click();
+  await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
+  await page.locator('#sign-in-pin').fill(pin);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => text(page, 'signed-in')).toContain(name);
+}
+
+async function sale(page: Page, amount: string, msisdn: string, outcome: 'PAID' | 'NOT PAID'): Promise<void> {
+  await sell(page, amount, msisdn);
+  expect(await resultTitle(page)).toBe(outcome);
+  await enter(page); // New sale
+}
+
+/** The figures row of the report on screen: payments, paid, not paid, gross, fees, net. */
+const totalRow = (page: Page) => page.getByTestId('shift-total').locator('td').allTextContents();
+
+/** Kofi's figures from the sandbox's own records (its dashboard API), not the till's. */
+async function sandboxFigures(): Promise<string[]> {
+  const mine = (await sandboxTransactions(till.get().sandboxUrl())).filter((t) =>
+    [KOFI_PAID, KOFI_DECLINED].some((n) => t.msisdn === `233${n.slice(1)}`),
+  );
+  const paid = mine.filter((t) => t.status === 'SUCCESS');
+  const sum = (values: string[]) => values.reduce((total, v) => total + parseAmount(v, { allowZero: true }), 0);
+  const gross = sum(paid.map((t) => t.amount));
+  const fees = sum(paid.map((t) => t.fee));
+  return [
+    String(mine.length),
+    String(paid.length),
+    String(mine.length - paid.length),
+    formatGhs(gross),
+    formatGhs(fees),
+    formatGhs(gross - fees),
+  ];
+}
+
+let kofiReport: string[];
+
+describe('the shift report', () => {
+  it("matches the sandbox's records of Kofi's sales, lists his held payment apart, prints, and closes his shift", async () => {
+    const { page, invoke } = till.get();
+    await invoke('owner:setPin', { pin: OWNER });
+    const receipt = ((await invoke('settings:get', {})) as { receipt: Record<string, unknown> }).receipt;
+    await invoke('settings:saveReceipt', { ...receipt, printer: 'system', paper: 80 });
+    await invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: KOFI });
+    await invoke('staff:add', { name: 'Ama', role: 'cashier', pin: AMA });
+    await till.get().reload();
+
+    await signIn(page, KOFI, 'Kofi');
+    await sale(page, '12', KOFI_PAID, 'PAID');
+    await sale(page, '3', KOFI_DECLINED, 'NOT PAID');
+    await sellToWaiting(page, '4', KOFI_HELD);
+    await stopWaiting(page);
+    await signIn(page, AMA, 'Ama');
+    await sale(page, '7', '0201234562', 'PAID');
+    await signIn(page, KOFI, 'Kofi');
+
+    await page.getByRole('navigation', { name: 'Till sections' }).getByRole('button', { name: 'Shift' }).click();
+    await page.getByRole('heading', { name: 'Your shift' }).waitFor();
+    expect(await text(page, 'shift-person')).toBe('Kofi');
+    const expected = await sandboxFigures();
+    expect(expected.slice(0, 3)).toEqual(['2', '1', '1']);
+    await expect.poll(() => totalRow(page)).toEqual(expected);
+    expect(await page.getByTestId('shift-table').locator('tbody th').allTextContents()).toEqual(['MTN MoMo']);
+    expect(await text(page, 'shift-awaiting')).toMatch(/Still waiting for a result \(1\).*GH₵4\.00 · 024 123 4507/);
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'shift-report');
+    await page.setViewportSize({ width: 800, height: 600 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800); // no sideways scrolling
+    await page.setViewportSize({ width: 1024, height: 600 });
+
+    pdfs.length = 0;
+    await page.getByTestId('shift-print').click();
+    await expect.poll(() => text(page, 'print-status')).toBe('Sent to the printer.');
+    expect(pdfs).toHaveLength(1);
+    expect(pdfPages(pdfs[0]!)).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Close shift' }).click();
+    expect(await page.getByRole('group').textContent()).toMatch(/Close your shift\? .* you are signed out/);
+    await page.getByRole('button', { name: 'Close shift and sign out' }).click();
+    await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
+    kofiReport = expected;
+  });
+
+  it('stays as it was after later sales; the owner finds it among the shifts, filtered by Kofi, and prints it on 80 mm', async () => {
+    const { page } = till.get();
+    await page.locator('#sign-in-pin').fill(AMA);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => text(page, 'signed-in')).toContain('Ama');
+    await page.getByRole('navigation', { name: 'Till sections' }).getByRole('button', { name: 'Charge' }).click();
+    await sale(page, '5', '0201234563', 'PAID');
+    await signIn(page, KOFI, 'Kofi'); // a new shift of his
+    await sale(page, '9', '0241234564', 'PAID');
+
+    await signIn(page, OWNER, 'Owner');
+    await page.getByRole('navigation', { name: 'Till sections' }).getByRole('button', { name: 'Shift' }).click();
+    await page.getByTestId('shift-list').waitFor();
+    await expect.poll(() => page.getByTestId('shift-list').locator('tbody th').allTextContents()).toEqual(['Owner', 'Kofi', 'Ama', 'Kofi']); // the owner's own, opened at sign-in
+    await page.getByTestId('shift-person-filter').selectOption({ label: 'Kofi' });
+    await expect.poll(() => page.getByTestId('shift-list').locator('tbody th').allTextContents()).toEqual(['Kofi', 'Kofi']);
+    const closed = page.getByTestId('shift-list').locator('tbody tr').nth(1);
+    expect(await closed.locator('td').allTextContents()).toEqual([
+      expect.stringMatching(/^\d{2} \w{3} \d{4}, /),
+      expect.stringMatching(/^\d{2} \w{3} \d{4}, /),
+      '2 (+1 waiting)',
+      kofiReport[5],
+      'View',
+    ]);
+    await closed.getByRole('button', { name: /^View/ }).click();
+    await page.getByRole('heading', { name: "Kofi's shift" }).waitFor();
+    await expect.poll(() => totalRow(page)).toEqual(kofiReport);
+    expect(await text(page, 'shift-closed')).toMatch(/by Kofi$/);
+    expect(await page.getByRole('button', { name: 'Close shift' }).count()).toBe(0);
+
+    pdfs.length = 0;
+    await page.getByTestId('shift-print').click();
+    await expect.poll(() => text(page, 'print-status')).toBe('Sent to the printer.');
+    const sheet = page.getByTestId('print-sheet');
+    expect(await sheet.getAttribute('class')).toContain('paper-80');
+    expect(await sheet.getByTestId('receipt').getAttribute('data-title')).toBe('shift report');
+    expect(await sheet.textContent()).toMatch(/SHIFT REPORT.*CLOSED.*CashierKofi/);
+    const pages = pdfPages(pdfs[0]!);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]!.widthMm).toBeCloseTo(80, 0);
+    expect(await axe(page)).toEqual([]);
+  });
+});
