@@ -80,17 +80,8 @@ export class Shifts {
   list(staffId?: string): ShiftSummary[] {
     const rows = (staffId ? this.stmts.listOf.all(staffId) : this.stmts.list.all()) as ShiftRow[];
     return rows.map((r) => {
-      const { totals, pending } = this.report(r);
-      return {
-        id: r.id,
-        staffId: r.staff_id,
-        staffName: r.staff_name,
-        openedAt: iso(r.opened_at) as string,
-        closedAt: iso(r.closed_at),
-        count: totals.count,
-        net: totals.net,
-        pending: pending.length,
-      };
+      const { id, staffId, staffName, openedAt, closedAt, totals, pending } = this.report(r);
+      return { id, staffId, staffName, openedAt, closedAt, count: totals.count, net: totals.net, pending: pending.length };
     });
   }
 
