@@ -41,8 +41,8 @@ export function OwnerAlerts({ timeZone }: { timeZone: string }) {
       <FormError message={error} />
       <ul>
         {alerts.map((a) => (
-          <li key={a.id} data-testid="owner-alert" role="alert">
-            <p>
+          <li key={a.id} data-testid="owner-alert">
+            <p role="alert">
               {a.environment === 'test' ? '[TEST] ' : ''}
               {dateTime(a.raisedAt, timeZone)}: {a.message}
             </p>

@@ -9,7 +9,8 @@ import { announceLateResult, noticesFor } from './late-results';
 export function useLateResults(announce: (message: string, urgent?: boolean) => void, environment: Environment | undefined) {
   const [notices, setNotices] = useState<PaymentView[]>([]);
   const watching = useRef(new Set<string>());
-  const notified = useRef(new Set<string>());
+  /** The result each notice was raised for: a result that changes later (a settle by hand the service overrode) is raised again. */
+  const notified = useRef(new Map<string, PaymentView['state']>());
   const currentEnvironment = useRef(environment);
   useEffect(() => {
     currentEnvironment.current = environment;
@@ -18,8 +19,8 @@ export function useLateResults(announce: (message: string, urgent?: boolean) => 
   const raise = useCallback(
     (p: PaymentView) => {
       watching.current.delete(p.id);
-      if (notified.current.has(p.id)) return;
-      notified.current.add(p.id);
+      if (notified.current.get(p.id) === p.state) return;
+      notified.current.set(p.id, p.state);
       setNotices((n) => [p, ...n.filter((x) => x.id !== p.id)]);
       if (!announceLateResult(p, currentEnvironment.current)) return;
       announce(`Late result: ${ghs(p.amount)} from ${phone(p.msisdn)} ${p.state === 'success' ? 'is PAID' : 'was NOT paid'}.`, true);
