@@ -15,7 +15,8 @@ import type { ShiftScope } from './cashier-scope.js';
 /** A search returns at most this many matches per field (reference, merchantRef, phone digits). */
 export const MAX_MATCHES = 1000;
 
-type SearchInput = { query?: string; date?: string; page: number; pageSize: number };
+/** `cashierId`: one person's payments (null: started with nobody signed in); ignored inside a cashier's shift scope. */
+type SearchInput = { query?: string; date?: string; page: number; pageSize: number; cashierId?: string | null };
 
 /** [start, end) in Unix ms of a calendar date in a time zone. */
 export function dayBoundsMs(date: string, timeZone: string): [number, number] {
@@ -66,10 +67,13 @@ export class History {
   ): IpcResponse<'history:search'> {
     const where: string[] = ['p.environment = @environment'];
     let from = 'payments p';
-    const params: Record<string, string | number> = { environment };
+    const params: Record<string, string | number | null> = { environment };
     if (scope.shiftId !== null) {
       where.push('p.shift_id = @shiftId');
       params.shiftId = scope.shiftId;
+    } else if (input.cashierId !== undefined) {
+      where.push('p.staff_id IS @cashierId');
+      params.cashierId = input.cashierId;
     }
     const query = (input.query ?? '').trim();
     if (query) {

@@ -7,7 +7,7 @@ export function reportHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'history
   const active = () => ctx.settings.settings.active;
   return {
     'history:search': async (request) => ctx.history.search(active(), request, ctx.settings.settings.timeZone, cashierScope(ctx)),
-    'takings:report': async ({ from, to }) => ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone),
-    'takings:exportCsv': async ({ from, to }) => ctx.takings.exportCsv(active(), from, to),
+    'takings:report': async ({ from, to, cashierId }) => ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone, cashierId),
+    'takings:exportCsv': async ({ from, to, cashierId }) => ctx.takings.exportCsv(active(), from, to, cashierId),
   };
 }

@@ -18,6 +18,11 @@ import { sqlList } from '../../shared/sql-list.js';
 export const MAX_RANGE_DAYS = 366;
 
 type RollupRow = Sums & { local_date: string; till_id: string; network: string };
+/** One person's figures only (a staff id; null: payments started with nobody signed in); undefined: everyone's. */
+export type CashierFilter = string | null | undefined;
+/** The SQL parameters of a cashier filter: `(@all OR staff_id IS @cashier)`. */
+const WHO_SQL = '(@all OR staff_id IS @cashier)';
+const who = (cashierId: CashierFilter) => ({ all: cashierId === undefined ? 1 : 0, cashier: cashierId ?? null });
 
 export function checkRange(from: string, to: string): string[] {
   if (from > to) throw new CoreError('INVALID_REQUEST', 'The start date must be on or before the end date.');
@@ -28,6 +33,7 @@ export function checkRange(from: string, to: string): string[] {
 
 export class Takings {
   private readonly rollup;
+  private readonly cashierRollup;
   private readonly rows;
   private readonly awaitingSums;
   private readonly tillNames;
@@ -41,11 +47,17 @@ export class Takings {
     // Served by the payments (environment, state) index: only the few open payments are read.
     this.awaitingSums = db.prepare(
       `SELECT count(*) AS count, coalesce(sum(amount), 0) AS amount, coalesce(sum(created_at < ?), 0) AS overdue
-       FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)})`,
+       FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) AND ${WHO_SQL}`,
     );
     this.tillNames = db.prepare('SELECT till_id, name FROM till_names');
     this.rollup = db.prepare(
       'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',
+    );
+    // One person's figures are not in the rollup: summed from the range's transactions, keyed as the rollup is
+    // (grouped by column 3, the takings network: the name `network` would group by the service's).
+    this.cashierRollup = db.prepare(
+      `SELECT local_date, till_id, ${TAKINGS_NETWORK_SQL} AS network, ${SUMS_SQL}
+       FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? AND staff_id IS ? GROUP BY local_date, till_id, 3`,
     );
     // Not in the rollup: summed from the range's transactions (the environment-and-date index) by who started them.
     this.cashierSums = db.prepare(
@@ -54,7 +66,7 @@ export class Takings {
     );
     // The part of the figures settled by hand that the service has not (yet) corrected.
     this.handSums = db.prepare(
-      `SELECT ${SUMS_SQL} FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? AND settled_by_hand = 1`,
+      `SELECT ${SUMS_SQL} FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? AND settled_by_hand = 1 AND ${WHO_SQL}`,
     );
     this.rows = db.prepare(
       // `network` is the one the takings screen counts it under (a TEST result of this till's own payment:
@@ -63,17 +75,21 @@ export class Takings {
       `SELECT local_date, completed_at, reference, client_reference, till_id, ${TAKINGS_NETWORK_SQL} AS network, network AS service_network,
          msisdn, status, amount, fee, net, description, staff_name, settled_by_hand,
          (SELECT p.hand_check FROM payments p WHERE p.environment = t.environment AND p.merchant_ref = t.client_reference) AS hand_check
-       FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? ORDER BY local_date, completed_at`,
+       FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? AND ${WHO_SQL} ORDER BY local_date, completed_at`,
     );
   }
 
-  report(environment: Environment, from: string, to: string, timeZone: string): TakingsReport {
+  /** `cashierId`: one person's figures (byCashier stays everyone's, for choosing); the rollup serves everyone's. */
+  report(environment: Environment, from: string, to: string, timeZone: string, cashierId?: CashierFilter): TakingsReport {
     const days = checkRange(from, to);
+    const rows = (
+      cashierId === undefined ? this.rollup.iterate(environment, from, to) : this.cashierRollup.iterate(environment, from, to, cashierId)
+    ) as Iterable<RollupRow>;
     const all = zeroSums();
     const byNetwork = new Map<string, Sums>();
     const byTill = new Map<string, Sums>();
     const byDay = new Map<string, Sums>(days.map((d) => [d, zeroSums()]));
-    for (const row of this.rollup.iterate(environment, from, to) as Iterable<RollupRow>) {
+    for (const row of rows) {
       addSums(all, row);
       for (const [map, key] of [
         [byNetwork, row.network],
@@ -97,8 +113,8 @@ export class Takings {
         (r) => ({ cashierId: r.staff_id, cashier: r.staff_name, ...toTotals(r) }),
       ),
       byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...toTotals(s) })),
-      byHand: toTotals(this.handSums.get(environment, from, to) as Sums),
-      awaiting: this.awaiting(environment),
+      byHand: toTotals(this.handSums.get(environment, from, to, who(cashierId)) as Sums),
+      awaiting: this.awaiting(environment, cashierId),
     };
   }
 
@@ -110,18 +126,25 @@ export class Takings {
       .map(([tillId, s]) => ({ tillId, tillName: names.get(tillId) ?? null, ...toTotals(s) }));
   }
 
-  /** This till's payments still without a final state in this environment (any date). */
-  awaiting(environment: Environment): TakingsAwaiting {
-    const row = this.awaitingSums.get(this.now() - OVERDUE_AFTER_MS, environment) as { count: number; amount: number; overdue: number };
+  /** This till's payments still without a final state in this environment (any date), of one person with `cashierId`. */
+  awaiting(environment: Environment, cashierId?: CashierFilter): TakingsAwaiting {
+    const row = this.awaitingSums.get(this.now() - OVERDUE_AFTER_MS, environment, who(cashierId)) as {
+      count: number;
+      amount: number;
+      overdue: number;
+    };
     return { count: row.count, amount: formatAmount(row.amount), overdue: row.overdue, overdueAfterMinutes: OVERDUE_AFTER_MS / 60_000 };
   }
 
-  exportCsv(environment: Environment, from: string, to: string): { filename: string; csv: string } {
+  /** `cashierId`: that person's rows only, and the file named after them. */
+  exportCsv(environment: Environment, from: string, to: string, cashierId?: CashierFilter): { filename: string; csv: string } {
     checkRange(from, to);
     const lines = [
       'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     ];
-    for (const r of this.rows.iterate(environment, from, to) as Iterable<Record<string, string | number | null>>) {
+    let person: string | null = null;
+    for (const r of this.rows.iterate(environment, from, to, who(cashierId)) as Iterable<Record<string, string | number | null>>) {
+      person ??= r.staff_name as string | null;
       lines.push(
         [
           r.local_date,
@@ -145,7 +168,8 @@ export class Takings {
           .join(','),
       );
     }
-    return { filename: `momo-takings-${environment}-${from}_${to}.csv`, csv: `${lines.join('\r\n')}\r\n` };
+    const suffix = cashierId === undefined ? '' : `-${fileWord(cashierId === null ? 'nobody signed in' : (person ?? cashierId))}`;
+    return { filename: `momo-takings-${environment}-${from}_${to}${suffix}.csv`, csv: `${lines.join('\r\n')}\r\n` };
   }
 }
 
@@ -154,6 +178,17 @@ function handColumn(settledByHand: number, check: string | null): string {
   if (check === 'overridden') return 'overridden';
   if (settledByHand !== 1) return '';
   return check === 'confirmed' ? 'confirmed' : 'yes';
+}
+
+/** A name as a file name's part: "Ama Owusu" -> "ama-owusu" (letters and digits only). */
+function fileWord(name: string): string {
+  return (
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'cashier'
+  );
 }
 
 /** RFC 4180 quoting, and a leading ' on text a spreadsheet would run as a formula. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { HAND_OUTCOMES } from '../domain.js';
 import { environmentSchema, paymentStateSchema } from '../domain-schemas.js';
-import { isoDate, wireAmount } from './wire-schemas.js';
+import { cashierFilterSchema, isoDate, wireAmount } from './wire-schemas.js';
 
 /** A payment settled by hand (issue 12 item 6): what a manager verified on the service's dashboard, and what the service said later. */
 export const handSettlementSchema = z.object({
@@ -95,6 +95,8 @@ export const paymentChannels = {
         date: isoDate.optional(),
         page: z.number().int().min(0).max(100_000).default(0),
         pageSize: z.number().int().min(1).max(200).default(50),
+        /** A manager or the owner: one person's payments (a cashier's history is their open shift's anyway). */
+        cashierId: cashierFilterSchema,
       })
       .strict(),
     response: z.object({ items: z.array(paymentViewSchema), total: z.number().int(), page: z.number().int() }),

@@ -1,7 +1,7 @@
 /** The takings part of the IPC contract (spread into `ipcContract`): the report and its CSV export. */
 import { z } from 'zod';
 import { environmentSchema } from '../domain-schemas.js';
-import { isoDate, wireAmount } from './wire-schemas.js';
+import { cashierFilterSchema, isoDate, wireAmount } from './wire-schemas.js';
 
 export const takingsTotalsSchema = z.object({
   count: z.number().int(),
@@ -44,13 +44,17 @@ export const takingsReportSchema = z.object({
 });
 export type TakingsReport = z.infer<typeof takingsReportSchema>;
 
+const rangeRequest = z.object({ from: isoDate, to: isoDate, cashierId: cashierFilterSchema }).strict();
+
 export const takingsChannels = {
+  /** With cashierId, the figures (totals, by network, till and day, settled by hand, awaiting) are that person's; byCashier stays everyone's. */
   'takings:report': {
-    request: z.object({ from: isoDate, to: isoDate }).strict(),
+    request: rangeRequest,
     response: takingsReportSchema,
   },
+  /** With cashierId, that person's rows only. */
   'takings:exportCsv': {
-    request: z.object({ from: isoDate, to: isoDate }).strict(),
+    request: rangeRequest,
     response: z.object({ filename: z.string(), csv: z.string() }),
   },
 } as const;

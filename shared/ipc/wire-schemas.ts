@@ -12,3 +12,6 @@ export const isoDate = z
   }, 'Date must be a real calendar date, such as 2026-11-21');
 
 export const ok = z.object({ ok: z.literal(true) });
+
+/** One person's payments only (a staff id as payments record it); null: those started with nobody signed in; omitted: everyone's. */
+export const cashierFilterSchema = z.string().max(64).nullable().optional();

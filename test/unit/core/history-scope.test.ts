@@ -43,6 +43,8 @@ it(
     expect((await core.invoke('history:search', {})).total).toBe(1);
     expect(await ids('m-P-AMA')).toEqual([]);
     expect(await ids('024 123 4567')).toEqual(['P-KOFI-NOW']);
+    // Asking for a colleague's payments changes nothing: a cashier's history is their open shift's.
+    expect((await core.invoke('history:search', { cashierId: ama.id })).items.map((p) => p.id)).toEqual(['P-KOFI-NOW']);
 
     await core.invoke('session:signIn', { pin: PINS.ama });
     expect(await ids()).toEqual(['P-AMA']);
@@ -50,6 +52,11 @@ it(
     await core.invoke('session:signIn', { pin: PINS.efua });
     expect(await ids()).toEqual(['P-AMA', 'P-KOFI-NOW', 'P-KOFI-OLD']);
     expect((await core.invoke('history:search', {})).total).toBe(3);
+    // A manager may show one person's payments, or those started with nobody signed in.
+    const of = async (cashierId: string | null) => (await core.invoke('history:search', { cashierId })).items.map((p) => p.id).sort();
+    expect(await of(kofi.id)).toEqual(['P-KOFI-NOW', 'P-KOFI-OLD']);
+    expect((await core.invoke('history:search', { cashierId: kofi.id, query: 'm-P-KOFI-O' })).total).toBe(1);
+    expect(await of(null)).toEqual([]);
   },
 );
 

@@ -218,14 +218,26 @@ describe('takings', () => {
 });
 
 describe('takings by cashier', () => {
-  it('sums the range by who started each payment (from the echoed metadata), and the CSV names them', () => {
+  /** Kofi (a paid and a failed sale), Ama (paid), one with nobody signed in, all on 20 Nov; Kofi again on 22 Nov. */
+  function sales(): TransactionsStore {
     const store = new TransactionsStore(db, 'Africa/Accra');
     const by = (t: WireTransaction, id: string, name: string) => ({ ...t, metadata: { till: 'TFRONT1', cashierId: id, cashier: name } });
     store.insert('live', by(tx('TX_K00001', 'SUCCESS', '10.00', '0.20', '9.80', '2026-11-20T09:00:00Z'), 'S-KOFI', 'Kofi'), 1, 0);
     store.insert('live', by(tx('TX_K00002', 'FAILED', '4.00', '0.00', '0.00', '2026-11-20T09:30:00Z'), 'S-KOFI', 'Kofi'), 2, 0);
     store.insert('live', by(tx('TX_A00003', 'SUCCESS', '25.00', '0.49', '24.51', '2026-11-20T10:00:00Z'), 'S-AMA', 'Ama'), 3, 0);
-    store.insert('live', tx('TX_N00004', 'SUCCESS', '1.00', '0.02', '0.98', '2026-11-20T11:00:00Z'), 4, 0); // nobody signed in
+    store.insert('live', tx('TX_N00004', 'SUCCESS', '1.00', '0.02', '0.98', '2026-11-20T11:00:00Z', 'TBACK02'), 4, 0); // nobody signed in
     store.insert('live', by(tx('TX_K00005', 'SUCCESS', '99.00', '1.93', '97.07', '2026-11-22T11:00:00Z'), 'S-KOFI', 'Kofi'), 5, 0); // outside
+    return store;
+  }
+  const csvRows = (csv: string) =>
+    csv
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
+
+  it('sums the range by who started each payment (from the echoed metadata), and the CSV names them', () => {
+    sales();
     const takings = new Takings(db);
     expect(takings.report('live', '2026-11-20', '2026-11-21', 'Africa/Accra').byCashier).toEqual([
       { cashierId: null, cashier: null, count: 1, succeeded: 1, failed: 0, gross: '1.00', fees: '0.02', net: '0.98' },
@@ -233,18 +245,47 @@ describe('takings by cashier', () => {
       { cashierId: 'S-KOFI', cashier: 'Kofi', count: 2, succeeded: 1, failed: 1, gross: '10.00', fees: '0.20', net: '9.80' },
     ]);
     expect(takings.report('test', '2026-11-20', '2026-11-21', 'Africa/Accra').byCashier).toEqual([]);
-    const rows = takings
-      .exportCsv('live', '2026-11-20', '2026-11-20')
-      .csv.trim()
-      .split('\r\n')
-      .slice(1)
-      .map((l) => l.split(','));
+    const rows = csvRows(takings.exportCsv('live', '2026-11-20', '2026-11-20').csv);
     expect(rows.map((r) => [r[2], r.at(-2)])).toEqual([
       ['TX_K00001', 'Kofi'],
       ['TX_K00002', 'Kofi'],
       ['TX_A00003', 'Ama'],
       ['TX_N00004', ''],
     ]);
+  });
+
+  it("filtered by a cashier: totals, networks, tills, days, awaiting and the CSV are that person's; byCashier stays everyone's", () => {
+    sales();
+    const repo = new PaymentsRepo(db);
+    const waiting = (id: string, staff: string | null) =>
+      repo.insert(paymentRow(id, { environment: 'live', state: 'awaiting_customer', staff_id: staff, staff_name: staff, created_at: 5 }));
+    waiting('P-KOFI', 'S-KOFI');
+    waiting('P-NOBODY', null);
+    const takings = new Takings(db);
+    const kofi = takings.report('live', '2026-11-20', '2026-11-22', 'Africa/Accra', 'S-KOFI');
+    expect(kofi.totals).toEqual({ count: 3, succeeded: 2, failed: 1, gross: '109.00', fees: '2.13', net: '106.87' });
+    expect(kofi.byNetwork.map((r) => [r.network, r.count])).toEqual([['MTN', 3]]);
+    expect(kofi.byTill.map((r) => [r.tillId, r.count])).toEqual([['TFRONT1', 3]]);
+    expect(kofi.byDay.map((r) => [r.date, r.count])).toEqual([
+      ['2026-11-20', 2],
+      ['2026-11-21', 0],
+      ['2026-11-22', 1],
+    ]);
+    expect(kofi.awaiting).toMatchObject({ count: 1, amount: '1.00' });
+    expect(kofi.byCashier).toHaveLength(3);
+
+    const nobody = takings.report('live', '2026-11-20', '2026-11-22', 'Africa/Accra', null);
+    expect(nobody.totals).toMatchObject({ count: 1, gross: '1.00' });
+    expect(nobody.byTill.map((r) => r.tillId)).toEqual(['TBACK02']);
+    expect(nobody.awaiting).toMatchObject({ count: 1 });
+    expect(takings.report('live', '2026-11-20', '2026-11-22', 'Africa/Accra').totals.count).toBe(5); // everyone: the rollup
+
+    const kofiCsv = takings.exportCsv('live', '2026-11-20', '2026-11-22', 'S-KOFI');
+    expect(kofiCsv.filename).toBe('momo-takings-live-2026-11-20_2026-11-22-kofi.csv');
+    expect(csvRows(kofiCsv.csv).map((r) => r[2])).toEqual(['TX_K00001', 'TX_K00002', 'TX_K00005']);
+    const nobodyCsv = takings.exportCsv('live', '2026-11-20', '2026-11-22', null);
+    expect(nobodyCsv.filename).toBe('momo-takings-live-2026-11-20_2026-11-22-nobody-signed-in.csv');
+    expect(csvRows(nobodyCsv.csv).map((r) => r[2])).toEqual(['TX_N00004']);
   });
 });
 
