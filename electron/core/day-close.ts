@@ -10,6 +10,7 @@ import { sqlList } from '../../shared/sql-list.js';
 import type { Db } from './database.js';
 import { buildDayReport, DAY_ROWS_SQL, startOf, zLabel, type DayRow, type ZRow } from './day-report.js';
 import { SinceClose } from './day-since.js';
+import { DayCorrections } from './day-corrections.js';
 import { csvLine, type CsvLine } from './day-csv.js';
 import { CoreError } from './errors.js';
 import type { PaymentRow } from './payments-repo.js';
@@ -19,6 +20,7 @@ type Closer = { id: string; name: string } | null;
 export class DayClose {
   private readonly stmts;
   private readonly sinceClose;
+  private readonly corrections;
 
   constructor(
     private readonly db: Db,
@@ -42,6 +44,7 @@ export class DayClose {
       byId: db.prepare('SELECT * FROM z_reports WHERE id = ? AND environment = ?'),
     };
     this.sinceClose = new SinceClose(db);
+    this.corrections = new DayCorrections(db);
   }
 
   /** The day so far: what closing now would report. */
@@ -117,6 +120,11 @@ export class DayClose {
     const rows = this.stmts.unclosed.all(environment) as DayRow[];
     const last = this.last(environment);
     const tillNames = new Map((this.stmts.tillNames.all() as { till_id: string; name: string }[]).map((r) => [r.till_id, r.name]));
+    const closedDayOf = (ms: number) => {
+      const z = this.stmts.dayOf.get(environment, ms) as { number: number } | undefined;
+      return z ? zLabel(z.number) : null;
+    };
+    const corrections = this.corrections.list(environment, last?.closed_at ?? null, closedDayOf);
     const report = buildDayReport({
       environment,
       kind,
@@ -128,11 +136,10 @@ export class DayClose {
       rows,
       awaiting: this.stmts.awaiting.all(environment) as PaymentRow[],
       tillNames,
-      closedDayOf: (ms) => {
-        const z = this.stmts.dayOf.get(environment, ms) as { number: number } | undefined;
-        return z ? zLabel(z.number) : null;
-      },
+      closedDayOf,
+      corrections,
     });
-    return { report, rows: rows.map((row) => ({ ...row, late: last !== null && startOf(row) < last.closed_at })) };
+    const late = (row: DayRow) => !row.correction && last !== null && startOf(row) < last.closed_at;
+    return { report, rows: [...rows, ...corrections.map((c) => c.row)].map((row) => ({ ...row, late: late(row) })) };
   }
 }

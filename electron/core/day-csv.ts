@@ -14,11 +14,13 @@ import { csvCell } from './takings.js';
 export type CsvLine = Array<string | null>;
 
 const TRANSACTION_COLUMNS =
-  'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close';
+  'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand';
 const SUMMARY_COLUMNS = 'summary,name,count,paid,failed,gross,fees,net';
 
+/** A correction (a hand settlement the service overrode) is written with its figures negative, status CORRECTION. */
 export function csvLine(row: DayRow & { late: boolean }, report: DayReport): CsvLine {
   const till = report.byTill.find((t) => t.tillId === row.till_id);
+  const sign = row.correction ? -1 : 1;
   return [
     new Date(row.completed_at).toISOString(),
     row.reference,
@@ -27,12 +29,13 @@ export function csvLine(row: DayRow & { late: boolean }, report: DayReport): Csv
     row.staff_name,
     row.network,
     displayMsisdn(row.msisdn),
-    row.status,
-    formatAmount(row.amount),
-    formatAmount(row.fee),
-    formatAmount(row.net),
+    row.correction ? 'CORRECTION' : row.status,
+    formatAmount(sign * row.amount),
+    formatAmount(sign * row.fee),
+    formatAmount(sign * row.net),
     row.description,
     row.late ? 'yes' : '',
+    row.settled_by_hand === 1 ? 'yes' : '',
   ];
 }
 
@@ -60,4 +63,6 @@ export function zCsv(report: DayReport, lines: CsvLine[]): { filename: string; c
   return { filename: `momo-${report.label}-${report.environment.toUpperCase()}-${day}.csv`, csv: `${text.join('\r\n')}\r\n` };
 }
 
-const cells = (line: CsvLine) => line.map(csvCell).join(',');
+/** A figure such as -12.50 is written as it is: a spreadsheet reads it as a number, and it cannot be a formula. */
+const FIGURE = /^-?[0-9]+(\.[0-9]{2})?$/;
+const cells = (line: CsvLine) => line.map((cell) => (cell !== null && FIGURE.test(cell) ? cell : csvCell(cell))).join(',');

@@ -5,7 +5,7 @@
  */
 import { formatAmount } from '../../shared/money.js';
 import { displayMsisdn } from '../../shared/phone.js';
-import type { DayAwaitingLine, DayReport, DayReportLine } from '../../shared/ipc/contract.js';
+import type { DayAwaitingLine, DayCorrectionLine, DayReport, DayReportLine } from '../../shared/ipc/contract.js';
 import type { Environment } from '../../shared/domain.js';
 import { isOverdue } from './overdue.js';
 import type { PaymentRow } from './payments-repo.js';
@@ -19,7 +19,12 @@ export type DayRow = Omit<TransactionRow, 'environment' | 'local_date'> & {
   /** When this till started it; null for another till's payment. */
   started_at: number | null;
   reason: string | null;
+  /** A hand settlement's figures taken back out (day-corrections.ts): counted negative. */
+  correction?: true;
 };
+
+/** A correction: the hand figures as a row (counted negative) and its line in the report. */
+export type DayCorrection = { row: DayRow; line: DayCorrectionLine };
 
 export type DayReportInput = {
   environment: Environment;
@@ -31,6 +36,7 @@ export type DayReportInput = {
   closedBy: string | null;
   timeZone: string;
   rows: DayRow[];
+  corrections: DayCorrection[];
   awaiting: PaymentRow[];
   tillNames: ReadonlyMap<string, string>;
   /** The label of the closed Z whose day an instant belongs to (the first Z closed after it). */
@@ -52,7 +58,8 @@ export type ZRow = {
 /** Final transactions with what a report needs from this till's own payment (start, reason) when it is one. */
 export const DAY_ROWS_SQL = `SELECT t.reference, t.client_reference, t.status, t.amount, t.fee, t.net, t.msisdn, t.till_id,
     t.staff_id, t.staff_name, t.completed_at, t.description, ${TAKINGS_NETWORK_SQL} AS network,
-    p.created_at AS started_at, p.error_message AS reason, t.z_report_id
+    t.settled_by_hand, p.created_at AS started_at, t.z_report_id,
+    CASE WHEN t.settled_by_hand = 1 THEN 'Settled by hand: ' || p.hand_note ELSE p.error_message END AS reason
   FROM transactions t LEFT JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference`;
 
 export const zLabel = (number: number): string => `Z-${String(number).padStart(4, '0')}`;
@@ -62,10 +69,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Its start when this till knows it, else its completion: a result for a day already closed started before that close. */
 export const startOf = (row: Pick<DayRow, 'started_at' | 'completed_at'>): number => row.started_at ?? row.completed_at;
 
-const sumsOf = (row: DayRow): Sums =>
-  row.status === 'SUCCESS'
-    ? { succeeded: 1, failed: 0, gross: row.amount, fees: row.fee, net: row.net }
-    : { succeeded: 0, failed: 1, gross: 0, fees: 0, net: 0 };
+function sumsOf(row: DayRow): Sums {
+  const sign = row.correction ? -1 : 1;
+  return row.status === 'SUCCESS'
+    ? { succeeded: sign, failed: 0, gross: sign * row.amount, fees: sign * row.fee, net: sign * row.net }
+    : { succeeded: 0, failed: sign, gross: 0, fees: 0, net: 0 };
+}
 
 function grouped<T>(rows: DayRow[], keyOf: (row: DayRow) => string, make: (key: string, first: DayRow, sums: Sums) => T): T[] {
   const groups = new Map<string, { first: DayRow; sums: Sums }>();
@@ -98,10 +107,8 @@ function awaitingLine(p: PaymentRow, now: number): DayAwaitingLine {
   };
 }
 
-export function buildDayReport(input: DayReportInput): DayReport {
-  const { rows, tillNames } = input;
-  const tillOf = (id: string) => tillNames.get(id) ?? id;
-  const line = (row: DayRow): DayReportLine => ({
+function lineOf(row: DayRow, tillNames: ReadonlyMap<string, string>): DayReportLine {
+  return {
     reference: row.reference,
     merchantRef: row.client_reference,
     completedAt: iso(row.completed_at),
@@ -109,46 +116,55 @@ export function buildDayReport(input: DayReportInput): DayReport {
     msisdn: displayMsisdn(row.msisdn),
     status: row.status,
     amount: formatAmount(row.amount),
-    till: tillOf(row.till_id),
+    till: tillNames.get(row.till_id) ?? row.till_id,
     cashier: row.staff_name,
     reason: row.reason,
-  });
+    settledByHand: row.settled_by_hand === 1,
+  };
+}
+
+/** Totals, by cashier, by till (named as in Takings) and by network, of the rows counted (corrections negative). */
+function figures(counted: DayRow[], tillNames: ReadonlyMap<string, string>) {
   const all = zeroSums();
-  for (const row of rows) addSums(all, sumsOf(row));
-  const { previousCloseAt } = input;
+  for (const row of counted) addSums(all, sumsOf(row));
+  return {
+    totals: toTotals(all),
+    byCashier: grouped(
+      counted,
+      (r) => `${r.staff_name ?? ''}\u0000${r.staff_id ?? ''}`,
+      (_, first, s) => ({ cashierId: first.staff_id, cashier: first.staff_name, ...toTotals(s) }),
+    ),
+    byTill: grouped(
+      counted,
+      (r) => r.till_id,
+      (tillId, _, s) => ({ tillId, tillName: tillNames.get(tillId) ?? null, ...toTotals(s) }),
+    ),
+    byNetwork: grouped(
+      counted,
+      (r) => r.network,
+      (network, _, s) => ({ network, ...toTotals(s) }),
+    ),
+  };
+}
+
+export function buildDayReport(input: DayReportInput): DayReport {
+  const { rows, tillNames, previousCloseAt } = input;
   const late = previousCloseAt === null ? [] : rows.filter((row) => startOf(row) < previousCloseAt);
+  const first = rows.reduce((min, r) => Math.min(min, startOf(r)), Infinity);
   return {
     environment: input.environment,
     label: input.number === null ? 'X' : zLabel(input.number),
     kind: input.kind,
     number: input.number,
-    openedAt:
-      previousCloseAt !== null
-        ? iso(previousCloseAt)
-        : rows.length
-          ? iso(rows.reduce((min, r) => Math.min(min, startOf(r)), Infinity))
-          : null,
+    openedAt: previousCloseAt !== null ? iso(previousCloseAt) : rows.length ? iso(first) : null,
     at: iso(input.at),
     closedBy: input.closedBy,
     timeZone: input.timeZone,
-    totals: toTotals(all),
-    byCashier: grouped(
-      rows,
-      (r) => `${r.staff_name ?? ''}\u0000${r.staff_id ?? ''}`,
-      (_, first, s) => ({ cashierId: first.staff_id, cashier: first.staff_name, ...toTotals(s) }),
-    ),
-    byTill: grouped(
-      rows,
-      (r) => r.till_id,
-      (tillId, _, s) => ({ tillId, tillName: tillNames.get(tillId) ?? null, ...toTotals(s) }),
-    ),
-    byNetwork: grouped(
-      rows,
-      (r) => r.network,
-      (network, _, s) => ({ network, ...toTotals(s) }),
-    ),
-    failures: rows.filter((r) => r.status === 'FAILED').map(line),
-    arrivedAfterClose: late.map((row) => ({ ...line(row), closedDay: input.closedDayOf(startOf(row)) })),
+    ...figures([...rows, ...input.corrections.map((c) => c.row)], tillNames),
+    settledByHand: rows.filter((r) => r.settled_by_hand === 1).length,
+    failures: rows.filter((r) => r.status === 'FAILED').map((r) => lineOf(r, tillNames)),
+    arrivedAfterClose: late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),
+    corrections: input.corrections.map((c) => c.line),
     awaiting: input.awaiting.map((p) => awaitingLine(p, input.at)),
   };
 }

@@ -41,6 +41,7 @@ export class SinceClose {
         listedAs: entry?.status ?? 'not listed',
         status: row.status,
         completedAt: new Date(row.completed_at).toISOString(),
+        settledByHand: row.settled_by_hand === 1,
         countedIn: row.z_number === null ? null : zLabel(row.z_number),
       });
     }
@@ -53,6 +54,7 @@ export class SinceClose {
         listedAs: a.status,
         status: null,
         completedAt: null,
+        settledByHand: false,
         countedIn: null,
       }));
     return [...found.values(), ...waiting];

@@ -1,5 +1,5 @@
 /** Display helpers: money without floats, times in the till's time zone. */
-import { formatGhs, parseAmount } from '../../shared/money';
+import { formatGhs, parseSignedAmount } from '../../shared/money';
 import { displayMsisdn } from '../../shared/phone';
 
 export { dateTime, networkLabel } from '../../shared/display';
@@ -8,7 +8,7 @@ export { dateTime, networkLabel } from '../../shared/display';
 export function ghs(wire: string | null | undefined): string {
   if (wire === null || wire === undefined) return '—';
   try {
-    return formatGhs(parseAmount(wire, { allowZero: true }));
+    return formatGhs(parseSignedAmount(wire));
   } catch {
     return wire;
   }

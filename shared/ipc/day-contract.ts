@@ -10,6 +10,9 @@ import { printResultSchema } from './receipt-contract.js';
 import { wireAmount } from './wire-schemas.js';
 
 const iso = z.string();
+/** A day report's money may be negative: a correction takes figures back out. */
+const signedAmount = z.string().regex(/^-?(0|[1-9][0-9]{0,9})\.[0-9]{2}$/, 'Amount looks like "12.50" or "-12.50"');
+const dayTotalsSchema = takingsTotalsSchema.extend({ gross: signedAmount, fees: signedAmount, net: signedAmount });
 
 /** A final transaction named in a report: when, whose number (as people write it), how much, where and by whom. */
 const reportLineSchema = z.object({
@@ -23,8 +26,10 @@ const reportLineSchema = z.object({
   amount: wireAmount,
   till: z.string(),
   cashier: z.string().nullable(),
-  /** Why it failed, when this till knows it (the service's result does not say). */
+  /** Why it failed, when this till knows it (the service's result does not say; a hand settlement's note does). */
   reason: z.string().nullable(),
+  /** Recorded by hand (settle by hand), not yet replaced by the service's own result. */
+  settledByHand: z.boolean().default(false),
 });
 export type DayReportLine = z.infer<typeof reportLineSchema>;
 
@@ -45,6 +50,27 @@ const awaitingLineSchema = z.object({
 });
 export type DayAwaitingLine = z.infer<typeof awaitingLineSchema>;
 
+/**
+ * A payment settled by hand and counted so in an earlier Z, whose late result from the service disagreed:
+ * the service's result is counted in this report, and this line takes the hand figures back out.
+ */
+const correctionLineSchema = z.object({
+  merchantRef: z.string(),
+  msisdn: z.string(),
+  amount: wireAmount,
+  /** What was recorded by hand, and in which Z it was counted. */
+  hand: z.enum(['PAID', 'NOT PAID']),
+  handBy: z.string().nullable(),
+  countedIn: z.string().nullable(),
+  /** What the service said later. */
+  service: z.enum(['SUCCESS', 'FAILED']),
+  /** What this line takes out of the totals (negative, or zero for a failed count). */
+  gross: signedAmount,
+  fees: signedAmount,
+  net: signedAmount,
+});
+export type DayCorrectionLine = z.infer<typeof correctionLineSchema>;
+
 export const dayReportSchema = z.object({
   environment: environmentSchema,
   /** "Z-0001" for a closed day, "X" for the day so far. */
@@ -57,12 +83,15 @@ export const dayReportSchema = z.object({
   at: iso,
   closedBy: z.string().nullable(),
   timeZone: z.string(),
-  totals: takingsTotalsSchema,
-  byCashier: z.array(takingsTotalsSchema.extend({ cashierId: z.string().nullable(), cashier: z.string().nullable() })),
-  byTill: z.array(takingsTotalsSchema.extend({ tillId: z.string(), tillName: z.string().nullable() })),
-  byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
+  totals: dayTotalsSchema,
+  byCashier: z.array(dayTotalsSchema.extend({ cashierId: z.string().nullable(), cashier: z.string().nullable() })),
+  byTill: z.array(dayTotalsSchema.extend({ tillId: z.string(), tillName: z.string().nullable() })),
+  byNetwork: z.array(dayTotalsSchema.extend({ network: z.string() })),
+  /** How many of the transactions counted were recorded by hand (settle by hand). */
+  settledByHand: z.number().int().default(0),
   failures: z.array(reportLineSchema),
   arrivedAfterClose: z.array(lateLineSchema),
+  corrections: z.array(correctionLineSchema).default([]),
   awaiting: z.array(awaitingLineSchema),
 });
 export type DayReport = z.infer<typeof dayReportSchema>;
@@ -77,6 +106,7 @@ export const sinceCloseLineSchema = z.object({
   /** Its result since: null while it still has none. */
   status: z.enum(['SUCCESS', 'FAILED']).nullable(),
   completedAt: iso.nullable(),
+  settledByHand: z.boolean().default(false),
   /** The later Z that counted it ("Z-0002"), or null: it will be in the next Z. */
   countedIn: z.string().nullable(),
 });
@@ -89,7 +119,7 @@ export const zSummarySchema = z.object({
   openedAt: iso.nullable(),
   closedAt: iso,
   closedBy: z.string().nullable(),
-  totals: takingsTotalsSchema,
+  totals: dayTotalsSchema,
 });
 export type ZSummary = z.infer<typeof zSummarySchema>;
 

@@ -5,14 +5,14 @@
  */
 import type { DayReport, TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
-import { formatGhs, parseAmount } from '../money.js';
+import { formatGhs, parseSignedAmount } from '../money.js';
 import { shopHeader } from './build-receipt.js';
 import type { PrintBlock, PrintDocument } from './print-document.js';
 import type { ReceiptSettings } from './receipt-settings.js';
 
 export const TEST_REPORT_BANNER = 'TEST — SANDBOX, NO MONEY MOVED';
 
-const money = (wire: string) => formatGhs(parseAmount(wire, { allowZero: true }));
+const money = (wire: string) => formatGhs(parseSignedAmount(wire));
 const row = (label: string, value: string, bold = false): PrintBlock => ({ kind: 'row', label, value, bold });
 const text = (value: string, bold = false): PrintBlock => ({ kind: 'text', text: value, align: 'left', bold });
 const section = (title: string): PrintBlock[] => [{ kind: 'rule' }, { kind: 'text', text: title, align: 'center', bold: true }];
@@ -45,17 +45,22 @@ function lists(report: DayReport): PrintBlock[] {
   const blocks: PrintBlock[] = [];
   if (report.failures.length) blocks.push(...section(`Failures (${report.failures.length})`));
   for (const f of report.failures) {
-    blocks.push(row(`${when(f.completedAt)} ${f.msisdn}`, money(f.amount)));
+    blocks.push(row(`${when(f.completedAt)} ${f.msisdn}${f.settledByHand ? ' (by hand)' : ''}`, money(f.amount)));
     blocks.push(text(`${f.till}${f.cashier ? `, ${f.cashier}` : ''}${f.reason ? `, ${f.reason}` : ''}`));
   }
   if (report.arrivedAfterClose.length) blocks.push(...section(`Arrived after close (${report.arrivedAfterClose.length}, counted above)`));
   for (const l of report.arrivedAfterClose) {
-    blocks.push(row(`${l.status === 'SUCCESS' ? 'PAID' : 'FAILED'} ${l.msisdn}`, money(l.amount)));
+    blocks.push(row(`${l.status === 'SUCCESS' ? 'PAID' : 'FAILED'} ${l.msisdn}${l.settledByHand ? ' (by hand)' : ''}`, money(l.amount)));
     blocks.push(
       text(
         `${l.startedAt ? `started ${when(l.startedAt)}` : `completed ${when(l.completedAt)}`}${l.closedDay ? `, day of ${l.closedDay}` : ''}`,
       ),
     );
+  }
+  if (report.corrections.length) blocks.push(...section(`Corrections (${report.corrections.length}): hand results taken out`));
+  for (const c of report.corrections) {
+    blocks.push(row(`${c.msisdn} by hand ${c.hand}`, money(c.net)));
+    blocks.push(text(`counted in ${c.countedIn ?? 'an earlier Z'}; the service says ${c.service === 'SUCCESS' ? 'PAID' : 'NOT PAID'}`));
   }
   if (report.awaiting.length) blocks.push(...section(`Awaiting a result (${report.awaiting.length}, not counted)`));
   for (const a of report.awaiting) {
@@ -85,6 +90,7 @@ export function buildDayReportDocument(report: DayReport, settings: ReceiptSetti
       ...head,
       ...section('Totals'),
       ...totals(report.totals),
+      ...(report.settledByHand ? [row('Settled by hand', String(report.settledByHand))] : []),
       ...breakdown(
         'By cashier',
         report.byCashier.map((c) => ({ ...c, name: c.cashier ?? 'Nobody signed in' })),

@@ -9,6 +9,35 @@ import { dayTime, ghs } from '../format';
 
 type Lines = { report: DayReport; timeZone: string };
 
+const ByHand = ({ shown }: { shown: boolean }) => (shown ? <span className="by-hand"> (settled by hand)</span> : null);
+
+/** Hand settlements an earlier Z counted that the service's late result contradicted: their figures taken back out. */
+function Corrections({ report }: Lines) {
+  if (report.corrections.length === 0) return null;
+  return (
+    <table className="breakdown" data-testid="day-corrections">
+      <caption>Corrections ({report.corrections.length}): settled by hand, then the service said otherwise</caption>
+      <TableHead
+        columns={['Number', { label: 'Amount', numeric: true }, 'By hand', 'The service', { label: 'Taken out (net)', numeric: true }]}
+      />
+      <tbody>
+        {report.corrections.map((c) => (
+          <tr key={c.merchantRef}>
+            <td>{c.msisdn}</td>
+            <td className="num">{ghs(c.amount)}</td>
+            <td>
+              {c.hand}
+              {c.handBy ? ` by ${c.handBy}` : ''}, counted in {c.countedIn ?? 'an earlier Z'}
+            </td>
+            <td>{c.service === 'SUCCESS' ? 'PAID: counted here' : 'NOT PAID: counted here'}</td>
+            <td className="num">{ghs(c.net)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function Failures({ report, timeZone }: Lines) {
   if (report.failures.length === 0) return null;
   return (
@@ -19,7 +48,10 @@ function Failures({ report, timeZone }: Lines) {
         {report.failures.map((f) => (
           <tr key={f.reference}>
             <td>{dayTime(f.completedAt, timeZone)}</td>
-            <td>{f.msisdn}</td>
+            <td>
+              {f.msisdn}
+              <ByHand shown={f.settledByHand} />
+            </td>
             <td className="num">{ghs(f.amount)}</td>
             <td>{f.till}</td>
             <td>{f.cashier ?? '—'}</td>
@@ -40,7 +72,10 @@ function ArrivedAfterClose({ report, timeZone }: Lines) {
       <tbody>
         {report.arrivedAfterClose.map((l) => (
           <tr key={l.reference}>
-            <td>{l.status === 'SUCCESS' ? 'PAID' : 'NOT PAID'}</td>
+            <td>
+              {l.status === 'SUCCESS' ? 'PAID' : 'NOT PAID'}
+              <ByHand shown={l.settledByHand} />
+            </td>
             <td>{dayTime(l.startedAt ?? l.completedAt, timeZone)}</td>
             <td>{l.msisdn}</td>
             <td className="num">{ghs(l.amount)}</td>
@@ -78,6 +113,7 @@ export function DayReportLists(props: Lines) {
     <>
       <Failures {...props} />
       <ArrivedAfterClose {...props} />
+      <Corrections {...props} />
       <Awaiting {...props} />
     </>
   );
@@ -85,7 +121,7 @@ export function DayReportLists(props: Lines) {
 
 function since(line: SinceCloseLine, timeZone: string): string {
   if (line.status === null) return 'Still no result.';
-  const result = line.status === 'SUCCESS' ? 'PAID' : 'NOT PAID';
+  const result = `${line.status === 'SUCCESS' ? 'PAID' : 'NOT PAID'}${line.settledByHand ? ' (settled by hand)' : ''}`;
   const counted = line.countedIn ? `counted in ${line.countedIn}` : 'to be counted in the next Z report';
   return `${result} at ${dayTime(line.completedAt, timeZone)}: arrived after this close, ${counted}.`;
 }

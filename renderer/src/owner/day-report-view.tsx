@@ -43,6 +43,12 @@ export function DayReportView({ report, timeZone, sinceClose, printer, onPrint, 
         </span>
       </h2>
       <Covers report={report} timeZone={timeZone} />
+      {report.settledByHand > 0 ? (
+        <p data-testid="day-by-hand">
+          {report.settledByHand === 1 ? '1 of these results was' : `${report.settledByHand} of these results were`} settled by hand, marked
+          below and in the CSV.
+        </p>
+      ) : null}
       <div className="day-actions">
         <button
           type="button"

@@ -177,10 +177,10 @@ describe('closing the day', () => {
     expect(file.filename).toBe('momo-Z-0001-TEST-2026-11-22.csv');
     const lines = file.csv.split('\r\n');
     expect(lines[0]).toBe(
-      'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close',
+      'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand',
     );
     expect(lines[1]).toBe(
-      `2026-11-22T08:00:00.000Z,TX1,${merchantRef('TFRONT1', 'TX1')},TFRONT1,Ama,SANDBOX,024 123 4567,SUCCESS,10.00,0.20,9.80,'=cmd,`,
+      `2026-11-22T08:00:00.000Z,TX1,${merchantRef('TFRONT1', 'TX1')},TFRONT1,Ama,SANDBOX,024 123 4567,SUCCESS,10.00,0.20,9.80,'=cmd,,`,
     );
     expect(lines).toContain('summary,name,count,paid,failed,gross,fees,net');
     expect(lines).toContain('total,Z-0001 TEST,2,1,1,10.00,0.20,9.80');

@@ -13,6 +13,7 @@ import {
   formatGhs,
   keypadDigitsToPesewas,
   parseAmount,
+  parseSignedAmount,
   percentToBasisPoints,
   tryParseAmount,
 } from '../../../shared/money.js';
@@ -343,5 +344,13 @@ describe('checkCedisEntry (cedis-first amount entry)', () => {
     expect(checkAmountEntry('1250', 'pesewas')).toEqual({ ok: true, pesewas: 1250 });
     expect(checkAmountEntry('1250', 'cedis')).toEqual({ ok: true, pesewas: 125000 });
     expect(checkAmountEntry('12.5', 'pesewas')).toMatchObject({ ok: false });
+  });
+});
+
+describe('parseSignedAmount', () => {
+  it('reads back what formatAmount writes, negative too (a correction taking figures out)', () => {
+    for (const pesewas of [0, 5, 1250, -5, -1250, -100_000_00]) expect(parseSignedAmount(formatAmount(pesewas))).toBe(pesewas);
+    expect(() => parseSignedAmount('--1.00')).toThrow();
+    expect(() => parseSignedAmount('-1.5')).toThrow();
   });
 });

@@ -1,0 +1,173 @@
+/**
+ * Day close with settle by hand, through the engine's own result path on a real SQLite file: a Z marks
+ * what was settled by hand, and when the service's late result disagrees with a hand settlement an
+ * earlier Z counted, the next Z counts the service's result and a correction takes the hand figures out.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Alerts } from '../../../electron/core/alerts.js';
+import { AuditLog } from '../../../electron/core/audit-log.js';
+import type { Db } from '../../../electron/core/database.js';
+import { DayClose } from '../../../electron/core/day-close.js';
+import { zCsv, type CsvLine } from '../../../electron/core/day-csv.js';
+import { createLogger } from '../../../electron/core/logger.js';
+import { OVERDUE_AFTER_MS } from '../../../electron/core/overdue.js';
+import { PaymentEngine } from '../../../electron/core/payment-engine.js';
+import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
+import { settleByHand } from '../../../electron/core/settle-by-hand.js';
+import type { SettleRequest } from '../../../electron/core/settle-rules.js';
+import { TransactionsStore } from '../../../electron/core/transactions-store.js';
+import type { DayReport } from '../../../shared/ipc/contract.js';
+import { dayResult, merchantRef } from '../../support/day-rows.js';
+import { paymentRow } from '../../support/payment-rows.js';
+import { openTempTillDb } from '../../support/temp-till-db.js';
+
+const TZ = 'Africa/Accra';
+const T0 = Date.parse('2026-11-22T10:00:00Z');
+const REF = merchantRef('TFRONT1', 'P1');
+let now: number;
+let db: Db;
+let close: () => void;
+let engine: PaymentEngine;
+let day: DayClose;
+let settle: (request: Partial<SettleRequest>) => void;
+
+beforeEach(() => {
+  ({ db, close } = openTempTillDb('momo-day-hand-'));
+  now = T0 + OVERDUE_AFTER_MS + 60_000;
+  const clock = () => now;
+  const repo = new PaymentsRepo(db);
+  const transactions = new TransactionsStore(db, TZ);
+  const alerts = new Alerts(db, clock, () => undefined);
+  const unused = async () => {
+    throw new Error('the service is not called here');
+  };
+  engine = new PaymentEngine({
+    ...{ db, repo, transactions, alerts, now: clock, tillId: () => 'TFRONT1', tillName: () => 'Front' },
+    client: { initialize: unused, resolve: unused, close: async () => {} },
+    log: createLogger({ dataDir: '/tmp', sink: () => undefined, now: clock }),
+    credentialsFor: async () => null,
+    emit: () => {},
+    retryDelaysMs: [1000],
+  });
+  day = new DayClose(db, clock);
+  const deps = { db, repo, transactions, audit: new AuditLog(db, clock), now: clock, tillId: () => 'TFRONT1' };
+  settle = (request) => {
+    const { answer } = settleByHand(
+      deps,
+      'test',
+      { id: 'p1', outcome: 'not_paid', note: 'Seen on the dashboard', ...request },
+      { id: 'm', name: 'Mary' },
+    );
+    expect(answer.ok).toBe(true);
+  };
+  // GH₵12.50 started by Kofi at T0 on this till; its result never came (overdue).
+  repo.insert(
+    paymentRow('p1', {
+      state: 'awaiting_customer',
+      amount: 1250,
+      merchant_ref: REF,
+      till_id: 'TFRONT1',
+      staff_id: 'kofi',
+      staff_name: 'Kofi',
+      created_at: T0,
+      updated_at: T0,
+    }),
+  );
+});
+afterEach(async () => {
+  await engine.close();
+  close();
+});
+
+/** The service's own result for p1, late (a delivery replayed from the dashboard). */
+const late = (status: 'SUCCESS' | 'FAILED') =>
+  engine.applyTransaction(
+    'test',
+    dayResult('TX_SERVICE1', {
+      merchantRef: REF,
+      status,
+      cashier: ['kofi', 'Kofi'],
+      amount: '12.50',
+      fee: '0.24',
+      net: '12.26',
+      completedAt: new Date(now).toISOString(),
+    }),
+    null,
+  );
+const closeDay = () => {
+  now += 60_000;
+  return day.close('test', TZ, day.last('test')?.number ?? 0, null);
+};
+
+describe('a Z and settle by hand', () => {
+  it('counts and marks what was settled by hand, with the note as the reason, in the report and its CSV', () => {
+    settle({ note: 'No money on the dashboard' });
+    const { id, report } = closeDay();
+    expect(report.settledByHand).toBe(1);
+    expect(report.failures).toEqual([
+      expect.objectContaining({ settledByHand: true, reason: 'Settled by hand: No money on the dashboard', cashier: 'Kofi' }),
+    ]);
+    const row = day.get('test', id);
+    const csv = zCsv(JSON.parse(row.report) as DayReport, JSON.parse(row.lines) as CsvLine[]).csv.split('\r\n');
+    expect(csv[0]).toMatch(/,settled_by_hand$/);
+    expect(csv[1]).toMatch(/,FAILED,12\.50,0\.00,0\.00,.*,yes$/);
+  });
+
+  it('a hand PAID counted in Z-0001 that the service says FAILED: Z-0002 counts the failure and takes the hand figures back out', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1', fee: '0.25' });
+    const first = closeDay();
+    expect(first.report.totals).toEqual({ count: 1, succeeded: 1, failed: 0, gross: '12.50', fees: '0.25', net: '12.25' });
+    now += 60_000;
+    late('FAILED');
+    const x = day.xReport('test', TZ);
+    expect(x.corrections).toEqual([
+      {
+        merchantRef: REF,
+        msisdn: '024 123 4567',
+        amount: '12.50',
+        hand: 'PAID',
+        handBy: 'Mary',
+        countedIn: 'Z-0001',
+        service: 'FAILED',
+        gross: '-12.50',
+        fees: '-0.25',
+        net: '-12.25',
+      },
+    ]);
+    const second = closeDay();
+    expect(second.report.corrections).toEqual(x.corrections);
+    // The service's failure counted, the hand's payment taken out: over both reports, one failed payment.
+    expect(second.report.totals).toEqual({ count: 0, succeeded: -1, failed: 1, gross: '-12.50', fees: '-0.25', net: '-12.25' });
+    expect(second.report.byCashier).toEqual([expect.objectContaining({ cashier: 'Kofi', gross: '-12.50' })]);
+    expect(second.report.settledByHand).toBe(0);
+    expect(day.view('test', first.id).report).toEqual(first.report); // Z-0001 never changes
+    const csv = zCsv(second.report, JSON.parse(day.get('test', second.id).lines) as CsvLine[]).csv;
+    expect(csv).toMatch(/,CORRECTION,-12\.50,-0\.25,-12\.25,/); // negative figures stay numbers (no leading ')
+    expect(csv).toContain('\r\ntill,TFRONT1,0,-1,1,-12.50,-0.25,-12.25\r\n');
+    expect(day.xReport('test', TZ).corrections).toEqual([]); // made once
+  });
+
+  it('a hand NOT PAID counted in Z-0001 that the service says PAID: Z-0002 counts the payment and takes the failure out', () => {
+    settle({});
+    closeDay();
+    late('SUCCESS');
+    const { report } = closeDay();
+    expect(report.totals).toEqual({ count: 0, succeeded: 1, failed: -1, gross: '12.50', fees: '0.24', net: '12.26' });
+    expect(report.corrections).toEqual([
+      expect.objectContaining({ hand: 'NOT PAID', service: 'SUCCESS', gross: '0.00', countedIn: 'Z-0001' }),
+    ]);
+  });
+
+  it('no correction when the service answered before any close counted the hand settlement', () => {
+    settle({});
+    late('SUCCESS');
+    expect(closeDay().report).toMatchObject({ totals: { count: 1, succeeded: 1, gross: '12.50' }, corrections: [], settledByHand: 0 });
+  });
+
+  it('no correction when the service agreed: the hand PAID stays counted in Z-0001, marked', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1' });
+    expect(closeDay().report.settledByHand).toBe(1);
+    late('SUCCESS');
+    expect(closeDay().report).toMatchObject({ totals: { count: 0, gross: '0.00' }, corrections: [] });
+  });
+});
