@@ -2,11 +2,13 @@
  * An X or Z report on screen: what it covers, the totals, by cashier, till and network, then its lists
  * (day-report-lists.tsx). A TEST report says TEST at its head. Print and, for a Z, Export CSV.
  */
+import { useEffect, useRef } from 'react';
 import type { DayReport, SinceCloseLine } from '../../../shared/ipc/contract';
+import type { PrintResult } from '../../../shared/ipc/receipt-contract';
 import { dayTime, networkLabel } from '../format';
 import { PrintSheet } from '../printing/print-sheet';
 import { PrintStatus } from '../printing/print-status';
-import type { usePrinter } from '../printing/use-printer';
+import { usePrinter } from '../printing/use-printer';
 import { DayReportLists, SinceCloseList } from './day-report-lists';
 import { TakingsBreakdown } from './takings-breakdown';
 import { TakingsCards } from './takings-cards';
@@ -16,8 +18,8 @@ type Props = {
   timeZone: string;
   /** A closed Z: what happened since its close. */
   sinceClose: SinceCloseLine[] | null;
-  printer: ReturnType<typeof usePrinter>;
-  onPrint: () => void;
+  /** Asks the core to print this report (the one print path). */
+  printJob: () => Promise<PrintResult>;
   onExport: (() => void) | null;
 };
 
@@ -32,11 +34,16 @@ function Covers({ report, timeZone }: { report: DayReport; timeZone: string }) {
   );
 }
 
-export function DayReportView({ report, timeZone, sinceClose, printer, onPrint, onExport }: Props) {
+export function DayReportView({ report, timeZone, sinceClose, printJob, onExport }: Props) {
+  const printer = usePrinter();
+  const onPrint = () => void printer.print(printJob);
+  // A report opened from the list below (or taken anew) is shown above it: take the reader there.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [report]);
   const title = report.kind === 'z' ? `Z report ${report.label}` : 'X report (so far today)';
   return (
     <section className="day-report" aria-labelledby="day-report-title" data-testid="day-report">
-      <h2 id="day-report-title">
+      <h2 id="day-report-title" ref={heading} tabIndex={-1}>
         {title}{' '}
         <span className={`env-badge env-${report.environment}`} data-testid="day-report-env">
           {report.environment.toUpperCase()}

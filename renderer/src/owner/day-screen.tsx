@@ -11,7 +11,6 @@ import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 import { TableHead } from '../components/table-head';
 import { dayTime, ghs } from '../format';
-import { usePrinter } from '../printing/use-printer';
 import { DayReportView } from './day-report-view';
 import { downloadCsv } from './download-csv';
 
@@ -73,7 +72,6 @@ export function DayScreen({ timeZone }: { timeZone: string }) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const printer = usePrinter();
   const announce = useAnnounce();
   const lastNumber = reports[0]?.number ?? 0;
 
@@ -95,18 +93,14 @@ export function DayScreen({ timeZone }: { timeZone: string }) {
   }, []);
   useEffect(() => void loadList(), [loadList]);
 
-  const show = (next: Shown) => {
-    printer.setSheet(null);
-    setShown(next);
-  };
-  const xReport = () => attempt(async () => show({ report: await call('day:xReport', {}), id: null, sinceClose: null }));
-  const open = (id: number) => attempt(async () => show(await call('day:get', { id })));
+  const xReport = () => attempt(async () => setShown({ report: await call('day:xReport', {}), id: null, sinceClose: null }));
+  const open = (id: number) => attempt(async () => setShown(await call('day:get', { id })));
   const closeDay = () =>
     attempt(async () => {
       setConfirming(false);
       const closed = await call('day:close', { lastNumber });
       announce(`The day is closed: ${closed.report.label}.`);
-      show(await call('day:get', { id: closed.id }));
+      setShown(await call('day:get', { id: closed.id }));
     }).then(loadList);
   const exportCsv = (id: number) =>
     attempt(async () => {
@@ -114,7 +108,6 @@ export function DayScreen({ timeZone }: { timeZone: string }) {
       downloadCsv(file.filename, file.csv);
       announce(`Saved ${file.filename}`);
     });
-  const print = () => void printer.print(() => call('day:print', shown?.id ? { id: shown.id } : {}));
   const next = `Z-${String(lastNumber + 1).padStart(4, '0')}`;
 
   return (
@@ -131,11 +124,11 @@ export function DayScreen({ timeZone }: { timeZone: string }) {
       {confirming ? <CloseConfirm next={next} onConfirm={() => void closeDay()} onCancel={() => setConfirming(false)} /> : null}
       {shown ? (
         <DayReportView
+          key={`${shown.id ?? 'x'}-${shown.report.at}`}
           report={shown.report}
           timeZone={timeZone}
           sinceClose={shown.sinceClose}
-          printer={printer}
-          onPrint={print}
+          printJob={() => call('day:print', shown.id === null ? {} : { id: shown.id })}
           onExport={shown.id === null ? null : () => void exportCsv(shown.id as number)}
         />
       ) : null}

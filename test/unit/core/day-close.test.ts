@@ -96,7 +96,11 @@ describe('closing the day', () => {
     now += 1000;
     const first = day.close('test', TZ, 0, { id: 'ama', name: 'Ama' });
     expect(first.report).toEqual({ ...x, kind: 'z', label: 'Z-0001', number: 1, at: new Date(now).toISOString(), closedBy: 'Ama' });
-    expect(day.close('live', TZ, 0, null).report.label).toBe('Z-0001');
+    const live = day.close('live', TZ, 0, null);
+    expect(live.report).toMatchObject({ label: 'Z-0001', environment: 'live', totals: { count: 1, gross: '50.00' } });
+    // TEST and LIVE never mix: a Z is found only in its own environment.
+    expect(() => day.get('test', live.id)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    expect(day.list('live').map((z) => z.id)).toEqual([live.id]);
 
     now += 1000;
     result('TX2', { amount: '3.00', fee: '0.06', net: '2.94' });
