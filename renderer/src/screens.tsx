@@ -5,6 +5,7 @@ import { call } from './api';
 import type { Page } from './components/nav-tabs';
 import { ErrorBoundary } from './error-boundary';
 import { HistoryScreen } from './history/history-screen';
+import type { SettleAccess } from './history/settle-by-hand';
 import type { AppStatus } from './hooks/use-app-status';
 import type { useSale } from './hooks/use-sale';
 import { DayScreen } from './owner/day-screen';
@@ -35,7 +36,9 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
 
   const timeZone = status?.timeZone ?? 'Africa/Accra';
   const till = { id: status?.tillId ?? '', name: status?.tillName ?? '' };
-  const maySettle = status?.caller === 'manager' || status?.caller === 'owner';
+  // With no staff, History is not behind the owner PIN: settling by hand asks for it there.
+  const settle: SettleAccess =
+    status?.caller === 'manager' || status?.caller === 'owner' ? 'yes' : status?.pinSet && !status.staffMode ? 'owner-pin' : 'no';
   // With staff, each person signs in as themselves: no separate owner PIN gate in front of the sections.
   const gated = (children: ReactNode) =>
     status && !status.staffMode ? (
@@ -50,7 +53,14 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
     <ErrorBoundary resetKey={page} onReset={onReset}>
       {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
       {page === 'history' ? (
-        <HistoryScreen key={shown?.id ?? 'list'} timeZone={timeZone} initial={shown} till={till} maySettle={maySettle} />
+        <HistoryScreen
+          key={shown?.id ?? 'list'}
+          timeZone={timeZone}
+          initial={shown}
+          till={till}
+          settle={settle}
+          onUnlocked={() => void refresh()}
+        />
       ) : null}
       {page === 'shifts' && status?.signedIn ? (
         <ShiftsScreen key={status.signedIn.id} timeZone={timeZone} person={status.signedIn} />

@@ -5,15 +5,16 @@ import { queryTooShort } from '../../../shared/history-query';
 import { call, errorMessage, onEvent } from '../api';
 import { HistoryTable } from './history-table';
 import { PaymentDetail, type TillNamed } from './payment-detail';
+import type { SettleAccess } from './settle-by-hand';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 
 const PAGE_SIZE = 50;
 
-type Props = { timeZone: string; initial?: PaymentView | null; till: TillNamed; maySettle: boolean };
+type Props = { timeZone: string; initial?: PaymentView | null; till: TillNamed; settle: SettleAccess; onUnlocked: () => void };
 
-export function HistoryScreen({ timeZone, initial = null, till, maySettle }: Props) {
+export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlocked }: Props) {
   const [query, setQuery] = useState('');
   const [items, setItems] = useState<PaymentView[]>([]);
   const [total, setTotal] = useState(0);
@@ -59,7 +60,8 @@ export function HistoryScreen({ timeZone, initial = null, till, maySettle }: Pro
         payment={selected}
         timeZone={timeZone}
         till={till}
-        maySettle={maySettle}
+        settle={settle}
+        onUnlocked={onUnlocked}
         onChanged={setSelected}
         onClose={() => setSelected(null)}
       />

@@ -1,13 +1,13 @@
 /** One payment in full, from the history list. */
 import type { PaymentView } from '../../../shared/ipc/contract';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { PaymentStatus } from '../components/payment-status';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { isPrintable } from '../../../shared/receipt/build-receipt';
 import { PaymentPrint } from '../printing/payment-print';
 import { HandSettlementDetail } from './hand-settlement-detail';
-import { SettleForm } from './settle-form';
+import { SettleByHand, type SettleAccess } from './settle-by-hand';
 
 /** This till, named: its own payments show its name, not its id. */
 export type TillNamed = { id: string; name: string };
@@ -15,14 +15,15 @@ type Props = {
   payment: PaymentView;
   timeZone: string;
   till: TillNamed;
-  /** A manager or the owner is signed in: an overdue payment may be settled by hand. */
-  maySettle: boolean;
+  /** Who may settle an overdue payment by hand: the one signed in (a manager or the owner), the owner after their PIN (no staff), nobody. */
+  settle: SettleAccess;
+  /** The owner PIN was entered for a settle by hand (the app reads its status again). */
+  onUnlocked: () => void;
   onChanged: (payment: PaymentView) => void;
   onClose: () => void;
 };
 
-export function PaymentDetail({ payment, timeZone, till, maySettle, onChanged, onClose }: Props) {
-  const [settling, setSettling] = useState(false);
+export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onChanged, onClose }: Props) {
   // The focus follows the keyboard user into the detail (the "Open" button they pressed is gone).
   const titleRef = useRef<HTMLHeadingElement>(null);
   useFocusOnArrival(titleRef);
@@ -36,7 +37,7 @@ export function PaymentDetail({ payment, timeZone, till, maySettle, onChanged, o
           No result after 15 minutes, longer than the service keeps trying to send one: its result most likely never reached the relay. Do
           not hand over goods for it. Find it in the service&apos;s dashboard under Deliveries (reference{' '}
           {payment.reference ?? 'not known yet'}) and replay it; the result then lands here by itself.{' '}
-          {maySettle
+          {settle !== 'no'
             ? 'If the dashboard cannot replay it, settle it by hand below with what the dashboard shows.'
             : 'If it cannot be replayed, a manager or the owner can settle it by hand.'}
         </p>
@@ -71,21 +72,8 @@ export function PaymentDetail({ payment, timeZone, till, maySettle, onChanged, o
           </>
         ) : null}
       </dl>
-      {payment.overdue && maySettle && !payment.settledByHand ? (
-        settling ? (
-          <SettleForm
-            payment={payment}
-            onCancel={() => setSettling(false)}
-            onSettled={(settled) => {
-              setSettling(false);
-              onChanged(settled);
-            }}
-          />
-        ) : (
-          <button type="button" className="secondary" onClick={() => setSettling(true)}>
-            Settle by hand
-          </button>
-        )
+      {payment.overdue && settle !== 'no' && !payment.settledByHand ? (
+        <SettleByHand payment={payment} settle={settle} onUnlocked={onUnlocked} onSettled={onChanged} />
       ) : null}
       {/* A reprint through the one print path: marked REPRINT with when, on the same printer. */}
       {isPrintable(payment) ? <PaymentPrint payment={payment} reprint /> : null}

@@ -101,32 +101,54 @@ type PaidProps = { reference: string; fee: string; errors: Errors; onReference: 
 function PaidFields({ reference, fee, errors, onReference, onFee }: PaidProps) {
   return (
     <>
-      <div className="field">
-        <label htmlFor="settle-reference">Service reference, as on the dashboard</label>
-        <input
-          id="settle-reference"
-          value={reference}
-          autoComplete="off"
-          maxLength={128}
-          aria-describedby={errors.reference ? 'settle-reference-error' : undefined}
-          onChange={(e) => onReference(e.target.value)}
-        />
-        <FieldError id="settle-reference-error" message={errors.reference} />
-      </div>
-      <div className="field">
-        <label htmlFor="settle-fee">Fee shown on the dashboard, GH₵ (optional: 0.00 is counted when left empty)</label>
-        <input
-          id="settle-fee"
-          value={fee}
-          inputMode="decimal"
-          autoComplete="off"
-          maxLength={16}
-          aria-describedby={errors.fee ? 'settle-fee-error' : undefined}
-          onChange={(e) => onFee(e.target.value)}
-        />
-        <FieldError id="settle-fee-error" message={errors.fee} />
-      </div>
+      <TextField
+        name="reference"
+        label="Service reference, as on the dashboard"
+        value={reference}
+        max={128}
+        error={errors.reference}
+        onChange={onReference}
+      />
+      <TextField
+        name="fee"
+        label="Fee shown on the dashboard, GH₵ (optional: 0.00 is counted when left empty)"
+        value={fee}
+        max={16}
+        decimal
+        error={errors.fee}
+        onChange={onFee}
+      />
     </>
+  );
+}
+
+type TextFieldProps = {
+  name: string;
+  label: string;
+  value: string;
+  max: number;
+  decimal?: boolean;
+  error?: string;
+  onChange: (v: string) => void;
+};
+
+/** One labelled box of the form (#settle-<name>), its error tied to it. */
+function TextField({ name, label, value, max, decimal, error, onChange }: TextFieldProps) {
+  const id = `settle-${name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        inputMode={decimal ? 'decimal' : undefined}
+        autoComplete="off"
+        maxLength={max}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
   );
 }
 

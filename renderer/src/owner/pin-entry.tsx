@@ -4,7 +4,14 @@ import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 
-export function PinEntry({ onUnlocked }: { onUnlocked: () => void }) {
+/** `why`: what the PIN is asked for (default: the owner screens). */
+export function PinEntry({
+  onUnlocked,
+  why = 'Takings and settings are for the owner. Enter the PIN to continue.',
+}: {
+  onUnlocked: () => void;
+  why?: string;
+}) {
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,7 +42,7 @@ export function PinEntry({ onUnlocked }: { onUnlocked: () => void }) {
       <h1 id="pin-title" className="screen-title">
         Owner PIN
       </h1>
-      <p>Takings and settings are for the owner. Enter the PIN to continue.</p>
+      <p>{why}</p>
       <div className="field">
         <label htmlFor="owner-pin">PIN</label>
         <input
