@@ -60,6 +60,7 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
           till={till}
           settle={settle}
           onUnlocked={() => void refresh()}
+          cashiers={Boolean(status?.staffMode) && settle === 'yes'}
         />
       ) : null}
       {page === 'shifts' && status?.signedIn ? (

@@ -4,6 +4,7 @@
  * it and closes his shift, which signs him out. Later sales leave the closed report as it was; the owner
  * finds it in the list of shifts, filtered by Kofi, and prints it: an 80 mm page.
  */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axe, enter, resultTitle, screenshot, sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
@@ -155,6 +156,31 @@ describe('the shift report', () => {
     const pages = pdfPages(pdfs[0]!);
     expect(pages).toHaveLength(1);
     expect(pages[0]!.widthMm).toBeCloseTo(80, 0);
+    expect(await axe(page)).toEqual([]);
+  });
+
+  it("Takings, its CSV and History show one cashier's payments when the owner picks them", async () => {
+    const { page } = till.get();
+    const nav = page.getByRole('navigation', { name: 'Till sections' });
+    await nav.getByRole('button', { name: 'Takings' }).click();
+    await expect.poll(() => text(page, 'today-count')).toBe('4 / 5'); // Kofi's 12, 3 and 9, Ama's 7 and 5: paid / with a result
+    await page.locator('#takings-cashier').selectOption({ label: 'Kofi' });
+    await expect.poll(() => text(page, 'today-count')).toBe('2 / 3');
+    expect(await text(page, 'today-gross')).toBe('GH₵21.00');
+    expect(await text(page, 'takings-cashier-note')).toBe("Every figure and export below is Kofi's only.");
+    expect(await text(page, 'awaiting-summary')).toMatch(/^1 payment from this till, GH₵4\.00/); // his held one
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export today' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^momo-takings-test-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-kofi\.csv$/);
+    const rows = (await readFile((await download.path()) as string, 'utf8')).trim().split('\r\n').slice(1);
+    expect(rows.map((r) => r.split(',')[13])).toEqual(['Kofi', 'Kofi', 'Kofi']);
+    expect(await axe(page)).toEqual([]);
+
+    await nav.getByRole('button', { name: 'History' }).click();
+    await expect.poll(() => text(page, 'history-count')).toBe('6 payments');
+    await page.locator('#history-cashier').selectOption({ label: 'Ama' });
+    await expect.poll(() => text(page, 'history-count')).toBe('2 payments');
+    await page.locator('#history-cashier').selectOption({ label: 'Nobody signed in' });
+    await expect.poll(() => text(page, 'history-count')).toBe('0 payments');
     expect(await axe(page)).toEqual([]);
   });
 });

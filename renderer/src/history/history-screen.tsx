@@ -1,56 +1,33 @@
 /** History: newest first, pending ones marked, search by reference or the last digits of a number. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
-import { queryTooShort } from '../../../shared/history-query';
-import { call, errorMessage, onEvent } from '../api';
 import { HistoryTable } from './history-table';
 import { PaymentDetail, type TillNamed } from './payment-detail';
 import type { SettleAccess } from './settle-by-hand';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
+import { CashierPicker, type CashierChoice } from '../components/cashier-picker';
+import { useCashierOptions } from './use-cashier-options';
+import { useHistorySearch } from './use-history-search';
 
-const PAGE_SIZE = 50;
+/** `cashiers`: a manager or the owner, with staff, may show one person's payments (a cashier's history is their shift's). */
+type Props = {
+  timeZone: string;
+  initial?: PaymentView | null;
+  till: TillNamed;
+  settle: SettleAccess;
+  onUnlocked: () => void;
+  cashiers?: boolean;
+};
 
-type Props = { timeZone: string; initial?: PaymentView | null; till: TillNamed; settle: SettleAccess; onUnlocked: () => void };
-
-export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlocked }: Props) {
-  const [query, setQuery] = useState('');
-  const [items, setItems] = useState<PaymentView[]>([]);
-  const [total, setTotal] = useState(0);
-  const [page, setPage] = useState(0);
-  const [error, setError] = useState<string | null>(null);
+export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlocked, cashiers = false }: Props) {
   const [selected, setSelected] = useState<PaymentView | null>(initial);
   const searchRef = useRef<HTMLInputElement>(null);
-
-  const load = useCallback(async (q: string, p: number) => {
-    try {
-      const trimmed = q.trim();
-      const answer = await call('history:search', { ...(trimmed ? { query: trimmed } : {}), page: p, pageSize: PAGE_SIZE });
-      setItems((prev) => (p === 0 ? answer.items : [...prev, ...answer.items]));
-      setTotal(answer.total);
-      setPage(answer.page);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
-
-  const tooShort = queryTooShort(query);
-  useEffect(() => {
-    if (tooShort) return undefined;
-    const timer = window.setTimeout(() => void load(query, 0), 200);
-    return () => window.clearTimeout(timer);
-  }, [query, tooShort, load]);
-
-  useEffect(
-    () =>
-      onEvent('payment:updated', (p) => {
-        setItems((prev) => prev.map((x) => (x.id === p.id ? p : x)));
-        setSelected((s) => (s && s.id === p.id ? p : s));
-      }),
-    [],
-  );
+  const [cashier, setCashier] = useState<CashierChoice>(undefined);
+  const people = useCashierOptions(cashiers);
+  const followSelected = useCallback((p: PaymentView) => setSelected((s) => (s && s.id === p.id ? p : s)), []);
+  const { query, setQuery, items, total, error, tooShort, more } = useHistorySearch(cashier, followSelected);
 
   useFocusOnArrival(searchRef, selected === null); // again on the way back from a detail
 
@@ -81,13 +58,14 @@ export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlock
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
+      {cashiers ? <CashierPicker id="history-cashier" options={people} value={cashier} onChange={setCashier} /> : null}
       <FormError message={error} />
       <p className={tooShort ? 'field-error' : 'muted'} aria-live="polite" data-testid="history-count">
         {tooShort ?? (total === 1 ? '1 payment' : `${total} payments`)}
       </p>
       <HistoryTable items={tooShort ? [] : items} timeZone={timeZone} onOpen={setSelected} />
       {items.length < total ? (
-        <button type="button" className="secondary" onClick={() => void load(query, page + 1)}>
+        <button type="button" className="secondary" onClick={more}>
           Show more
         </button>
       ) : null}

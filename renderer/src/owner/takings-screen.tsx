@@ -10,6 +10,8 @@ import { TakingsByHand } from './takings-by-hand';
 import { TakingsCards } from './takings-cards';
 import { TakingsRangeForm, TakingsRangeReport, useTypedRange } from './takings-range';
 import { FormError } from '../components/form-error';
+import type { CashierChoice } from '../components/cashier-picker';
+import { TakingsCashier } from './takings-cashier';
 import { Screen } from '../components/screen';
 
 export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id: string; name: string } }) {
@@ -20,16 +22,20 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
   const [error, setError] = useState<string | null>(null);
   const announce = useAnnounce();
 
+  const [range, setRange] = useState({ from: addDays(today, -29), to: today });
+  const [cashier, setCashier] = useState<CashierChoice>(undefined);
+
   const load = useCallback(
-    async (f: string, t: string) => {
+    async (f: string, t: string, who: CashierChoice) => {
       if (f > t) {
         setError('The first date must not be after the last date.');
         return;
       }
+      const cashierId = who === undefined ? {} : { cashierId: who };
       try {
         const [day, range] = await Promise.all([
-          call('takings:report', { from: today, to: today }),
-          call('takings:report', { from: f, to: t }),
+          call('takings:report', { from: today, to: today, ...cashierId }),
+          call('takings:report', { from: f, to: t, ...cashierId }),
         ]);
         setTodayReport(day);
         setReport(range);
@@ -42,12 +48,12 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
   );
 
   useEffect(() => {
-    void load(addDays(today, -29), today);
-  }, [load, today]);
+    void load(range.from, range.to, cashier);
+  }, [load, range, cashier]);
 
   const exportCsv = async (first: string, last: string) => {
     try {
-      const file = await call('takings:exportCsv', { from: first, to: last });
+      const file = await call('takings:exportCsv', { from: first, to: last, ...(cashier === undefined ? {} : { cashierId: cashier }) });
       downloadCsv(file.filename, file.csv);
       announce(`Saved ${file.filename}`);
     } catch (e) {
@@ -58,13 +64,14 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
   return (
     <Screen name="takings" title="Takings">
       <FormError message={error} />
+      {report ? <TakingsCashier report={report} value={cashier} onChange={setCashier} /> : null}
       <h2>Today ({dayText(today)})</h2>
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
       {todayReport ? <TakingsByHand totals={todayReport.byHand} testId="today-by-hand" /> : null}
       {todayReport ? <TakingsAwaiting awaiting={todayReport.awaiting} /> : null}
       <TakingsRangeForm
         typed={typed}
-        onShow={(r) => void load(r.from, r.to)}
+        onShow={setRange}
         onExport={(r) => void exportCsv(r.from, r.to)}
         onExportToday={() => void exportCsv(today, today)}
       />
