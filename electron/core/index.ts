@@ -230,7 +230,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
   adoptLegacyOwnerPin(settings, staff, now);
   const audit = new AuditLog(db, now);
   const guard = new PinGuard(db, now);
-  const shifts = new Shifts(db, now);
+  const shifts = new Shifts(db, now, () => settings.settings.active);
   const followShift = shiftFollower(staff, shifts, audit);
   const signIn: SignIn = new SignIn({
     staff,

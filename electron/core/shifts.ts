@@ -2,13 +2,15 @@
  * Shifts: one open shift per person, opened when they sign in (with staff configured) and closed when
  * they sign out or someone closes it. A shift's report is computed from this till's payments started in
  * it; when the shift closes the report is stored with it and never changes (a trigger refuses it).
+ * Like every figure of the till, a report is of one environment: LIVE when the shift took any LIVE payment
+ * (real money comes first), else TEST; the other environment's payments are only counted apart.
  */
 import { ulid } from 'ulid';
 import { formatAmount } from '../../shared/money.js';
 import type { ShiftReport, ShiftSummary } from '../../shared/ipc/contract.js';
 import type { Db } from './database.js';
 import { CoreError } from './errors.js';
-import { isOpen } from '../../shared/domain.js';
+import { isOpen, type Environment } from '../../shared/domain.js';
 import { toPaymentViewAt, type PaymentRow } from './payments-repo.js';
 import type { AuditLog } from './audit-log.js';
 import type { StaffRepo } from './staff-repo.js';
@@ -36,6 +38,8 @@ export class Shifts {
   constructor(
     db: Db,
     private readonly now: () => number,
+    /** The till's active environment: a shift's report before any payment is of this one. */
+    private readonly active: () => Environment,
   ) {
     this.stmts = {
       insert: db.prepare('INSERT INTO shifts (id, staff_id, staff_name, opened_at) VALUES (?, ?, ?, ?)'),
@@ -80,15 +84,17 @@ export class Shifts {
   list(staffId?: string): ShiftSummary[] {
     const rows = (staffId ? this.stmts.listOf.all(staffId) : this.stmts.list.all()) as ShiftRow[];
     return rows.map((r) => {
-      const { id, staffId, staffName, openedAt, closedAt, totals, pending } = this.report(r);
-      return { id, staffId, staffName, openedAt, closedAt, count: totals.count, net: totals.net, pending: pending.length };
+      const { id, staffId, staffName, openedAt, closedAt, environment, totals, pending } = this.report(r);
+      return { id, staffId, staffName, openedAt, closedAt, environment, count: totals.count, net: totals.net, pending: pending.length };
     });
   }
 
   /** A closed shift's stored report, or an open shift's report as of now. */
   report(row: ShiftRow): ShiftReport {
     if (row.report) return JSON.parse(row.report) as ShiftReport;
-    const payments = this.stmts.payments.all(row.id) as PaymentRow[];
+    const started = this.stmts.payments.all(row.id) as PaymentRow[];
+    const environment: Environment = started.some((p) => p.environment === 'live') ? 'live' : (started[0]?.environment ?? this.active());
+    const payments = started.filter((p) => p.environment === environment);
     const all = zero();
     const byNetwork = new Map<string, Sums>();
     const pending: PaymentRow[] = [];
@@ -117,6 +123,8 @@ export class Shifts {
       openedAt: iso(row.opened_at) as string,
       closedAt: iso(row.closed_at),
       closedBy: row.closed_by,
+      environment,
+      otherEnvironment: started.length - payments.length,
       totals: view(all),
       byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...view(s) })),
       // Overdue as of now, or as of the close for a report being stored.

@@ -1,5 +1,6 @@
 /** The people part of the IPC contract (spread into `ipcContract`): sign-in, staff, the owner PIN, the audit log. */
 import { z } from 'zod';
+import { environmentSchema } from '../domain-schemas.js';
 import { AUDIT_ACTIONS, type AuditAction } from '../audit-actions.js';
 import { STAFF_ROLES } from './roles.js';
 import { isoDate, ok } from './wire-schemas.js';
@@ -45,6 +46,10 @@ export const shiftReportSchema = z.object({
   openedAt: z.string(),
   closedAt: z.string().nullable(),
   closedBy: z.string().nullable(),
+  /** The figures' environment: LIVE when the shift took any LIVE payment, else TEST. */
+  environment: environmentSchema,
+  /** The shift's payments in the other environment (the till was switched during it): in none of these figures. */
+  otherEnvironment: z.number().int(),
   totals: takingsTotalsSchema,
   byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
   pending: z.array(paymentViewSchema),
@@ -56,6 +61,7 @@ export const shiftSummarySchema = z.object({
   staffName: z.string(),
   openedAt: z.string(),
   closedAt: z.string().nullable(),
+  environment: environmentSchema,
   /** Its figures: as stored at the close, or as of now while it is open. */
   count: z.number().int(),
   net: takingsTotalsSchema.shape.net,

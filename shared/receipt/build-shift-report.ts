@@ -6,7 +6,7 @@
  */
 import type { PaymentView, ShiftReport, TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
-import { centred, maskMsisdn, money, row, shopHeader } from './build-receipt.js';
+import { centred, maskMsisdn, money, row, SANDBOX_BANNER, shopHeader } from './build-receipt.js';
 import type { PrintBlock, PrintDocument } from './print-document.js';
 import type { ReceiptSettings } from './receipt-settings.js';
 
@@ -43,13 +43,28 @@ function awaiting(pending: PaymentView[], timeZone: string): PrintBlock[] {
   return blocks;
 }
 
+/** The shift's payments in the other environment (the till was switched during it), in none of the figures. */
+export function otherEnvironmentNote(report: ShiftReport): string | null {
+  if (report.otherEnvironment === 0) return null;
+  const other = report.environment === 'live' ? 'TEST (sandbox)' : 'LIVE';
+  const payments = report.otherEnvironment === 1 ? '1 payment' : `${report.otherEnvironment} payments`;
+  return `${payments} in ${other} during this shift: not in these figures.`;
+}
+
+function otherEnvironment(report: ShiftReport): PrintBlock[] {
+  const note = otherEnvironmentNote(report);
+  return note ? [{ kind: 'rule' }, text(note)] : [];
+}
+
 export function buildShiftReport(report: ShiftReport, ctx: ShiftReportContext): PrintDocument {
   const { timeZone } = ctx;
   const status = report.closedAt ? 'CLOSED' : `OPEN: figures as of ${dateTime(ctx.printedAt, timeZone)}`;
+  const sandbox: PrintBlock[] = report.environment === 'test' ? [{ kind: 'banner', text: SANDBOX_BANNER }] : [];
   const byNetwork = report.byNetwork.flatMap((n) => [{ kind: 'rule' } as const, text(networkLabel(n.network), true), ...figureRows(n)]);
   return {
     title: 'shift report',
     blocks: [
+      ...sandbox,
       ...shopHeader(ctx.settings, ctx.tillName),
       { kind: 'rule' },
       { kind: 'heading', text: 'SHIFT REPORT', large: true },
@@ -65,9 +80,11 @@ export function buildShiftReport(report: ShiftReport, ctx: ShiftReportContext): 
       ...byNetwork,
       { kind: 'rule' },
       ...awaiting(report.pending, timeZone),
+      ...otherEnvironment(report),
       { kind: 'rule' },
       row('Printed', dateTime(ctx.printedAt, timeZone)),
       text('Signed: ______________________'),
+      ...sandbox,
     ],
   };
 }

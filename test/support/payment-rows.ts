@@ -34,6 +34,8 @@ export type ShiftPayment = {
   name: string;
   /** Default: still 'created'. A 'success' gets fee and net, a final state its completion time. */
   state?: NewPaymentRow['state'];
+  /** Default: TEST. */
+  environment?: NewPaymentRow['environment'];
 };
 
 /** Payments started in given shifts, written as the engine writes them, through another connection to the core's till.db. */
@@ -41,9 +43,10 @@ export function writeShiftPayments(dir: string, rows: ShiftPayment[]): void {
   const db = openDatabase(join(dir, 'till.db'));
   try {
     const repo = new PaymentsRepo(db);
-    rows.forEach(({ id, shiftId, staffId, name, state = 'created' }, i) => {
+    rows.forEach(({ id, shiftId, staffId, name, state = 'created', environment = 'test' }, i) => {
       const at = 1000 + i;
-      repo.insert(paymentRow(id, { shift_id: shiftId, staff_id: staffId, staff_name: name, state, created_at: at, updated_at: at }));
+      const who = { shift_id: shiftId, staff_id: staffId, staff_name: name };
+      repo.insert(paymentRow(id, { ...who, state, environment, created_at: at, updated_at: at }));
       if (state === 'success') repo.update(id, { fee: 1, net: 99, reference: `REF-${id}`, completed_at: at }, at);
       else if (state === 'failed') repo.update(id, { reference: `REF-${id}`, completed_at: at }, at);
     });

@@ -2,6 +2,7 @@
 import type { ShiftReport, TakingsTotals } from '../../../shared/ipc/contract';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { TableHead } from '../components/table-head';
+import { otherEnvironmentNote } from '../../../shared/receipt/build-shift-report';
 
 function FigureCells({ t }: { t: TakingsTotals }) {
   return (
@@ -55,7 +56,10 @@ export function ShiftFigures({ report, timeZone }: { report: ShiftReport; timeZo
             ? `${dateTime(report.closedAt, timeZone)}${report.closedBy ? ` by ${report.closedBy}` : ''}`
             : 'Still open: figures as of now'}
         </dd>
+        <dt>Money</dt>
+        <dd data-testid="shift-environment">{report.environment === 'live' ? 'LIVE' : 'TEST (sandbox): no real money moved'}</dd>
       </dl>
+      {otherEnvironmentNote(report) ? <p data-testid="shift-other-environment">{otherEnvironmentNote(report)}</p> : null}
       <table className="breakdown shift-table" data-testid="shift-table">
         <caption>By network</caption>
         <TableHead
