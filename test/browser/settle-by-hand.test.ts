@@ -96,6 +96,9 @@ describe('settle by hand', () => {
     expect(await text(page, 'settle-note-error')).toMatch(/^Write a note/);
     expect(await page.getByRole('radio', { name: /Not paid/ }).isChecked()).toBe(true); // the choice is kept
     await page.locator('#settle-note').fill(NOTE);
+    expect(await page.getByTestId('settle-note-error').count()).toBe(0); // the fixed box's error goes
+    await page.getByTestId('settle-effect').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settle-by-hand-form');
     await page.getByRole('button', { name: 'Record as not paid' }).click();
     await expect.poll(() => text(page, 'detail-settled-by-hand')).toMatch(new RegExp(`^NOT PAID by Mary, .*Note: ${NOTE}`));
     expect(await text(page, 'late-notice')).toMatch(/^NOT PAID: GH₵12\.50/); // Kofi stopped waiting for it
@@ -121,6 +124,7 @@ describe('settle by hand', () => {
       .toMatchObject({ items: [{ state: 'success', settledByHand: { outcome: 'not_paid', check: 'overridden' } }] });
     // The notice Kofi's stopped sale raised when it was settled as NOT PAID now says what counts.
     await expect.poll(() => text(page, 'late-notice')).toMatch(/^PAID: GH₵12\.50 from 024 123 4507/);
+    await page.getByRole('button', { name: /^Dismiss/ }).click();
     await section(page, 'History');
     await section(page, 'Takings'); // read again
     await expect.poll(() => text(page, 'today-count')).toBe('1 / 1');

@@ -22,6 +22,11 @@ export function SettleForm({ payment, onSettled, onCancel }: Props) {
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  // Editing a box clears its own error (the others stay until the next try).
+  const edit = (field: keyof Errors, set: (value: string) => void) => (value: string) => {
+    set(value);
+    setErrors(({ [field]: _fixed, ...rest }) => rest);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -52,8 +57,22 @@ export function SettleForm({ payment, onSettled, onCancel }: Props) {
         Only when you have checked this payment on the service&apos;s dashboard (reference {payment.reference ?? 'not known'}). What does it
         show?
       </p>
-      <OutcomeChoice outcome={outcome} onChange={setOutcome} />
-      {outcome === 'paid' ? <PaidFields reference={reference} fee={fee} errors={errors} onReference={setReference} onFee={setFee} /> : null}
+      <OutcomeChoice
+        outcome={outcome}
+        onChange={(chosen) => {
+          setOutcome(chosen);
+          setErrors(({ form: _answered, ...rest }) => rest);
+        }}
+      />
+      {outcome === 'paid' ? (
+        <PaidFields
+          reference={reference}
+          fee={fee}
+          errors={errors}
+          onReference={edit('reference', setReference)}
+          onFee={edit('fee', setFee)}
+        />
+      ) : null}
       <div className="field">
         <label htmlFor="settle-note">Note: what you checked, and why (required, at most {NOTE_MAX} characters)</label>
         <textarea
@@ -62,7 +81,7 @@ export function SettleForm({ payment, onSettled, onCancel }: Props) {
           rows={3}
           maxLength={NOTE_MAX}
           aria-describedby={errors.note ? 'settle-note-error' : undefined}
-          onChange={(e) => setNote(e.target.value)}
+          onChange={(e) => edit('note', setNote)(e.target.value)}
         />
         <FieldError id="settle-note-error" message={errors.note} />
       </div>
