@@ -20,12 +20,11 @@ export function SettleForm({ payment, onSettled, onCancel }: Props) {
   const [reference, setReference] = useState('');
   const [fee, setFee] = useState('');
   const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const { errors, setErrors, clear } = useErrors();
   const [busy, setBusy] = useState(false);
-  // Editing a box clears its own error (the others stay until the next try).
   const edit = (field: keyof Errors, set: (value: string) => void) => (value: string) => {
     set(value);
-    setErrors(({ [field]: _fixed, ...rest }) => rest);
+    clear(field);
   };
 
   const submit = async (e: FormEvent) => {
@@ -57,13 +56,7 @@ export function SettleForm({ payment, onSettled, onCancel }: Props) {
         Only when you have checked this payment on the service&apos;s dashboard (reference {payment.reference ?? 'not known'}). What does it
         show?
       </p>
-      <OutcomeChoice
-        outcome={outcome}
-        onChange={(chosen) => {
-          setOutcome(chosen);
-          setErrors(({ form: _answered, ...rest }) => rest);
-        }}
-      />
+      <OutcomeChoice outcome={outcome} onChange={(chosen) => (setOutcome(chosen), clear('form'))} />
       {outcome === 'paid' ? (
         <PaidFields
           reference={reference}
@@ -97,6 +90,13 @@ export function SettleForm({ payment, onSettled, onCancel }: Props) {
       </div>
     </form>
   );
+}
+
+/** The form's errors; editing a box clears its own (the others stay until the next try). */
+function useErrors() {
+  const [errors, setErrors] = useState<Errors>({});
+  const clear = (field: keyof Errors) => setErrors(({ [field]: _fixed, ...rest }) => rest);
+  return { errors, setErrors, clear };
 }
 
 function OutcomeChoice({ outcome, onChange }: { outcome: Outcome | null; onChange: (outcome: Outcome) => void }) {
