@@ -139,7 +139,7 @@ export class DayClose {
       closedDayOf,
       corrections,
     });
-    const late = (row: DayRow) => !row.correction && last !== null && startOf(row) < last.closed_at;
-    return { report, rows: [...rows, ...corrections.map((c) => c.row)].map((row) => ({ ...row, late: late(row) })) };
+    const late = (row: DayRow) => !row.correction && !row.recount && last !== null && startOf(row) < last.closed_at;
+    return { report, rows: [...rows, ...corrections.flatMap((c) => c.rows)].map((row) => ({ ...row, late: late(row) })) };
   }
 }

@@ -17,7 +17,10 @@ const TRANSACTION_COLUMNS =
   'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand';
 const SUMMARY_COLUMNS = 'summary,name,count,paid,failed,gross,fees,net';
 
-/** A correction (a hand settlement the service overrode) is written with its figures negative, status CORRECTION. */
+/**
+ * A correction (figures a Z counted for a hand settlement the service then changed) is written with its figures
+ * negative, status CORRECTION; the service's figures counted in their place, status RECOUNT.
+ */
 export function csvLine(row: DayRow & { late: boolean }, report: DayReport): CsvLine {
   const till = report.byTill.find((t) => t.tillId === row.till_id);
   const sign = row.correction ? -1 : 1;
@@ -29,7 +32,7 @@ export function csvLine(row: DayRow & { late: boolean }, report: DayReport): Csv
     row.staff_name,
     row.network,
     displayMsisdn(row.msisdn),
-    row.correction ? 'CORRECTION' : row.status,
+    row.correction ? 'CORRECTION' : row.recount ? 'RECOUNT' : row.status,
     formatAmount(sign * row.amount),
     formatAmount(sign * row.fee),
     formatAmount(sign * row.net),

@@ -21,10 +21,12 @@ export type DayRow = Omit<TransactionRow, 'environment' | 'local_date'> & {
   reason: string | null;
   /** A hand settlement's figures taken back out (day-corrections.ts): counted negative. */
   correction?: true;
+  /** The service's figures counted anew in place of those taken out (day-corrections.ts). */
+  recount?: true;
 };
 
-/** A correction: the hand figures as a row (counted negative) and its line in the report. */
-export type DayCorrection = { row: DayRow; line: DayCorrectionLine };
+/** A correction: the figures taken out and counted anew, as rows, and its line in the report. */
+export type DayCorrection = { rows: DayRow[]; line: DayCorrectionLine };
 
 export type DayReportInput = {
   environment: Environment;
@@ -160,7 +162,7 @@ export function buildDayReport(input: DayReportInput): DayReport {
     at: iso(input.at),
     closedBy: input.closedBy,
     timeZone: input.timeZone,
-    ...figures([...rows, ...input.corrections.map((c) => c.row)], tillNames),
+    ...figures([...rows, ...input.corrections.flatMap((c) => c.rows)], tillNames),
     settledByHand: rows.filter((r) => r.settled_by_hand === 1).length,
     failures: rows.filter((r) => r.status === 'FAILED').map((r) => lineOf(r, tillNames)),
     arrivedAfterClose: late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),

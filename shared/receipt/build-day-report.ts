@@ -57,7 +57,7 @@ function lists(report: DayReport): PrintBlock[] {
       ),
     );
   }
-  if (report.corrections.length) blocks.push(...section(`Corrections (${report.corrections.length}): hand results taken out`));
+  if (report.corrections.length) blocks.push(...section(`Corrections (${report.corrections.length}): hand results changed`));
   for (const c of report.corrections) {
     blocks.push(row(`${c.msisdn} by hand ${c.hand}`, money(c.net)));
     blocks.push(text(`counted in ${c.countedIn ?? 'an earlier Z'}; the service says ${c.service === 'SUCCESS' ? 'PAID' : 'NOT PAID'}`));

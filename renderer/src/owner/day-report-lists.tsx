@@ -11,14 +11,14 @@ type Lines = { report: DayReport; timeZone: string };
 
 const ByHand = ({ shown }: { shown: boolean }) => (shown ? <span className="by-hand"> (settled by hand)</span> : null);
 
-/** Hand settlements an earlier Z counted that the service's late result contradicted: their figures taken back out. */
+/** Hand settlements an earlier Z counted that the service's late result changed: the figures counted are corrected here. */
 function Corrections({ report }: Lines) {
   if (report.corrections.length === 0) return null;
   return (
     <table className="breakdown" data-testid="day-corrections">
-      <caption>Corrections ({report.corrections.length}): settled by hand, then the service said otherwise</caption>
+      <caption>Corrections ({report.corrections.length}): settled by hand, then the service's result changed the figures</caption>
       <TableHead
-        columns={['Number', { label: 'Amount', numeric: true }, 'By hand', 'The service', { label: 'Taken out (net)', numeric: true }]}
+        columns={['Number', { label: 'Amount', numeric: true }, 'By hand', 'The service', { label: 'Change (net)', numeric: true }]}
       />
       <tbody>
         {report.corrections.map((c) => (
@@ -29,7 +29,7 @@ function Corrections({ report }: Lines) {
               {c.hand}
               {c.handBy ? ` by ${c.handBy}` : ''}, counted in {c.countedIn ?? 'an earlier Z'}
             </td>
-            <td>{c.service === 'SUCCESS' ? 'PAID: counted here' : 'NOT PAID: counted here'}</td>
+            <td>{c.service === 'SUCCESS' ? 'PAID' : 'NOT PAID'}: its figures counted here</td>
             <td className="num">{ghs(c.net)}</td>
           </tr>
         ))}

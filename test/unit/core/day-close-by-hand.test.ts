@@ -164,10 +164,29 @@ describe('a Z and settle by hand', () => {
     expect(closeDay().report).toMatchObject({ totals: { count: 1, succeeded: 1, gross: '12.50' }, corrections: [], settledByHand: 0 });
   });
 
-  it('no correction when the service agreed: the hand PAID stays counted in Z-0001, marked', () => {
-    settle({ outcome: 'paid', reference: 'TX_SERVICE1' });
-    expect(closeDay().report.settledByHand).toBe(1);
+  it('the service agreed with a hand PAID but charged a fee the hand did not count: Z-0002 adjusts the fee, once', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1' }); // no fee typed: 0.00 counted
+    const first = closeDay();
+    expect(first.report).toMatchObject({ settledByHand: 1, totals: { fees: '0.00', net: '12.50' } });
+    late('SUCCESS'); // fee 0.24
+    const second = closeDay();
+    expect(second.report.totals).toEqual({ count: 0, succeeded: 0, failed: 0, gross: '0.00', fees: '0.24', net: '-0.24' });
+    expect(second.report.corrections).toEqual([
+      expect.objectContaining({ hand: 'PAID', service: 'SUCCESS', countedIn: 'Z-0001', gross: '0.00', fees: '0.24', net: '-0.24' }),
+    ]);
+    expect(closeDay().report).toMatchObject({ totals: { count: 0, fees: '0.00' }, corrections: [] });
+  });
+
+  it('no correction when the service agreed on the same figures', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1', fee: '0.24' });
+    closeDay();
     late('SUCCESS');
-    expect(closeDay().report).toMatchObject({ totals: { count: 0, gross: '0.00' }, corrections: [] });
+    expect(closeDay().report).toMatchObject({ totals: { count: 0, fees: '0.00' }, corrections: [] });
+  });
+
+  it('no correction when the service confirmed a hand PAID before any close counted it', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1' });
+    late('SUCCESS');
+    expect(closeDay().report).toMatchObject({ totals: { count: 1, fees: '0.24', net: '12.26' }, corrections: [], settledByHand: 1 });
   });
 });

@@ -312,6 +312,20 @@ describe('migration 11: Z reports', () => {
   });
 });
 
+describe('migration 12: results settled by hand indexed', () => {
+  it('finds the results settled by hand through a partial index, the others not in it', () => {
+    const v11 = tillAt(11);
+    insertRow(v11, 'transactions', transaction('TX_SERVICE'));
+    insertRow(v11, 'transactions', transaction('TX_HAND', { settled_by_hand: 1 }));
+    migrateTo(v11, MIGRATIONS, 12);
+    const v12 = v11;
+    const sql = "SELECT reference FROM transactions WHERE environment = 'test' AND settled_by_hand = 1";
+    expect(v12.prepare(sql).all()).toEqual([{ reference: 'TX_HAND' }]);
+    const plan = (v12.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
+    expect(plan).toContain('USING INDEX transactions_by_hand');
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(11);
+  expect(SCHEMA_VERSION).toBe(12);
 });
