@@ -179,6 +179,7 @@ describe('the shift report', () => {
     await expect.poll(() => text(page, 'history-count')).toBe('6 payments');
     await page.locator('#history-cashier').selectOption({ label: 'Ama' });
     await expect.poll(() => text(page, 'history-count')).toBe('2 payments');
+    expect(await page.getByTestId('history-cashier').allTextContents()).toEqual([' · Ama', ' · Ama']);
     await page.locator('#history-cashier').selectOption({ label: 'Nobody signed in' });
     await expect.poll(() => text(page, 'history-count')).toBe('0 payments');
     expect(await axe(page)).toEqual([]);

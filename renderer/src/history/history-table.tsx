@@ -1,4 +1,4 @@
-/** The payments found, one row each: when, amount, customer, status, and a button that opens one. */
+/** The payments found, one row each: when (and who started it), amount, customer, status, and a button that opens one. */
 import { isFinal } from '../../../shared/domain';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { PaymentStatus } from '../components/payment-status';
@@ -23,7 +23,15 @@ export function HistoryTable({ items, timeZone, onOpen }: Props) {
           const day = isoDate(new Date(p.createdAt), timeZone);
           return (
             <tr key={p.id} data-testid="history-row" className={isFinal(p.state) ? '' : 'row-pending'}>
-              <td>{day === today ? `Today ${time(p.createdAt, timeZone)}` : `${dayText(day)} ${time(p.createdAt, timeZone)}`}</td>
+              <td>
+                {day === today ? `Today ${time(p.createdAt, timeZone)}` : `${dayText(day)} ${time(p.createdAt, timeZone)}`}
+                {p.startedBy ? (
+                  <span className="muted" data-testid="history-cashier">
+                    {' '}
+                    · {p.startedBy}
+                  </span>
+                ) : null}
+              </td>
               <td className="num">{ghs(p.amount)}</td>
               <td>
                 {phone(p.msisdn)} <span className="muted">{networkLabel(p.network)}</span>

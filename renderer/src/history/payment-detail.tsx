@@ -61,7 +61,10 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
         <dt>Till</dt>
         <dd>{payment.tillId === till.id ? till.name : payment.tillId}</dd>
         <dt>Started</dt>
-        <dd>{dateTime(payment.createdAt, timeZone)}</dd>
+        <dd>
+          {dateTime(payment.createdAt, timeZone)}
+          {payment.startedBy ? ` by ${payment.startedBy}` : ''}
+        </dd>
         <dt>Finished</dt>
         <dd>{dateTime(payment.completedAt, timeZone)}</dd>
         {payment.settledByHand ? <HandSettlementDetail hand={payment.settledByHand} timeZone={timeZone} /> : null}
