@@ -68,6 +68,14 @@ async function sandboxFigures(): Promise<string[]> {
   ];
 }
 
+/** The page's width at 800×600 (more than 800: it scrolls sideways); the window goes back to 1024×600. */
+async function widthAt800(page: Page): Promise<number> {
+  await page.setViewportSize({ width: 800, height: 600 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  await page.setViewportSize({ width: 1024, height: 600 });
+  return width;
+}
+
 let kofiReport: string[];
 
 describe('the shift report', () => {
@@ -99,9 +107,7 @@ describe('the shift report', () => {
     expect(await text(page, 'shift-awaiting')).toMatch(/Still waiting for a result \(1\).*GH₵4\.00 · 024 123 4507/);
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'shift-report');
-    await page.setViewportSize({ width: 800, height: 600 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800); // no sideways scrolling
-    await page.setViewportSize({ width: 1024, height: 600 });
+    expect(await widthAt800(page)).toBeLessThanOrEqual(800);
 
     pdfs.length = 0;
     await page.getByTestId('shift-print').click();
@@ -174,6 +180,7 @@ describe('the shift report', () => {
     const rows = (await readFile((await download.path()) as string, 'utf8')).trim().split('\r\n').slice(1);
     expect(rows.map((r) => r.split(',')[13])).toEqual(['Kofi', 'Kofi', 'Kofi']);
     expect(await axe(page)).toEqual([]);
+    expect(await widthAt800(page)).toBeLessThanOrEqual(800);
 
     await nav.getByRole('button', { name: 'History' }).click();
     await expect.poll(() => text(page, 'history-count')).toBe('6 payments');
@@ -183,5 +190,6 @@ describe('the shift report', () => {
     await page.locator('#history-cashier').selectOption({ label: 'Nobody signed in' });
     await expect.poll(() => text(page, 'history-count')).toBe('0 payments');
     expect(await axe(page)).toEqual([]);
+    expect(await widthAt800(page)).toBeLessThanOrEqual(800);
   });
 });
