@@ -56,6 +56,8 @@ export class TransactionsStore {
   private readonly chargedNetwork;
   private readonly nameTill;
   private readonly dropEmpty;
+  private readonly replaceReopening;
+  private readonly replaceKeepingZ;
 
   constructor(
     private readonly db: Db,
@@ -80,6 +82,17 @@ export class TransactionsStore {
       `INSERT INTO till_names (till_id, name, seen_at) VALUES (?, ?, ?)
        ON CONFLICT (till_id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at WHERE excluded.seen_at >= till_names.seen_at`,
     );
+    const replace = (reopen: string) =>
+      db.prepare(
+        `UPDATE transactions SET reference = @reference, client_reference = @client_reference, status = @status, amount = @amount,
+           fee = @fee, net = @net, msisdn = @msisdn, network = @network, description = @description, till_id = @till_id,
+           staff_id = @staff_id, staff_name = @staff_name, completed_at = @completed_at, local_date = @local_date,
+           relay_seq = @relay_seq, received_at = @received_at, settled_by_hand = @settled_by_hand${reopen}
+         WHERE environment = @environment AND reference = @old_reference`,
+      );
+    // The next day close (Z report) counts a result the service changed, whatever Z counted the hand's.
+    this.replaceReopening = replace(', z_report_id = NULL');
+    this.replaceKeepingZ = replace('');
     this.dropEmpty = db.prepare(
       `DELETE FROM daily_takings WHERE environment = @environment AND local_date = @local_date AND till_id = @till_id
          AND network = @network AND succeeded = 0 AND failed = 0`,
@@ -129,22 +142,8 @@ export class TransactionsStore {
     }
     this.addToRollup({ ...old, network: this.takingsNetwork(environment, old.network, old.client_reference) }, -1);
     const row = this.rowOf(environment, tx, relaySeq, receivedAt);
-    this.replaceRow({ ...row, settled_by_hand: agrees ? 1 : 0, old_reference: handReference }, !agrees);
+    (agrees ? this.replaceKeepingZ : this.replaceReopening).run({ ...row, settled_by_hand: agrees ? 1 : 0, old_reference: handReference });
     this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
-  }
-
-  private replaceRow(row: Record<string, unknown>, reopen: boolean): void {
-    // The next day close (Z report) counts a result the service changed, whatever Z counted the hand's.
-    const reopenSql = reopen ? ', z_report_id = NULL' : '';
-    this.db
-      .prepare(
-        `UPDATE transactions SET reference = @reference, client_reference = @client_reference, status = @status, amount = @amount,
-           fee = @fee, net = @net, msisdn = @msisdn, network = @network, description = @description, till_id = @till_id,
-           staff_id = @staff_id, staff_name = @staff_name, completed_at = @completed_at, local_date = @local_date,
-           relay_seq = @relay_seq, received_at = @received_at, settled_by_hand = @settled_by_hand${reopenSql}
-         WHERE environment = @environment AND reference = @old_reference`,
-      )
-      .run(row);
   }
 
   private rowOf(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number) {

@@ -273,6 +273,7 @@ describe("the service's late result", () => {
     expect(alerts.acknowledge(alert!.id, { id: 'owner', name: 'Ama' }).first).toBe(false);
     expect(alerts.list()).toEqual([]);
     expect(alerts.list(true)).toHaveLength(1);
+    expect(() => alerts.acknowledge(999, { id: 'owner', name: 'Ama' })).toThrow('There is no such alert.');
     expect(alertCounts).toEqual([1, 0]);
   });
 
