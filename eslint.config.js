@@ -108,6 +108,21 @@ export default tseslint.config(
     files: ['scripts/**', 'bench/**', '**/cli.ts', 'test/**'],
     rules: { 'no-console': 'off' },
   },
+  // Vitest's object matchers compare a regular expression to a string as a match of anything, so
+  // `toMatchObject({ message: /…/ })` asserts nothing: use expect.stringMatching(/…/).
+  {
+    files: ['test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(toMatchObject|toEqual|toStrictEqual|objectContaining|toHaveBeenCalledWith)$/] Property > Literal[regex]',
+          message: 'An object matcher does not test a regular expression: write expect.stringMatching(/…/).',
+        },
+      ],
+    },
+  },
   // Formatting is Prettier's (npm run format); no lint rule argues with it.
   prettier,
 );
