@@ -5,28 +5,14 @@
  */
 import type { DayReport, TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
-import { formatGhs, parseSignedAmount } from '../money.js';
-import { shopHeader } from './build-receipt.js';
+import { row, shopHeader } from './build-receipt.js';
+import { figureRows, leftText as text, signedMoney as money } from './figure-rows.js';
 import type { PrintBlock, PrintDocument } from './print-document.js';
 import type { ReceiptSettings } from './receipt-settings.js';
 
 export const TEST_REPORT_BANNER = 'TEST — SANDBOX, NO MONEY MOVED';
 
-const money = (wire: string) => formatGhs(parseSignedAmount(wire));
-const row = (label: string, value: string, bold = false): PrintBlock => ({ kind: 'row', label, value, bold });
-const text = (value: string, bold = false): PrintBlock => ({ kind: 'text', text: value, align: 'left', bold });
 const section = (title: string): PrintBlock[] => [{ kind: 'rule' }, { kind: 'text', text: title, align: 'center', bold: true }];
-
-function totals(t: TakingsTotals): PrintBlock[] {
-  return [
-    row('Count', String(t.count)),
-    row('Paid', String(t.succeeded)),
-    row('Failed', String(t.failed)),
-    row('Gross', money(t.gross)),
-    row('Fees', money(t.fees)),
-    row('Net', money(t.net), true),
-  ];
-}
 
 /** One line per group: its name bold, then paid count, gross and net on one row. */
 function breakdown(title: string, groups: Array<TakingsTotals & { name: string }>): PrintBlock[] {
@@ -89,7 +75,7 @@ export function buildDayReportDocument(report: DayReport, settings: ReceiptSetti
       { kind: 'rule' },
       ...head,
       ...section('Totals'),
-      ...totals(report.totals),
+      ...figureRows(report.totals, { count: 'Count', failed: 'Failed' }),
       ...(report.settledByHand ? [row('Settled by hand', String(report.settledByHand))] : []),
       ...breakdown(
         'By cashier',

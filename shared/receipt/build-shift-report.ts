@@ -7,6 +7,7 @@
 import type { PaymentView, ShiftReport, TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
 import { centred, maskMsisdn, money, row, SANDBOX_BANNER, shopHeader } from './build-receipt.js';
+import { figureRows as reportFigureRows, leftText as text } from './figure-rows.js';
 import type { PrintBlock, PrintDocument } from './print-document.js';
 import type { ReceiptSettings } from './receipt-settings.js';
 
@@ -18,19 +19,8 @@ export type ShiftReportContext = {
   printedAt: string;
 };
 
-const text = (value: string, bold = false): PrintBlock => ({ kind: 'text', text: value, align: 'left', bold });
-
 /** The figures of one group (all networks, or one). */
-export function figureRows(t: TakingsTotals): PrintBlock[] {
-  return [
-    row('Payments', String(t.count)),
-    row('Paid', String(t.succeeded)),
-    row('Not paid', String(t.failed)),
-    row('Gross', money(t.gross)),
-    row('Fees', money(t.fees)),
-    row('Net', money(t.net), true),
-  ];
-}
+const figureRows = (t: TakingsTotals) => reportFigureRows(t, { count: 'Payments', failed: 'Not paid' });
 
 function awaiting(pending: PaymentView[], timeZone: string): PrintBlock[] {
   const blocks: PrintBlock[] = [text(`Awaiting a result: ${pending.length}`, true)];
