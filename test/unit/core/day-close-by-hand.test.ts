@@ -4,53 +4,35 @@
  * earlier Z counted, the next Z counts the service's result and a correction takes the hand figures out.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Alerts } from '../../../electron/core/alerts.js';
-import { AuditLog } from '../../../electron/core/audit-log.js';
 import type { Db } from '../../../electron/core/database.js';
 import { DayClose } from '../../../electron/core/day-close.js';
 import { zCsv, type CsvLine } from '../../../electron/core/day-csv.js';
-import { createLogger } from '../../../electron/core/logger.js';
 import { OVERDUE_AFTER_MS } from '../../../electron/core/overdue.js';
-import { PaymentEngine } from '../../../electron/core/payment-engine.js';
-import { PaymentsRepo } from '../../../electron/core/payments-repo.js';
+import type { PaymentEngine } from '../../../electron/core/payment-engine.js';
 import { settleByHand } from '../../../electron/core/settle-by-hand.js';
 import type { SettleRequest } from '../../../electron/core/settle-rules.js';
-import { TransactionsStore } from '../../../electron/core/transactions-store.js';
 import type { DayReport } from '../../../shared/ipc/contract.js';
 import { dayResult, merchantRef } from '../../support/day-rows.js';
 import { paymentRow } from '../../support/payment-rows.js';
-import { openTempTillDb } from '../../support/temp-till-db.js';
+import { openOfflineEngine, type OfflineEngine } from '../../support/offline-engine.js';
 
 const TZ = 'Africa/Accra';
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const REF = merchantRef('TFRONT1', 'P1');
 let now: number;
 let db: Db;
-let close: () => void;
+let till: OfflineEngine;
 let engine: PaymentEngine;
 let day: DayClose;
 let settle: (request: Partial<SettleRequest>) => void;
 
 beforeEach(() => {
-  ({ db, close } = openTempTillDb('momo-day-hand-'));
   now = T0 + OVERDUE_AFTER_MS + 60_000;
   const clock = () => now;
-  const repo = new PaymentsRepo(db);
-  const transactions = new TransactionsStore(db, TZ);
-  const alerts = new Alerts(db, clock, () => undefined);
-  const unused = async () => {
-    throw new Error('the service is not called here');
-  };
-  engine = new PaymentEngine({
-    ...{ db, repo, transactions, alerts, now: clock, tillId: () => 'TFRONT1', tillName: () => 'Front' },
-    client: { initialize: unused, resolve: unused, close: async () => {} },
-    log: createLogger({ dataDir: '/tmp', sink: () => undefined, now: clock }),
-    credentialsFor: async () => null,
-    emit: () => {},
-    retryDelaysMs: [1000],
-  });
+  till = openOfflineEngine({ prefix: 'momo-day-hand-', tillId: 'TFRONT1', timeZone: TZ, clock });
+  ({ db, engine } = till);
+  const { repo, settleDeps: deps } = till;
   day = new DayClose(db, clock);
-  const deps = { db, repo, transactions, audit: new AuditLog(db, clock), now: clock, tillId: () => 'TFRONT1' };
   settle = (request) => {
     const { answer } = settleByHand(
       deps,
@@ -74,10 +56,7 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(async () => {
-  await engine.close();
-  close();
-});
+afterEach(() => till.close());
 
 /** The service's own result for p1, late (a delivery replayed from the dashboard). */
 const late = (status: 'SUCCESS' | 'FAILED') =>

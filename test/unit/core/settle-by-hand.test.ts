@@ -4,27 +4,26 @@
  * (agreeing: confirmed; disagreeing: the service wins and the owner is alerted; twice: nothing more).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Alerts } from '../../../electron/core/alerts.js';
-import { AuditLog } from '../../../electron/core/audit-log.js';
+import type { Alerts } from '../../../electron/core/alerts.js';
+import type { AuditLog } from '../../../electron/core/audit-log.js';
 import type { Db } from '../../../electron/core/database.js';
-import { createLogger } from '../../../electron/core/logger.js';
 import { OVERDUE_AFTER_MS } from '../../../electron/core/overdue.js';
-import { PaymentEngine } from '../../../electron/core/payment-engine.js';
-import { PaymentsRepo, type PaymentRow } from '../../../electron/core/payments-repo.js';
+import type { PaymentEngine } from '../../../electron/core/payment-engine.js';
+import type { PaymentRow, PaymentsRepo } from '../../../electron/core/payments-repo.js';
 import { settleByHand, type SettleDeps } from '../../../electron/core/settle-by-hand.js';
 import type { SettleRequest } from '../../../electron/core/settle-rules.js';
 import { Takings } from '../../../electron/core/takings.js';
-import { TransactionsStore } from '../../../electron/core/transactions-store.js';
+import type { TransactionsStore } from '../../../electron/core/transactions-store.js';
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
 import { paymentRow } from '../../support/payment-rows.js';
-import { openTempTillDb } from '../../support/temp-till-db.js';
+import { openOfflineEngine, type OfflineEngine } from '../../support/offline-engine.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const DAY = '2026-11-22';
 const MANAGER = { id: 'st-mary', name: 'Mary' };
 let now: number;
 let db: Db;
-let close: () => void;
+let till: OfflineEngine;
 let repo: PaymentsRepo;
 let transactions: TransactionsStore;
 let audit: AuditLog;
@@ -34,32 +33,16 @@ let engine: PaymentEngine;
 let deps: SettleDeps;
 
 beforeEach(() => {
-  ({ db, close } = openTempTillDb('momo-settle-'));
   now = T0 + OVERDUE_AFTER_MS + 60_000;
-  const clock = () => now;
-  repo = new PaymentsRepo(db);
-  transactions = new TransactionsStore(db, 'Africa/Accra');
-  audit = new AuditLog(db, clock);
   alertCounts = [];
-  alerts = new Alerts(db, clock, (open) => alertCounts.push(open));
-  deps = { db, repo, transactions, audit, now: clock, tillId: () => 'T1' };
-  const unused = async () => {
-    throw new Error('the service is not called here');
-  };
-  engine = new PaymentEngine({
-    db,
-    repo,
-    transactions,
-    alerts,
-    client: { initialize: unused, resolve: unused, close: async () => {} },
-    log: createLogger({ dataDir: '/tmp', sink: () => undefined, now: clock }),
-    now: clock,
-    tillId: () => 'T1',
-    tillName: () => 'Front',
-    credentialsFor: async () => null,
-    emit: () => {},
-    retryDelaysMs: [1000],
+  till = openOfflineEngine({
+    prefix: 'momo-settle-',
+    tillId: 'T1',
+    timeZone: 'Africa/Accra',
+    clock: () => now,
+    onAlerts: (open) => alertCounts.push(open),
   });
+  ({ db, repo, transactions, audit, alerts, engine, settleDeps: deps } = till);
   // GH₵12.50 started by Kofi at T0, the service's answer gave it TX_AAAA1; no result since.
   repo.insert(
     paymentRow('p1', {
@@ -74,10 +57,7 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(async () => {
-  await engine.close();
-  close();
-});
+afterEach(() => till.close());
 
 const settle = (request: Partial<SettleRequest>, env: 'test' | 'live' = 'test') =>
   settleByHand(deps, env, { id: 'p1', outcome: 'not_paid', note: 'Checked the dashboard: no money', ...request }, MANAGER).answer;
