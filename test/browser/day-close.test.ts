@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { addPesewas, formatGhs, parseAmount } from '../../shared/money.js';
 import { axe, enter, resultTitle, screenshot, sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions, type SandboxTransaction } from '../browser-bridge/sandbox-api.js';
+import { switchTo } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { decodeEscPos, plainLines } from '../support/escpos-decoder.js';
 import { startFakePrinter, type FakePrinter } from '../support/fake-network-printer.js';
@@ -26,14 +27,6 @@ afterAll(async () => printer?.close());
 const OWNER = '2468';
 const KOFI = '1357';
 const HELD = '233241234507';
-
-async function signIn(page: Page, pin: string, name: string): Promise<void> {
-  await page.getByRole('button', { name: /Switch$/ }).click();
-  await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
-  await page.locator('#sign-in-pin').fill(pin);
-  await page.keyboard.press('Enter');
-  await expect.poll(() => text(page, 'signed-in')).toContain(name);
-}
 
 async function openDayClose(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Day close', exact: true }).click();
@@ -73,7 +66,7 @@ describe('the day close', () => {
     const receipt = (await invoke('settings:get', {})) as { receipt: Record<string, unknown> };
     await invoke('settings:saveReceipt', { ...receipt.receipt, printer: 'network', host: '127.0.0.1', port: printer.port });
     await till.get().reload(); // the screens learn of the new staff
-    await signIn(page, KOFI, 'Kofi');
+    await switchTo(page, KOFI, 'Kofi');
     await sell(page, '12', '0241234567');
     expect(await resultTitle(page)).toBe('PAID');
     await enter(page);
@@ -90,7 +83,7 @@ describe('the day close', () => {
 
   it('an X report reads the day so far, with the awaited payment apart, and closes nothing', async () => {
     const { page, invoke } = till.get();
-    await signIn(page, OWNER, 'Owner');
+    await switchTo(page, OWNER, 'Owner');
     await openDayClose(page);
     await page.getByTestId('day-x').click();
     await page.getByRole('heading', { name: /X report \(so far today\)/ }).waitFor();

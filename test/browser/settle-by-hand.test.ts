@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axe, screenshot, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
+import { switchTo } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
 // The core's clock, moved on to make the payment overdue (the idle lock is set longer than that).
@@ -24,16 +25,6 @@ const OWNER = '2468';
 const MARY = '3579';
 const KOFI = '1357';
 const NOTE = 'Dashboard shows no payment from this number';
-
-async function signInAs(page: Page, pin: string, name: string): Promise<void> {
-  if ((await page.getByRole('heading', { name: 'Who is selling?' }).count()) === 0) {
-    await page.getByRole('button', { name: /Switch$/ }).click();
-  }
-  await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
-  await page.locator('#sign-in-pin').fill(pin);
-  await page.keyboard.press('Enter');
-  await expect.poll(() => text(page, 'signed-in')).toContain(name);
-}
 
 async function section(page: Page, name: 'Charge' | 'History' | 'Takings' | 'Audit log', heading = name): Promise<void> {
   await page.getByRole('button', { name, exact: true }).click();
@@ -72,7 +63,7 @@ describe('settle by hand', () => {
     await till.get().reload();
     const { page } = till.get();
     await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
-    await signInAs(page, KOFI, 'Kofi');
+    await switchTo(page, KOFI, 'Kofi');
     await sellToWaiting(page, '12.5', '0241234507');
     await stopWaiting(page);
     const [payment] = ((await invoke('payments:pending', {})) as { items: { reference: string | null; state: string }[] }).items;
@@ -84,7 +75,7 @@ describe('settle by hand', () => {
   it('once overdue, a manager settles it as not paid; the note is required and nothing typed is lost', async () => {
     const { page } = till.get();
     coreClockAheadMs = 16 * 60_000;
-    await signInAs(page, MARY, 'Mary');
+    await switchTo(page, MARY, 'Mary');
     await section(page, 'History');
     await page.getByTestId('history-overdue').waitFor();
     await page.getByRole('button', { name: /^Open/ }).first().click();
@@ -135,7 +126,7 @@ describe('settle by hand', () => {
 
   it('the owner sees the alert on every screen until they acknowledge it', async () => {
     const { page, invoke } = till.get();
-    await signInAs(page, OWNER, 'Owner');
+    await switchTo(page, OWNER, 'Owner');
     await expect.poll(() => text(page, 'owner-alert')).toMatch(/GH₵12\.50 from 024 123 4507 was settled by hand as NOT PAID by Mary/);
     expect(await text(page, 'owner-alert')).toContain(`says PAID (reference ${reference})`);
     await section(page, 'History');

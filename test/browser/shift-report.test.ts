@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axe, enter, resultTitle, screenshot, sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
+import { signIn, switchTo } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { pdfPages } from '../support/pdf-pages.js';
 import { formatGhs, parseAmount } from '../../shared/money.js';
@@ -31,14 +32,6 @@ const AMA = '2580';
 const KOFI_PAID = '0241234561';
 const KOFI_DECLINED = '0241234501';
 const KOFI_HELD = '0241234507';
-
-async function signIn(page: Page, pin: string, name: string): Promise<void> {
-  await page.getByRole('button', { name: /Switch$/ }).click();
-  await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
-  await page.locator('#sign-in-pin').fill(pin);
-  await page.keyboard.press('Enter');
-  await expect.poll(() => text(page, 'signed-in')).toContain(name);
-}
 
 async function sale(page: Page, amount: string, msisdn: string, outcome: 'PAID' | 'NOT PAID'): Promise<void> {
   await sell(page, amount, msisdn);
@@ -93,14 +86,14 @@ describe('the shift report', () => {
     await invoke('staff:add', { name: 'Ama', role: 'cashier', pin: AMA });
     await till.get().reload();
 
-    await signIn(page, KOFI, 'Kofi');
+    await switchTo(page, KOFI, 'Kofi');
     await sale(page, '12', KOFI_PAID, 'PAID');
     await sale(page, '3', KOFI_DECLINED, 'NOT PAID');
     await sellToWaiting(page, '4', KOFI_HELD);
     await stopWaiting(page);
-    await signIn(page, AMA, 'Ama');
+    await switchTo(page, AMA, 'Ama');
     await sale(page, '7', '0201234562', 'PAID');
-    await signIn(page, KOFI, 'Kofi');
+    await switchTo(page, KOFI, 'Kofi');
 
     await page.getByRole('navigation', { name: 'Till sections' }).getByRole('button', { name: 'Shift' }).click();
     await page.getByRole('heading', { name: 'Your shift' }).waitFor();
@@ -129,15 +122,13 @@ describe('the shift report', () => {
 
   it('stays as it was after later sales; the owner finds it among the shifts, filtered by Kofi, and prints it on 80 mm', async () => {
     const { page } = till.get();
-    await page.locator('#sign-in-pin').fill(AMA);
-    await page.keyboard.press('Enter');
-    await expect.poll(() => text(page, 'signed-in')).toContain('Ama');
+    await signIn(page, AMA, 'Ama');
     await page.getByRole('navigation', { name: 'Till sections' }).getByRole('button', { name: 'Charge' }).click();
     await sale(page, '5', '0201234563', 'PAID');
-    await signIn(page, KOFI, 'Kofi'); // a new shift of his
+    await switchTo(page, KOFI, 'Kofi'); // a new shift of his
     await sale(page, '9', '0241234564', 'PAID');
 
-    await signIn(page, OWNER, 'Owner');
+    await switchTo(page, OWNER, 'Owner');
     await page.getByRole('navigation', { name: 'Till sections' }).getByRole('button', { name: 'Shift' }).click();
     await page.getByTestId('shift-list').waitFor();
     await expect.poll(() => page.getByTestId('shift-list').locator('tbody th').allTextContents()).toEqual(['Owner', 'Kofi', 'Ama', 'Kofi']); // the owner's own, opened at sign-in

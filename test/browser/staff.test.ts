@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axe, enter, resultTitle, screenshot, sell, text } from '../browser-bridge/cashier.js';
+import { signIn, switchPerson } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
 
@@ -22,18 +23,6 @@ afterEach(() => clock.release());
 const OWNER = '2468';
 const KOFI = '1357';
 const AMA = '2580';
-
-async function signIn(page: Page, pin: string, name: string): Promise<void> {
-  await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
-  await page.locator('#sign-in-pin').fill(pin);
-  await page.keyboard.press('Enter');
-  await expect.poll(() => text(page, 'signed-in')).toContain(name);
-}
-
-async function switchPerson(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /Switch$/ }).click();
-  await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
-}
 
 const tabs = (page: Page) => page.getByRole('navigation', { name: 'Till sections' }).getByRole('button').allTextContents();
 
