@@ -8,6 +8,7 @@ import { HAND_NOTE_MAX as NOTE_MAX, type HandOutcome } from '../../../shared/dom
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
+import { FormActions } from '../components/form-actions';
 import { FormError } from '../components/form-error';
 import { ghs } from '../format';
 
@@ -80,14 +81,7 @@ export function SettleForm({ payment, onSettled, onCancel }: Props) {
       </div>
       {outcome ? <SettleEffect payment={payment} outcome={outcome} fee={fee} /> : null}
       <FormError message={errors.form} testId="settle-error" />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {outcome === 'not_paid' ? 'Record as not paid' : 'Record as paid'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit={outcome === 'not_paid' ? 'Record as not paid' : 'Record as paid'} disabled={busy} onCancel={onCancel} />
     </form>
   );
 }

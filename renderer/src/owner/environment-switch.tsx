@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 
 import { call, errorMessage } from '../api';
 import { useAnnounce } from '../components/announcer';
+import { FormActions } from '../components/form-actions';
 import type { Environment } from '../../../shared/domain';
 
 type Props = { active: Environment; liveReady: boolean; onChanged: () => void };
@@ -104,14 +105,7 @@ function SwitchConfirm({ target, pin, onPin, error, onSubmit, onCancel }: Confir
           {error}
         </p>
       ) : null}
-      <div className="actions">
-        <button type="submit" className={target === 'live' ? 'danger' : 'primary'}>
-          Yes, switch to {target === 'live' ? 'LIVE' : 'TEST'}
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit={`Yes, switch to ${target === 'live' ? 'LIVE' : 'TEST'}`} danger={target === 'live'} onCancel={onCancel} />
     </form>
   );
 }

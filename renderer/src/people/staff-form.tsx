@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { StaffMember } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
+import { FormActions } from '../components/form-actions';
 import { FormError } from '../components/form-error';
 import { PinField } from '../components/pin-field';
 
@@ -75,16 +76,7 @@ export function StaffForm({ member, onSaved, onCancel }: Props) {
         </label>
       ) : null}
       <FormError message={errors.form} />
-      <div className="actions">
-        <button type="submit" className="primary">
-          {member ? 'Save' : 'Add'}
-        </button>
-        {onCancel ? (
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
+      <FormActions submit={member ? 'Save' : 'Add'} onCancel={onCancel} />
     </form>
   );
 }
