@@ -4,89 +4,106 @@
  * what has happened since its close to the payments of its day.
  */
 import type { DayReport, SinceCloseLine } from '../../../shared/ipc/contract';
-import { TableHead } from '../components/table-head';
+import type { ReactNode } from 'react';
+import { TableHead, type Column } from '../components/table-head';
 import { dayTime, ghs } from '../format';
 
 type Lines = { report: DayReport; timeZone: string };
 
 const ByHand = ({ shown }: { shown: boolean }) => (shown ? <span className="by-hand"> (settled by hand)</span> : null);
 
+/** One of the report's lists as a table; nothing when the list is empty. */
+function ListTable<T>(props: {
+  testId: string;
+  caption: string;
+  columns: Column[];
+  items: T[];
+  keyOf: (item: T) => string;
+  cells: (item: T) => ReactNode;
+}) {
+  const { testId, caption, columns, items, keyOf, cells } = props;
+  if (items.length === 0) return null;
+  return (
+    <table className="breakdown" data-testid={testId}>
+      <caption>{caption}</caption>
+      <TableHead columns={columns} />
+      <tbody>
+        {items.map((item) => (
+          <tr key={keyOf(item)}>{cells(item)}</tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** Hand settlements an earlier Z counted that the service's late result changed: the figures counted are corrected here. */
-function Corrections({ report }: Lines) {
-  if (report.corrections.length === 0) return null;
-  return (
-    <table className="breakdown" data-testid="day-corrections">
-      <caption>Corrections ({report.corrections.length}): settled by hand, then the service's result changed the figures</caption>
-      <TableHead
-        columns={['Number', { label: 'Amount', numeric: true }, 'By hand', 'The service', { label: 'Change (net)', numeric: true }]}
-      />
-      <tbody>
-        {report.corrections.map((c) => (
-          <tr key={c.merchantRef}>
-            <td>{c.msisdn}</td>
-            <td className="num">{ghs(c.amount)}</td>
-            <td>
-              {c.hand}
-              {c.handBy ? ` by ${c.handBy}` : ''}, counted in {c.countedIn ?? 'an earlier Z'}
-            </td>
-            <td>{c.service === 'SUCCESS' ? 'PAID' : 'NOT PAID'}: its figures counted here</td>
-            <td className="num">{ghs(c.net)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const Corrections = ({ report }: Lines) => (
+  <ListTable
+    testId="day-corrections"
+    caption={`Corrections (${report.corrections.length}): settled by hand, then the service's result changed the figures`}
+    columns={['Number', { label: 'Amount', numeric: true }, 'By hand', 'The service', { label: 'Change (net)', numeric: true }]}
+    items={report.corrections}
+    keyOf={(c) => c.merchantRef}
+    cells={(c) => (
+      <>
+        <td>{c.msisdn}</td>
+        <td className="num">{ghs(c.amount)}</td>
+        <td>
+          {c.hand}
+          {c.handBy ? ` by ${c.handBy}` : ''}, counted in {c.countedIn ?? 'an earlier Z'}
+        </td>
+        <td>{c.service === 'SUCCESS' ? 'PAID' : 'NOT PAID'}: its figures counted here</td>
+        <td className="num">{ghs(c.net)}</td>
+      </>
+    )}
+  />
+);
 
-function Failures({ report, timeZone }: Lines) {
-  if (report.failures.length === 0) return null;
-  return (
-    <table className="breakdown" data-testid="day-failures">
-      <caption>Failures ({report.failures.length})</caption>
-      <TableHead columns={['Time', 'Number', { label: 'Amount', numeric: true }, 'Till', 'Cashier', 'Reason']} />
-      <tbody>
-        {report.failures.map((f) => (
-          <tr key={f.reference}>
-            <td>{dayTime(f.completedAt, timeZone)}</td>
-            <td>
-              {f.msisdn}
-              <ByHand shown={f.settledByHand} />
-            </td>
-            <td className="num">{ghs(f.amount)}</td>
-            <td>{f.till}</td>
-            <td>{f.cashier ?? '—'}</td>
-            <td>{f.reason ?? 'Not given by the service'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const Failures = ({ report, timeZone }: Lines) => (
+  <ListTable
+    testId="day-failures"
+    caption={`Failures (${report.failures.length})`}
+    columns={['Time', 'Number', { label: 'Amount', numeric: true }, 'Till', 'Cashier', 'Reason']}
+    items={report.failures}
+    keyOf={(f) => f.reference}
+    cells={(f) => (
+      <>
+        <td>{dayTime(f.completedAt, timeZone)}</td>
+        <td>
+          {f.msisdn}
+          <ByHand shown={f.settledByHand} />
+        </td>
+        <td className="num">{ghs(f.amount)}</td>
+        <td>{f.till}</td>
+        <td>{f.cashier ?? '—'}</td>
+        <td>{f.reason ?? 'Not given by the service'}</td>
+      </>
+    )}
+  />
+);
 
-function ArrivedAfterClose({ report, timeZone }: Lines) {
-  if (report.arrivedAfterClose.length === 0) return null;
-  return (
-    <table className="breakdown" data-testid="day-late">
-      <caption>Arrived after close ({report.arrivedAfterClose.length}): results for a day already closed, counted in this report</caption>
-      <TableHead columns={['Result', 'Started', 'Number', { label: 'Amount', numeric: true }, 'Cashier', 'Day closed in']} />
-      <tbody>
-        {report.arrivedAfterClose.map((l) => (
-          <tr key={l.reference}>
-            <td>
-              {l.status === 'SUCCESS' ? 'PAID' : 'NOT PAID'}
-              <ByHand shown={l.settledByHand} />
-            </td>
-            <td>{dayTime(l.startedAt ?? l.completedAt, timeZone)}</td>
-            <td>{l.msisdn}</td>
-            <td className="num">{ghs(l.amount)}</td>
-            <td>{l.cashier ?? '—'}</td>
-            <td>{l.closedDay ?? '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const ArrivedAfterClose = ({ report, timeZone }: Lines) => (
+  <ListTable
+    testId="day-late"
+    caption={`Arrived after close (${report.arrivedAfterClose.length}): results for a day already closed, counted in this report`}
+    columns={['Result', 'Started', 'Number', { label: 'Amount', numeric: true }, 'Cashier', 'Day closed in']}
+    items={report.arrivedAfterClose}
+    keyOf={(l) => l.reference}
+    cells={(l) => (
+      <>
+        <td>
+          {l.status === 'SUCCESS' ? 'PAID' : 'NOT PAID'}
+          <ByHand shown={l.settledByHand} />
+        </td>
+        <td>{dayTime(l.startedAt ?? l.completedAt, timeZone)}</td>
+        <td>{l.msisdn}</td>
+        <td className="num">{ghs(l.amount)}</td>
+        <td>{l.cashier ?? '—'}</td>
+        <td>{l.closedDay ?? '—'}</td>
+      </>
+    )}
+  />
+);
 
 function Awaiting({ report, timeZone }: Lines) {
   if (report.awaiting.length === 0) return null;
