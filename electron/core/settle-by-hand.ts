@@ -10,20 +10,13 @@ import { formatGhs } from '../../shared/money.js';
 import type { IpcResponse } from '../../shared/ipc/contract.js';
 import { NOT_PAID_REFERENCE_PREFIX } from '../../shared/wire/transaction.js';
 import type { Actor, AuditLog } from './audit-log.js';
-import type { Db } from './database.js';
+import type { EngineDeps } from './payment-engine-deps.js';
 import { isOverdue, OVERDUE_AFTER_MS } from './overdue.js';
-import { toPaymentView, type PaymentRow, type PaymentsRepo } from './payments-repo.js';
+import { toPaymentView, type PaymentRow } from './payments-repo.js';
 import { checkSettlement, refuse, type CheckedSettlement, type SettleRefusal, type SettleRequest } from './settle-rules.js';
-import type { TransactionsStore } from './transactions-store.js';
 
-export type SettleDeps = {
-  db: Db;
-  repo: PaymentsRepo;
-  transactions: TransactionsStore;
-  audit: AuditLog;
-  now: () => number;
-  tillId: () => string;
-};
+/** The engine's stores, clock and till id (settling writes where the engine's own results go), and the audit log. */
+export type SettleDeps = Pick<EngineDeps, 'db' | 'repo' | 'transactions' | 'now' | 'tillId'> & { audit: AuditLog };
 
 /** The reference a hand settlement's transaction row is stored under (a not-paid one never collides with the service's). */
 export function handReferenceOf(payment: Pick<PaymentRow, 'hand_outcome' | 'hand_reference' | 'merchant_ref'>): string {
