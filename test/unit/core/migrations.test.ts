@@ -55,24 +55,13 @@ const transaction = (reference: string, values: Record<string, unknown> = {}) =>
   ...values,
 });
 
-/** A payment row of the columns schema 7 has (the columns later migrations add are left to their defaults). */
-const paymentV7 = (values: Record<string, unknown> = {}) => ({
-  id: 'p1',
-  request_id: 'r1',
-  merchant_ref: 'T1.x',
-  environment: 'test',
-  state: 'success',
-  amount: 100,
-  msisdn: 'm',
-  msisdn_rev: 'm',
-  network: 'MTN',
-  description: '',
-  request_body: '{}',
-  till_id: 'T1',
-  created_at: 1,
-  updated_at: 1,
-  ...values,
-});
+/** Puts in payment p1 with only the columns schema 7 has (the columns later migrations add keep their defaults). */
+function insertPaymentV7(db: Db, state: string): void {
+  db.prepare(
+    `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network, description,
+       request_body, till_id, created_at, updated_at) VALUES ('p1', 'r1', 'T1.x', 'test', ?, 100, 'm', 'm', 'MTN', '', '{}', 'T1', 1, 1)`,
+  ).run(state);
+}
 
 describe('opening', () => {
   it('sets WAL and synchronous=FULL on every open, and reaches the latest schema', () => {
@@ -241,7 +230,7 @@ describe('migration 7: people, the PIN lock-out and the audit log', () => {
 describe('migration 8: who started each payment, and shifts', () => {
   it('adds the staff to existing payments as NULL, one open shift per person, and freezes a closed shift', () => {
     const v7 = tillAt(7);
-    insertRow(v7, 'payments', paymentV7({ state: 'success' }));
+    insertPaymentV7(v7, 'success');
     v7.prepare("INSERT INTO staff (id, name, role, pin_hash, created_at, updated_at) VALUES ('k', 'Kofi', 'cashier', 'h', 1, 1)").run();
     migrateTo(v7, MIGRATIONS, 8);
     const v8 = v7;
@@ -273,7 +262,7 @@ describe('migration 9: till names', () => {
 describe("migration 10: settle by hand and the owner's alerts", () => {
   it('adds the hand settlement as NULL to existing payments, settled_by_hand 0 to existing transactions, and a STRICT alerts table', () => {
     const v9 = tillAt(9);
-    insertRow(v9, 'payments', paymentV7({ state: 'awaiting_customer' }));
+    insertPaymentV7(v9, 'awaiting_customer');
     insertRow(v9, 'transactions', transaction('TX_1'));
     migrateTo(v9, MIGRATIONS, 10);
     const v10 = v9;
