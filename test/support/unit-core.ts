@@ -1,4 +1,5 @@
 /** A real till core for unit tests: a fresh data folder, an in-memory secret store, no embedded services. */
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,4 +27,28 @@ export async function signInShift(core: TillCore, pin: string): Promise<string> 
   const shift = await core.invoke('shifts:current', {});
   if (!shift) throw new Error('no shift open after sign-in');
   return shift.id;
+}
+
+/** A fresh core before each test of the calling file, closed after it: `unit.core` and `unit.dir` are the running test's. */
+export function unitCorePerTest(prefix: string): Pick<UnitCore, 'core' | 'dir'> {
+  let current: UnitCore | undefined;
+  beforeEach(async () => {
+    current = await openUnitCore(prefix);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const open = (): UnitCore => {
+    if (!current) throw new Error('the core is open only while a test runs');
+    return current;
+  };
+  return {
+    get core() {
+      return open().core;
+    },
+    get dir() {
+      return open().dir;
+    },
+  };
 }

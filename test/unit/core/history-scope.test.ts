@@ -1,35 +1,28 @@
 /** History by role on a real core: a cashier sees only their own open shift's payments, a manager all. */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { TillCore } from '../../../electron/core/index.js';
-import { openUnitCore, signInShift } from '../../support/unit-core.js';
+import { expect, it } from 'vitest';
+import { signInShift, unitCorePerTest } from '../../support/unit-core.js';
 import { writeShiftPayments, type ShiftPayment } from '../../support/payment-rows.js';
 
-let dir: string;
-let core: TillCore;
-let close: () => Promise<void>;
-beforeEach(async () => {
-  ({ dir, core, close } = await openUnitCore('momo-history-scope-'));
-});
-afterEach(() => close());
+const unit = unitCorePerTest('momo-history-scope-');
 
 const PINS = { kofi: '1357', ama: '8642', efua: '5791' };
 
-const shiftOf = (pin: string) => signInShift(core, pin);
-const paymentsIn = (rows: ShiftPayment[]) => writeShiftPayments(dir, rows);
+const shiftOf = (pin: string) => signInShift(unit.core, pin);
+const paymentsIn = (rows: ShiftPayment[]) => writeShiftPayments(unit.dir, rows);
 
-const ids = async (query?: string) => (await core.invoke('history:search', query ? { query } : {})).items.map((p) => p.id).sort();
+const ids = async (query?: string) => (await unit.core.invoke('history:search', query ? { query } : {})).items.map((p) => p.id).sort();
 
 it(
   "a cashier's history holds only their own open shift's payments, whatever they search; a manager's holds all",
   { timeout: 30_000 },
   async () => {
-    await core.invoke('owner:setPin', { pin: '2468' });
-    const kofi = await core.invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: PINS.kofi });
-    const ama = await core.invoke('staff:add', { name: 'Ama', role: 'cashier', pin: PINS.ama });
-    await core.invoke('staff:add', { name: 'Efua', role: 'manager', pin: PINS.efua });
+    await unit.core.invoke('owner:setPin', { pin: '2468' });
+    const kofi = await unit.core.invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: PINS.kofi });
+    const ama = await unit.core.invoke('staff:add', { name: 'Ama', role: 'cashier', pin: PINS.ama });
+    await unit.core.invoke('staff:add', { name: 'Efua', role: 'manager', pin: PINS.efua });
 
     const kofiOld = await shiftOf(PINS.kofi);
-    await core.invoke('session:signOut', {}); // closes Kofi's first shift
+    await unit.core.invoke('session:signOut', {}); // closes Kofi's first shift
     const amaShift = await shiftOf(PINS.ama);
     const kofiNow = await shiftOf(PINS.kofi); // Kofi's second shift; Ama's stays open
     paymentsIn([
@@ -40,22 +33,22 @@ it(
 
     // Kofi (signed in now): his open shift only, not his earlier shift nor Ama's, also when searching.
     expect(await ids()).toEqual(['P-KOFI-NOW']);
-    expect((await core.invoke('history:search', {})).total).toBe(1);
+    expect((await unit.core.invoke('history:search', {})).total).toBe(1);
     expect(await ids('m-P-AMA')).toEqual([]);
     expect(await ids('024 123 4567')).toEqual(['P-KOFI-NOW']);
     // Asking for a colleague's payments changes nothing: a cashier's history is their open shift's.
-    expect((await core.invoke('history:search', { cashierId: ama.id })).items.map((p) => p.id)).toEqual(['P-KOFI-NOW']);
+    expect((await unit.core.invoke('history:search', { cashierId: ama.id })).items.map((p) => p.id)).toEqual(['P-KOFI-NOW']);
 
-    await core.invoke('session:signIn', { pin: PINS.ama });
+    await unit.core.invoke('session:signIn', { pin: PINS.ama });
     expect(await ids()).toEqual(['P-AMA']);
 
-    await core.invoke('session:signIn', { pin: PINS.efua });
+    await unit.core.invoke('session:signIn', { pin: PINS.efua });
     expect(await ids()).toEqual(['P-AMA', 'P-KOFI-NOW', 'P-KOFI-OLD']);
-    expect((await core.invoke('history:search', {})).total).toBe(3);
+    expect((await unit.core.invoke('history:search', {})).total).toBe(3);
     // A manager may show one person's payments, or those started with nobody signed in.
-    const of = async (cashierId: string | null) => (await core.invoke('history:search', { cashierId })).items.map((p) => p.id).sort();
+    const of = async (cashierId: string | null) => (await unit.core.invoke('history:search', { cashierId })).items.map((p) => p.id).sort();
     expect(await of(kofi.id)).toEqual(['P-KOFI-NOW', 'P-KOFI-OLD']);
-    expect((await core.invoke('history:search', { cashierId: kofi.id, query: 'm-P-KOFI-O' })).total).toBe(1);
+    expect((await unit.core.invoke('history:search', { cashierId: kofi.id, query: 'm-P-KOFI-O' })).total).toBe(1);
     expect(await of(null)).toEqual([]);
   },
 );
