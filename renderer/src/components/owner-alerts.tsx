@@ -2,28 +2,18 @@
  * The owner's alerts (a settle by hand that the service's own result overrode), on every screen while the
  * owner is signed in, each until the owner acknowledges it. Read again whenever the core says they changed.
  */
-import { useCallback, useEffect, useState } from 'react';
-import type { AlertView } from '../../../shared/ipc/contract';
+import { useEffect } from 'react';
 import { call, errorMessage, onEvent } from '../api';
 import { dateTime } from '../format';
+import { useCoreRead } from '../hooks/use-core-read';
 import { FormError } from './form-error';
 
-export function OwnerAlerts({ timeZone }: { timeZone: string }) {
-  const [alerts, setAlerts] = useState<AlertView[]>([]);
-  const [error, setError] = useState<string | null>(null);
+const readAlerts = async () => (await call('alerts:list', {})).items;
 
-  const load = useCallback(async () => {
-    try {
-      setAlerts((await call('alerts:list', {})).items);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-    return onEvent('alerts:changed', () => void load());
-  }, [load]);
+export function OwnerAlerts({ timeZone }: { timeZone: string }) {
+  const { value, error, setError, reload: load } = useCoreRead(readAlerts);
+  const alerts = value ?? [];
+  useEffect(() => onEvent('alerts:changed', () => void load()), [load]);
 
   const acknowledge = async (id: number) => {
     try {

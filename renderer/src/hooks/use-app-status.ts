@@ -1,30 +1,22 @@
 /** The always-visible facts: environment, relay state, till name, PIN/owner state. */
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { IpcResponse, RelayState } from '../../../shared/ipc/contract';
-import { call, errorMessage, onEvent } from '../api';
+import { call, onEvent } from '../api';
 import type { Environment } from '../../../shared/domain';
+import { useCoreRead } from './use-core-read';
 
 export type AppStatus = IpcResponse<'app:status'>;
+
+const readStatus = () => call('app:status', {});
 
 export function useAppStatus(): {
   status: AppStatus | null;
   error: string | null;
   refresh: () => Promise<void>;
 } {
-  const [status, setStatus] = useState<AppStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const refresh = useCallback(async () => {
-    try {
-      setStatus(await call('app:status', {}));
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
+  const { value: status, setValue: setStatus, error, reload: refresh } = useCoreRead(readStatus);
 
   useEffect(() => {
-    void refresh();
     const offRelay = onEvent('relay:state', (p: { state: RelayState; environment: Environment }) => {
       setStatus((s) => (s && s.environment === p.environment ? { ...s, relayState: p.state } : s));
     });
@@ -37,7 +29,7 @@ export function useAppStatus(): {
       offApp();
       offOwner();
     };
-  }, [refresh]);
+  }, [refresh, setStatus]);
 
   return { status, error, refresh };
 }

@@ -1,8 +1,7 @@
 /** Settings: mode switch, till details, receipts and printer, both environments (masked secrets, test connection), the PIN. */
-import { useCallback, useEffect, useState } from 'react';
-import type { IpcResponse } from '../../../shared/ipc/contract';
-import { call, errorMessage } from '../api';
+import { call } from '../api';
 import type { AppStatus } from '../hooks/use-app-status';
+import { useCoreRead } from '../hooks/use-core-read';
 import { EnvironmentForm } from './environment-form';
 import { EnvironmentSwitch } from './environment-switch';
 import { PinSetup } from './pin-setup';
@@ -12,21 +11,10 @@ import { TillForm } from './till-form';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 
-type Settings = IpcResponse<'settings:get'>;
+const readSettings = () => call('settings:get', {});
 
 export function SettingsScreen({ status, onChanged }: { status: AppStatus; onChanged: () => void }) {
-  const [settings, setSettings] = useState<Settings | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setSettings(await call('settings:get', {}));
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
+  const { value: settings, error, reload: load } = useCoreRead(readSettings);
 
   const changed = () => {
     void load();

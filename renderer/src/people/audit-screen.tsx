@@ -1,9 +1,9 @@
 /** The owner's audit log: who did what and when, filtered by action, person and dates, exported as CSV. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { AUDIT_ACTIONS, type AuditAction } from '../../../shared/audit-actions';
-import type { AuditEntry } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { dateTime } from '../format';
+import { useCoreRead } from '../hooks/use-core-read';
 import { downloadCsv } from '../owner/download-csv';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
@@ -32,22 +32,13 @@ export function AuditScreen({ timeZone }: { timeZone: string }) {
   const [action, setAction] = useState<AuditAction | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [entries, setEntries] = useState<AuditEntry[]>([]);
-  const [error, setError] = useState<string | null>(null);
-
   const query = useCallback(
     () => ({ ...(action ? { action } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) }),
     [action, from, to],
   );
-  const load = useCallback(async () => {
-    try {
-      setEntries((await call('audit:list', query())).entries);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [query]);
-  useEffect(() => void load(), [load]);
+  const readEntries = useCallback(async () => (await call('audit:list', query())).entries, [query]);
+  const { value, error, setError } = useCoreRead(readEntries);
+  const entries = value ?? [];
 
   const exportCsv = async () => {
     try {

@@ -1,7 +1,7 @@
 /** The owner's staff list: who may sign in, with which role; add, edit and disable people. */
-import { useCallback, useEffect, useState } from 'react';
-import type { StaffMember } from '../../../shared/ipc/contract';
-import { call, errorMessage } from '../api';
+import { useState } from 'react';
+import { call } from '../api';
+import { useCoreRead } from '../hooks/use-core-read';
 import { StaffForm } from './staff-form';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
@@ -9,20 +9,11 @@ import { TableHead } from '../components/table-head';
 
 const ROLE = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' } as const;
 
-export function StaffScreen({ onChanged }: { onChanged: () => void }) {
-  const [staff, setStaff] = useState<StaffMember[] | null>(null);
-  const [editing, setEditing] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+const readStaff = async () => (await call('staff:list', {})).staff;
 
-  const load = useCallback(async () => {
-    try {
-      setStaff((await call('staff:list', {})).staff);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
+export function StaffScreen({ onChanged }: { onChanged: () => void }) {
+  const { value: staff, error, reload: load } = useCoreRead(readStaff);
+  const [editing, setEditing] = useState<string | null>(null);
 
   const saved = () => {
     setEditing(null);

@@ -1,0 +1,23 @@
+import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../api';
+
+/**
+ * Something read from the core: read at first render, again whenever `read` changes (keep it stable:
+ * module-level or useCallback) and on `reload`. `value` is null until the first answer; a failed read
+ * keeps the last value and shows why until a read succeeds.
+ */
+export function useCoreRead<T>(read: () => Promise<T>) {
+  const [value, setValue] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(async () => {
+    try {
+      const next = await read();
+      setValue(() => next);
+      setError(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  }, [read]);
+  useEffect(() => void reload(), [reload]);
+  return { value, setValue, error, setError, reload };
+}
