@@ -136,6 +136,22 @@ describe('staff', () => {
     expect(rows.some((r) => r.includes('Till locked') && r.includes('idle'))).toBe(true);
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'audit-log');
+
+    // Dates are typed day first, as on Takings; a mistake is named next to its box and what was typed stays.
+    const dayFirst = (d: Date) => d.toISOString().slice(0, 10).split('-').reverse().join('/');
+    const count = () => page.locator('.audit-table tbody tr').count();
+    await page.locator('#audit-from').fill('31/13/2026');
+    await page.keyboard.press('Enter');
+    await page.locator('#audit-from-error').waitFor();
+    expect(await page.inputValue('#audit-from')).toBe('31/13/2026');
+    expect(await count()).toBe(rows.length);
+    await page.locator('#audit-from').fill(dayFirst(new Date(Date.now() + 86_400_000)));
+    await page.keyboard.press('Enter');
+    await expect.poll(count).toBe(0);
+    await page.locator('#audit-from').fill(dayFirst(new Date()));
+    await page.keyboard.press('Enter');
+    await expect.poll(count).toBeGreaterThanOrEqual(rows.length);
+    expect(await page.locator('#audit-from-error').count()).toBe(0);
   });
 
   it("the owner's takings break the day down by cashier, from who started each payment", async () => {

@@ -1,8 +1,9 @@
 /** The owner's audit log: who did what and when, filtered by action, person and dates, exported as CSV. */
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { AUDIT_ACTIONS, type AuditAction } from '../../../shared/audit-actions';
 import { call, errorMessage } from '../api';
-import { dateTime } from '../format';
+import { dateTime, parseDayText } from '../format';
+import { DateField } from '../components/date-field';
 import { useCoreRead } from '../hooks/use-core-read';
 import { downloadCsv } from '../owner/download-csv';
 import { FormError } from '../components/form-error';
@@ -28,21 +29,48 @@ const LABELS: Record<AuditAction, string> = {
   settings_changed: 'Settings changed',
 };
 
+/**
+ * A day-first date box that filters when it is left or Enter is pressed: empty means no bound; a mistake is
+ * named next to the box, what was typed stays, and the filter keeps its last good date.
+ */
+function useDayBound() {
+  const [text, setText] = useState('');
+  const [date, setDate] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  /** The bound now typed ('' for none), or null when it is not a date. */
+  const apply = (): string | null => {
+    const parsed = text.trim() === '' ? ({ ok: true, date: '' } as const) : parseDayText(text);
+    setError(parsed.ok ? undefined : parsed.message);
+    if (!parsed.ok) return null;
+    setDate(parsed.date);
+    return parsed.date;
+  };
+  return { text, setText, date, error, apply };
+}
+
 export function AuditScreen({ timeZone }: { timeZone: string }) {
   const [action, setAction] = useState<AuditAction | ''>('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const from = useDayBound();
+  const to = useDayBound();
+
   const query = useCallback(
-    () => ({ ...(action ? { action } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) }),
-    [action, from, to],
+    (bounds = { from: from.date, to: to.date }) => ({
+      ...(action ? { action } : {}),
+      ...(bounds.from ? { from: bounds.from } : {}),
+      ...(bounds.to ? { to: bounds.to } : {}),
+    }),
+    [action, from.date, to.date],
   );
   const readEntries = useCallback(async () => (await call('audit:list', query())).entries, [query]);
   const { value, error, setError } = useCoreRead(readEntries);
   const entries = value ?? [];
 
+  // The dates as typed now (a box may not have been left yet); a mistake stops the export and is shown.
   const exportCsv = async () => {
+    const bounds = { from: from.apply(), to: to.apply() };
+    if (bounds.from === null || bounds.to === null) return;
     try {
-      const file = await call('audit:exportCsv', query());
+      const file = await call('audit:exportCsv', query({ from: bounds.from, to: bounds.to }));
       downloadCsv(file.filename, file.csv);
     } catch (e) {
       setError(errorMessage(e));
@@ -51,30 +79,7 @@ export function AuditScreen({ timeZone }: { timeZone: string }) {
 
   return (
     <Screen name="audit" title="Audit log">
-      <div className="filters">
-        <label>
-          What
-          <select value={action} onChange={(e) => setAction(e.target.value as AuditAction | '')}>
-            <option value="">Everything</option>
-            {AUDIT_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {LABELS[a]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From
-          <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </label>
-        <label>
-          To
-          <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </label>
-        <button type="button" className="secondary" onClick={() => void exportCsv()}>
-          Export CSV
-        </button>
-      </div>
+      <AuditFilters action={action} onAction={setAction} from={from} to={to} onExport={() => void exportCsv()} />
       <FormError message={error} />
       <table className="audit-table">
         <TableHead columns={['When', 'Who', 'What', 'Detail']} />
@@ -91,5 +96,47 @@ export function AuditScreen({ timeZone }: { timeZone: string }) {
       </table>
       {entries.length === 0 ? <p>Nothing recorded for this choice.</p> : null}
     </Screen>
+  );
+}
+
+type FiltersProps = {
+  action: AuditAction | '';
+  onAction: (action: AuditAction | '') => void;
+  from: ReturnType<typeof useDayBound>;
+  to: ReturnType<typeof useDayBound>;
+  onExport: () => void;
+};
+
+/** What, From and To (Enter or leaving a date box filters), and the export of what they choose. */
+function AuditFilters({ action, onAction, from, to, onExport }: FiltersProps) {
+  return (
+    <form
+      className="filters"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        from.apply();
+        to.apply();
+      }}
+    >
+      <div className="field">
+        <label htmlFor="audit-action">What</label>
+        <select id="audit-action" value={action} onChange={(e) => onAction(e.target.value as AuditAction | '')}>
+          <option value="">Everything</option>
+          {AUDIT_ACTIONS.map((a) => (
+            <option key={a} value={a}>
+              {LABELS[a]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <DateField id="audit-from" label="From" text={from.text} error={from.error} onText={from.setText} onBlur={from.apply} />
+      <DateField id="audit-to" label="To" text={to.text} error={to.error} onText={to.setText} onBlur={to.apply} />
+      <button type="submit" className="secondary">
+        Show
+      </button>
+      <button type="button" className="secondary" onClick={onExport}>
+        Export CSV
+      </button>
+    </form>
   );
 }
