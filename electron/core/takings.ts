@@ -35,6 +35,7 @@ export class Takings {
   private readonly rollup;
   private readonly cashierRollup;
   private readonly rows;
+  private readonly handChecks;
   private readonly awaitingSums;
   private readonly tillNames;
   private readonly cashierSums;
@@ -68,13 +69,14 @@ export class Takings {
     this.handSums = db.prepare(
       `SELECT ${SUMS_SQL} FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? AND settled_by_hand = 1 AND ${WHO_SQL}`,
     );
+    // What the service later said of the few payments settled by hand (the payments_by_hand index), read once per export.
+    this.handChecks = db.prepare('SELECT merchant_ref, hand_check FROM payments WHERE environment = ? AND hand_outcome IS NOT NULL');
     this.rows = db.prepare(
       // `network` is the one the takings screen counts it under (a TEST result of this till's own payment:
       // the network the cashier charged), so a pivot of the CSV matches the screen; `service_network` is
       // what the service said ("SANDBOX" for every TEST result).
       `SELECT local_date, completed_at, reference, client_reference, till_id, ${TAKINGS_NETWORK_SQL} AS network, network AS service_network,
-         msisdn, status, amount, fee, net, description, staff_name, settled_by_hand,
-         (SELECT p.hand_check FROM payments p WHERE p.environment = t.environment AND p.merchant_ref = t.client_reference) AS hand_check
+         msisdn, status, amount, fee, net, description, staff_name, settled_by_hand
        FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? AND ${WHO_SQL} ORDER BY local_date, completed_at`,
     );
   }
@@ -142,6 +144,12 @@ export class Takings {
     const lines = [
       'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     ];
+    const checks = new Map(
+      (this.handChecks.all(environment) as { merchant_ref: string; hand_check: string | null }[]).map((p) => [
+        p.merchant_ref,
+        p.hand_check,
+      ]),
+    );
     let person: string | null = null;
     for (const r of this.rows.iterate(environment, from, to, who(cashierId)) as Iterable<Record<string, string | number | null>>) {
       person ??= r.staff_name as string | null;
@@ -162,7 +170,7 @@ export class Takings {
           r.description,
           r.service_network,
           r.staff_name,
-          handColumn(r.settled_by_hand as number, r.hand_check as string | null),
+          handColumn(r.settled_by_hand as number, checks.get(r.client_reference as string) ?? null),
         ]
           .map(csvCell)
           .join(','),

@@ -328,6 +328,21 @@ describe('migration 12: results settled by hand indexed', () => {
   });
 });
 
+describe('migration 13: payments settled by hand indexed', () => {
+  it('finds the payments settled by hand of an environment through a partial index, the others not in it', () => {
+    const v12 = tillAt(12);
+    insertRow(v12, 'payments', paymentRow('plain'));
+    insertRow(v12, 'payments', { ...paymentRow('hand'), hand_outcome: 'paid', hand_check: 'overridden' });
+    insertRow(v12, 'payments', { ...paymentRow('live-hand', { environment: 'live' }), hand_outcome: 'not_paid' });
+    migrateTo(v12, MIGRATIONS, 13);
+    const v13 = v12;
+    const sql = "SELECT merchant_ref, hand_check FROM payments WHERE environment = 'test' AND hand_outcome IS NOT NULL";
+    expect(v13.prepare(sql).all()).toEqual([{ merchant_ref: 'm-hand', hand_check: 'overridden' }]);
+    const plan = (v13.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
+    expect(plan).toContain('USING INDEX payments_by_hand');
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(12);
+  expect(SCHEMA_VERSION).toBe(13);
 });
