@@ -8,6 +8,7 @@ import { useCoreRead } from '../hooks/use-core-read';
 import { downloadCsv } from '../owner/download-csv';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
+import { SelectOptions } from '../components/select-options';
 import { TableHead } from '../components/table-head';
 
 const LABELS: Record<AuditAction, string> = {
@@ -121,12 +122,7 @@ function AuditFilters({ action, onAction, from, to, onExport }: FiltersProps) {
       <div className="field">
         <label htmlFor="audit-action">What</label>
         <select id="audit-action" value={action} onChange={(e) => onAction(e.target.value as AuditAction | '')}>
-          <option value="">Everything</option>
-          {AUDIT_ACTIONS.map((a) => (
-            <option key={a} value={a}>
-              {LABELS[a]}
-            </option>
-          ))}
+          <SelectOptions none="Everything" choices={AUDIT_ACTIONS.map((a) => ({ value: a, label: LABELS[a] }))} />
         </select>
       </div>
       <DateField id="audit-from" label="From" text={from.text} error={from.error} onText={from.setText} onBlur={from.apply} />

@@ -1,6 +1,7 @@
 /** Past and open shifts, newest first, each viewable; a manager or the owner may show one person's only. */
 import type { PersonView, ShiftSummary } from '../../../shared/ipc/contract';
 import { dateTime, ghs } from '../format';
+import { SelectOptions } from '../components/select-options';
 import { TableHead } from '../components/table-head';
 
 type Props = {
@@ -21,12 +22,7 @@ export function ShiftList({ shifts, timeZone, people, staffId, onStaffId, onView
         <label className="filters">
           Person
           <select value={staffId} onChange={(e) => onStaffId(e.target.value)} data-testid="shift-person-filter">
-            <option value="">Everyone</option>
-            {people.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
+            <SelectOptions none="Everyone" choices={people.map((p) => ({ value: p.id, label: p.name }))} />
           </select>
         </label>
       ) : null}
