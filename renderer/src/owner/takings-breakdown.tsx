@@ -1,6 +1,6 @@
 /** Totals split by network, till or cashier, as an accessible table. */
 import type { TakingsTotals } from '../../../shared/ipc/contract';
-import { ghs } from '../format';
+import { FigureCells } from '../components/figure-cells';
 import { TableHead } from '../components/table-head';
 
 type Row = TakingsTotals & { key: string; label: string };
@@ -26,11 +26,7 @@ export function TakingsBreakdown({ title, rows, testId }: { title: string; rows:
           rows.map((r) => (
             <tr key={r.key}>
               <th scope="row">{r.label}</th>
-              <td className="num">{r.count}</td>
-              <td className="num">{r.succeeded}</td>
-              <td className="num">{ghs(r.gross)}</td>
-              <td className="num">{ghs(r.fees)}</td>
-              <td className="num">{ghs(r.net)}</td>
+              <FigureCells t={r} />
             </tr>
           ))
         )}

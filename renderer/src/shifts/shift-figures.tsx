@@ -1,21 +1,9 @@
 /** A shift's report on screen: who and when, the figures by network with their total, and the payments still awaiting a result apart. */
-import type { ShiftReport, TakingsTotals } from '../../../shared/ipc/contract';
+import type { ShiftReport } from '../../../shared/ipc/contract';
 import { dateTime, ghs, networkLabel, phone } from '../format';
+import { FigureCells } from '../components/figure-cells';
 import { TableHead } from '../components/table-head';
 import { otherEnvironmentNote } from '../../../shared/receipt/build-shift-report';
-
-function FigureCells({ t }: { t: TakingsTotals }) {
-  return (
-    <>
-      <td className="num">{t.count}</td>
-      <td className="num">{t.succeeded}</td>
-      <td className="num">{t.failed}</td>
-      <td className="num">{ghs(t.gross)}</td>
-      <td className="num">{ghs(t.fees)}</td>
-      <td className="num">{ghs(t.net)}</td>
-    </>
-  );
-}
 
 function Awaiting({ report, timeZone }: { report: ShiftReport; timeZone: string }) {
   if (report.pending.length === 0) return <p data-testid="shift-awaiting">No payment of this shift is waiting for a result.</p>;
@@ -76,7 +64,7 @@ export function ShiftFigures({ report, timeZone }: { report: ShiftReport; timeZo
             report.byNetwork.map((n) => (
               <tr key={n.network}>
                 <th scope="row">{networkLabel(n.network)}</th>
-                <FigureCells t={n} />
+                <FigureCells t={n} failed />
               </tr>
             ))
           )}
@@ -84,7 +72,7 @@ export function ShiftFigures({ report, timeZone }: { report: ShiftReport; timeZo
         <tfoot>
           <tr data-testid="shift-total">
             <th scope="row">All</th>
-            <FigureCells t={report.totals} />
+            <FigureCells t={report.totals} failed />
           </tr>
         </tfoot>
       </table>
