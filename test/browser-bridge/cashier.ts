@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { SCREENSHOTS_DIR } from '../support/screenshots.js';
 
 /** Type an amount on a fresh Charge screen, Enter, the number, Enter: the common sale. */
@@ -19,6 +20,13 @@ export async function sell(page: Page, amountDigits: string, phone: string, desc
     await page.keyboard.type(description);
   }
   await page.keyboard.press('Enter');
+}
+
+/** `sell`, the result screen says `title`, then Enter: a new sale. */
+export async function sale(page: Page, amountDigits: string, phone: string, title: 'PAID' | 'NOT PAID'): Promise<void> {
+  await sell(page, amountDigits, phone);
+  expect(await resultTitle(page)).toBe(title);
+  await enter(page); // New sale
 }
 
 /** The first visit to an owner screen: choose the owner PIN (typed twice), then that screen opens under `heading`. */

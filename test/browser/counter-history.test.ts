@@ -4,7 +4,7 @@
  * both marked REPRINT) through the result screen's own print path. Keyboard only.
  */
 import { describe, expect, it } from 'vitest';
-import { axe, enter, focused, goTo, resultTitle, screenshot, sell, tabTo, text } from '../browser-bridge/cashier.js';
+import { axe, enter, focused, goTo, sale, screenshot, tabTo, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
@@ -25,12 +25,8 @@ async function rows(): Promise<string[]> {
 describe('History at the counter', () => {
   it('takes two sales first, one PAID and one NOT PAID', async () => {
     const { page } = till.get();
-    await sell(page, '4', '0241234567');
-    expect(await resultTitle(page)).toBe('PAID');
-    await enter(page);
-    await sell(page, '3', '0241234501');
-    expect(await resultTitle(page)).toBe('NOT PAID');
-    await enter(page);
+    await sale(page, '4', '0241234567', 'PAID');
+    await sale(page, '3', '0241234501', 'NOT PAID');
     await focused(page, 'amount');
   });
 

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, enter, resultTitle, screenshot, sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
+import { axe, sale, screenshot, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { signIn, switchTo } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
@@ -32,12 +32,6 @@ const AMA = '2580';
 const KOFI_PAID = '0241234561';
 const KOFI_DECLINED = '0241234501';
 const KOFI_HELD = '0241234507';
-
-async function sale(page: Page, amount: string, msisdn: string, outcome: 'PAID' | 'NOT PAID'): Promise<void> {
-  await sell(page, amount, msisdn);
-  expect(await resultTitle(page)).toBe(outcome);
-  await enter(page); // New sale
-}
 
 /** The figures row of the report on screen: payments, paid, not paid, gross, fees, net. */
 const totalRow = (page: Page) => page.getByTestId('shift-total').locator('td').allTextContents();
