@@ -10,6 +10,7 @@ import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
 import { FormActions } from '../components/form-actions';
 import { FormError } from '../components/form-error';
+import { LabelledInput } from '../components/labelled-input';
 import { ghs } from '../format';
 
 type Outcome = HandOutcome;
@@ -149,19 +150,18 @@ type TextFieldProps = {
 function TextField({ name, label, value, max, decimal, error, onChange }: TextFieldProps) {
   const id = `settle-${name}`;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        value={value}
-        inputMode={decimal ? 'decimal' : undefined}
-        autoComplete="off"
-        maxLength={max}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
+    <LabelledInput
+      id={id}
+      label={label}
+      value={value}
+      inputMode={decimal ? 'decimal' : undefined}
+      autoComplete="off"
+      maxLength={max}
+      describedBy={error ? `${id}-error` : undefined}
+      onChange={onChange}
+    >
       <FieldError id={`${id}-error`} message={error} />
-    </div>
+    </LabelledInput>
   );
 }
 

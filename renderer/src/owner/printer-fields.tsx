@@ -1,9 +1,11 @@
 /** Which printer, where it is, and whether a PAID sale prints by itself. */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type InputHTMLAttributes } from 'react';
 import type { IpcResponse } from '../../../shared/ipc/contract';
 import type { PrinterKind } from '../../../shared/receipt/receipt-settings';
 import { call } from '../api';
 import { FieldError } from '../components/field-error';
+import { LabelledInput } from '../components/labelled-input';
+import { SelectOptions } from '../components/select-options';
 
 export type PrinterValues = { printer: PrinterKind; host: string; port: string; deviceName: string; autoPrint: boolean };
 
@@ -19,6 +21,33 @@ const KINDS: Array<[PrinterKind, string]> = [
   ['system', 'A printer installed on this computer'],
 ];
 
+type AddressFieldProps = Pick<InputHTMLAttributes<HTMLInputElement>, 'placeholder' | 'spellCheck' | 'inputMode'> & {
+  field: 'host' | 'port';
+  label: string;
+  value: string;
+  blamed: Props['blamed'];
+  onChange: (value: string) => void;
+};
+
+/** The network printer's host or port (#receipt-<field>), with the error the core blamed on it. */
+function AddressField({ field, label, value, blamed, onChange, ...input }: AddressFieldProps) {
+  const id = `receipt-${field}`;
+  const error = blamed?.field === field ? blamed.text : null;
+  return (
+    <LabelledInput
+      id={id}
+      label={label}
+      {...input}
+      value={value}
+      aria-invalid={error ? true : undefined}
+      describedBy={blamed?.field === field ? `${id}-error` : undefined}
+      onChange={onChange}
+    >
+      <FieldError id={`${id}-error`} message={error} />
+    </LabelledInput>
+  );
+}
+
 export function PrinterFields({ values, onChange, blamed }: Props) {
   const [printers, setPrinters] = useState<IpcResponse<'printer:list'>['printers']>([]);
   useEffect(() => {
@@ -28,9 +57,6 @@ export function PrinterFields({ values, onChange, blamed }: Props) {
       () => setPrinters([]),
     );
   }, [values.printer]);
-  const error = (field: string) => (blamed?.field === field ? blamed.text : null);
-  const describedBy = (field: string) => (blamed?.field === field ? `receipt-${field}-error` : undefined);
-
   return (
     <fieldset className="printer-fields">
       <legend>Printer</legend>
@@ -42,43 +68,30 @@ export function PrinterFields({ values, onChange, blamed }: Props) {
       ))}
       {values.printer === 'network' ? (
         <div className="env-grid">
-          <div className="field">
-            <label htmlFor="receipt-host">Printer address (IP or name)</label>
-            <input
-              id="receipt-host"
-              placeholder="192.168.1.50"
-              spellCheck={false}
-              value={values.host}
-              aria-invalid={error('host') ? true : undefined}
-              aria-describedby={describedBy('host')}
-              onChange={(e) => onChange({ host: e.target.value })}
-            />
-            <FieldError id="receipt-host-error" message={error('host')} />
-          </div>
-          <div className="field">
-            <label htmlFor="receipt-port">Port (9100 on most printers)</label>
-            <input
-              id="receipt-port"
-              inputMode="numeric"
-              value={values.port}
-              aria-invalid={error('port') ? true : undefined}
-              aria-describedby={describedBy('port')}
-              onChange={(e) => onChange({ port: e.target.value })}
-            />
-            <FieldError id="receipt-port-error" message={error('port')} />
-          </div>
+          <AddressField
+            field="host"
+            label="Printer address (IP or name)"
+            placeholder="192.168.1.50"
+            spellCheck={false}
+            value={values.host}
+            blamed={blamed}
+            onChange={(host) => onChange({ host })}
+          />
+          <AddressField
+            field="port"
+            label="Port (9100 on most printers)"
+            inputMode="numeric"
+            value={values.port}
+            blamed={blamed}
+            onChange={(port) => onChange({ port })}
+          />
         </div>
       ) : null}
       {values.printer === 'system' ? (
         <div className="field">
           <label htmlFor="receipt-device">Printer</label>
           <select id="receipt-device" value={values.deviceName} onChange={(e) => onChange({ deviceName: e.target.value })}>
-            <option value="">The computer&apos;s default printer</option>
-            {printers.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.displayName}
-              </option>
-            ))}
+            <SelectOptions none="The computer's default printer" choices={printers.map((p) => ({ value: p.name, label: p.displayName }))} />
           </select>
         </div>
       ) : null}
