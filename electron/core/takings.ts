@@ -66,8 +66,11 @@ export class Takings {
        FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? GROUP BY staff_id ORDER BY staff_name`,
     );
     // The part of the figures settled by hand that the service has not (yet) corrected.
+    // Through the partial index of the few results settled by hand: left to itself SQLite reads every row of
+    // the range by date (bench:takings: a 30-day range went from ~72 to ~87 ms).
     this.handSums = db.prepare(
-      `SELECT ${SUMS_SQL} FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? AND settled_by_hand = 1 AND ${WHO_SQL}`,
+      `SELECT ${SUMS_SQL} FROM transactions INDEXED BY transactions_by_hand
+       WHERE environment = ? AND local_date BETWEEN ? AND ? AND settled_by_hand = 1 AND ${WHO_SQL}`,
     );
     // What the service later said of the few payments settled by hand (the payments_by_hand index), read once per export.
     this.handChecks = db.prepare('SELECT merchant_ref, hand_check FROM payments WHERE environment = ? AND hand_outcome IS NOT NULL');
