@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { feeForAmount, formatAmount } from '../shared/money.js';
 import { NETWORKS } from '../shared/domain.js';
 import type { WireTransaction } from '../shared/wire/transaction.js';
-import { openDatabase } from '../electron/core/database.js';
-import { DayClose } from '../electron/core/day-close.js';
-import { TransactionsStore } from '../electron/core/transactions-store.js';
+import { openDatabase } from '../electron/core/storage/index.js';
+import { DayClose } from '../electron/core/day/index.js';
+import { TransactionsStore } from '../electron/core/takings/index.js';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { formatAmount, feeForAmount } from '../shared/money.js';
-import { openDatabase } from '../electron/core/database.js';
-import { TransactionsStore } from '../electron/core/transactions-store.js';
-import { PaymentsRepo } from '../electron/core/payments-repo.js';
-import { Takings } from '../electron/core/takings.js';
-import { History } from '../electron/core/history.js';
+import { openDatabase } from '../electron/core/storage/index.js';
+import { TransactionsStore } from '../electron/core/takings/index.js';
+import { PaymentsRepo } from '../electron/core/payments/index.js';
+import { Takings } from '../electron/core/takings/index.js';
+import { History } from '../electron/core/history/index.js';
 import type { WireTransaction } from '../shared/wire/transaction.js';
 import { NETWORKS } from '../shared/domain.js';
 

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { resetOwnerPin } from '../electron/core/owner-pin-reset.js';
+import { resetOwnerPin } from '../electron/core/people/index.js';
 
 /** Where Electron keeps the till's data (app.getPath('userData') for the app named momo-till). */
 function defaultDataDir(): string {

@@ -27,6 +27,17 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 run('lint', bin('eslint'), ['.', '--max-warnings=0']);
+run('import boundaries (dependency-cruiser)', bin('depcruise'), [
+  '--config',
+  '.dependency-cruiser.cjs',
+  'electron',
+  'relay',
+  'sandbox',
+  'shared',
+  'renderer',
+  'scripts',
+  'bench',
+]);
 run('format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level=warn']);
 const built = run('build (electron-vite)', bin('electron-vite'), ['build']);
 

@@ -1,24 +1,24 @@
 /** What the channel handlers can reach inside a running core. */
 import type { PaymentView, RelayState } from '../../shared/ipc/contract.js';
-import type { Db } from './database.js';
+import type { Db } from './storage/index.js';
 import type { Logger } from './logger.js';
-import type { Alerts } from './alerts.js';
-import type { AuditLog } from './audit-log.js';
-import type { PinGuard } from './pin-guard.js';
-import type { Shifts } from './shifts.js';
-import type { DayClose } from './day-close.js';
-import type { SignIn } from './sign-in.js';
-import type { StaffRepo } from './staff-repo.js';
-import type { PaymentEngine } from './payment-engine.js';
-import type { PaymentsRepo } from './payments-repo.js';
-import type { ServiceClient } from './service-client.js';
-import type { EnvironmentConfig, SettingsStore } from './settings-store.js';
-import type { CleanEnvironmentInput } from './settings-validation.js';
-import type { Takings } from './takings.js';
-import type { History } from './history.js';
-import type { TransactionsStore } from './transactions-store.js';
+import type { Alerts } from './payments/index.js';
+import type { AuditLog } from './people/index.js';
+import type { PinGuard } from './people/index.js';
+import type { Shifts } from './shifts/index.js';
+import type { DayClose } from './day/index.js';
+import type { SignIn } from './people/index.js';
+import type { StaffRepo } from './people/index.js';
+import type { PaymentEngine } from './payments/index.js';
+import type { PaymentsRepo } from './payments/index.js';
+import type { ServiceClient } from './payments/index.js';
+import type { EnvironmentConfig, SettingsStore } from './settings/index.js';
+import type { CleanEnvironmentInput } from './settings/index.js';
+import type { Takings } from './takings/index.js';
+import type { History } from './history/index.js';
+import type { TransactionsStore } from './takings/index.js';
 import type { Environment } from '../../shared/domain.js';
-import type { PrintService } from './printing/print-service.js';
+import type { PrintService } from './printing/index.js';
 
 export type CoreContext = {
   /** For steps that span stores in one SQL transaction (settle by hand). */

@@ -16,7 +16,7 @@ import { existsSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { RELAY_TOKEN } from '../../shared/relay-wire.js';
 import type { Logger } from './logger.js';
-import type { SecretStore } from './secret-store.js';
+import type { SecretStore } from './storage/index.js';
 import type { SandboxClock } from '../../sandbox/clock.js';
 
 /** The embedded simulator's clock (tests hold it); the rest of the core names it through this module. */

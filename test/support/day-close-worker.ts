@@ -3,8 +3,8 @@
  * waits at the gate, then closes `closes` times, each time on the latest Z it reads, as a screen would.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../electron/core/database.js';
-import { DayClose } from '../../electron/core/day-close.js';
+import { openDatabase } from '../../electron/core/storage/database.js';
+import { DayClose } from '../../electron/core/day/day-close.js';
 
 const { file, gate, closes } = workerData as { file: string; gate: SharedArrayBuffer; closes: number };
 const db = openDatabase(file);

@@ -2,14 +2,14 @@
  * The core's payment engine and settle-by-hand on a real SQLite file, with no service to call: for tests
  * that feed it the service's results by hand (a late delivery replayed from the dashboard).
  */
-import { Alerts } from '../../electron/core/alerts.js';
-import { AuditLog } from '../../electron/core/audit-log.js';
-import type { Db } from '../../electron/core/database.js';
+import { Alerts } from '../../electron/core/payments/alerts.js';
+import { AuditLog } from '../../electron/core/people/audit-log.js';
+import type { Db } from '../../electron/core/storage/database.js';
 import { createLogger } from '../../electron/core/logger.js';
-import { PaymentEngine } from '../../electron/core/payment-engine.js';
-import { PaymentsRepo } from '../../electron/core/payments-repo.js';
-import type { SettleDeps } from '../../electron/core/settle-by-hand.js';
-import { TransactionsStore } from '../../electron/core/transactions-store.js';
+import { PaymentEngine } from '../../electron/core/payments/payment-engine.js';
+import { PaymentsRepo } from '../../electron/core/payments/payments-repo.js';
+import type { SettleDeps } from '../../electron/core/settle/settle-by-hand.js';
+import { TransactionsStore } from '../../electron/core/takings/transactions-store.js';
 import { openTempTillDb } from './temp-till-db.js';
 
 export type OfflineEngineOptions = {

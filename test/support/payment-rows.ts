@@ -1,7 +1,7 @@
 /** Rows for the till's payments table, as the engine stores a sale when it starts one. */
 import { join } from 'node:path';
-import { openDatabase } from '../../electron/core/database.js';
-import { PaymentsRepo } from '../../electron/core/payments-repo.js';
+import { openDatabase } from '../../electron/core/storage/database.js';
+import { PaymentsRepo } from '../../electron/core/payments/payments-repo.js';
 
 export type NewPaymentRow = Parameters<PaymentsRepo['insert']>[0];
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../electron/core/database.js';
+import { openDatabase, type Db } from '../../electron/core/storage/database.js';
 
 /** Opens till.db in a new folder named from `prefix`; `close` closes it and removes the folder. */
 export function openTempTillDb(prefix: string): { db: Db; close(): void } {

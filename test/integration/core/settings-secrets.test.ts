@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKeychainStore, keychainServiceName } from '../../../electron/core/index.js';
-import { UNAUTHENTICATED_MESSAGE } from '../../../electron/core/error-messages.js';
+import { UNAUTHENTICATED_MESSAGE } from '../../../electron/core/payments/error-messages.js';
 import { allFiles, configureTest, msisdnEnding, openCore, PIN, requestId, sandboxPost, startSale, waitForState } from './helpers.js';
 import { useTill } from '../../support/till-fixture.js';
 

@@ -18,7 +18,7 @@ import {
   WIRE_NETWORKS,
 } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
-import { openDatabase } from '../../../electron/core/database.js';
+import { openDatabase } from '../../../electron/core/storage/database.js';
 
 describe('payment state sets', () => {
   it('splits every state into open, final or rejected, once', () => {

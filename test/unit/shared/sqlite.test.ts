@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkMigrations, latestVersion, migrate, openDatabase, type Db, type Migration } from '../../../shared/sqlite.js';
 import { DamagedDatabaseError } from '../../../shared/sqlite-file.js';
-import { openDatabase as openTillDatabase } from '../../../electron/core/database.js';
+import { openDatabase as openTillDatabase } from '../../../electron/core/storage/database.js';
 import { openDb as openSandboxDb } from '../../../sandbox/db.js';
 
 const dirs: string[] = [];

@@ -1,0 +1,120 @@
+/**
+ * Import boundaries, checked by dependency-cruiser (`npm run lint:deps`, part of `npm test`).
+ * docs/architecture.md draws the map these rules keep true.
+ *
+ * Why dependency-cruiser rather than eslint-plugin-boundaries: it sees the whole module graph, so one
+ * tool refuses import circles (eslint would need eslint-plugin-import's slow no-cycle on top), it
+ * matches a rule's `to` against the folder its `from` matched ($1), which is exactly "only through
+ * another folder's front door", and it draws the graph (`npm run deps:graph`).
+ */
+const CORE = '^electron/core/';
+/** The core's domains, lowest first: a domain's logic may use only the domains before it. */
+const CORE_DOMAINS = [
+  'storage',
+  'printing',
+  'settings',
+  'people',
+  'takings',
+  'payments',
+  'relay-link',
+  'shifts',
+  'history',
+  'day',
+  'settle',
+];
+/** Root files every part of the core may use: they import no domain but storage (embedded's keychain). */
+const CORE_BASE = ['errors', 'logger', 'dispatcher', 'event-hub', 'embedded'];
+/** Root files that wire the domains together: nothing below them imports them (handlers may read the context). */
+const CORE_WIRING = ['index', 'handlers', 'core-context'];
+/** A domain's handler map: `<domain>/handlers.ts` and what it gathers (`*-handlers.ts`). */
+const HANDLER_FILE = 'handlers\\.ts$';
+const SOURCES = '^(electron|relay|sandbox|shared|renderer|scripts|bench)/';
+
+const any = (names) => `(${names.join('|')})`;
+
+function coreLayerRules() {
+  const rules = [];
+  CORE_DOMAINS.forEach((domain, rank) => {
+    const higher = CORE_DOMAINS.slice(rank + 1);
+    if (higher.length === 0) return;
+    rules.push({
+      name: 'core-layer-up',
+      comment: `${domain}/ sits below ${higher.join(', ')}: a lower domain never imports a higher one (docs/architecture.md).`,
+      severity: 'error',
+      from: { path: `${CORE}${domain}/`, pathNot: HANDLER_FILE },
+      to: { path: `${CORE}${any(higher)}/` },
+    });
+  });
+  return rules;
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import circles anywhere in the programs (type-only imports count: they tie the files together all the same).',
+      severity: 'error',
+      from: { path: SOURCES },
+      to: { circular: true },
+    },
+    {
+      name: 'core-front-door',
+      comment:
+        "A core domain folder is reached from another folder only through its index.ts (the root's handlers.ts also reads each domain's handlers.ts).",
+      severity: 'error',
+      from: { path: `${CORE}([^/]+)/` },
+      to: { path: `${CORE}[^/]+/`, pathNot: [`${CORE}$1/`, `${CORE}[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'core-front-door',
+      comment:
+        "Outside the core's domain folders, a domain is reached only through its index.ts; only the core's handlers.ts reads a domain's handlers.ts.",
+      severity: 'error',
+      from: { path: SOURCES, pathNot: [`${CORE}[^/]+/`, `${CORE}handlers\\.ts$`] },
+      to: { path: `${CORE}[^/]+/`, pathNot: `${CORE}[^/]+/index\\.ts$` },
+    },
+    {
+      name: 'core-front-door',
+      comment: "The core's handlers.ts gathers each domain's handlers.ts, nothing else inside a domain.",
+      severity: 'error',
+      from: { path: `${CORE}handlers\\.ts$` },
+      to: { path: `${CORE}[^/]+/`, pathNot: `${CORE}[^/]+/handlers\\.ts$` },
+    },
+    {
+      name: 'shell-through-core-index',
+      comment: 'The Electron shell reaches the core only through electron/core/index.ts.',
+      severity: 'error',
+      from: { path: '^electron/(main|preload)/' },
+      to: { path: CORE, pathNot: `${CORE}index\\.ts$` },
+    },
+    {
+      name: 'core-layer-up',
+      comment: 'Domain logic never imports the wiring above it (the core index, the handler map, the context) or any handler map.',
+      severity: 'error',
+      from: { path: `${CORE}[^/]+/`, pathNot: HANDLER_FILE },
+      to: { path: [`${CORE}${any(CORE_WIRING)}\\.ts$`, HANDLER_FILE] },
+    },
+    {
+      name: 'core-layer-up',
+      comment: "The core's base files (errors, logger, dispatcher, event hub, embedded services) import no domain but storage.",
+      severity: 'error',
+      from: { path: `${CORE}${any(CORE_BASE)}\\.ts$` },
+      to: { path: [`${CORE}${any(CORE_WIRING)}\\.ts$`, `${CORE}[^/]+/`], pathNot: `${CORE}storage/` },
+    },
+    ...coreLayerRules(),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|out|dist|coverage|test-results)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+    reporterOptions: {
+      dot: { collapsePattern: '^(node_modules/[^/]+|electron/core/[^/]+/|relay/[^/]+/|renderer/src/[^/]+/|shared/[^/]+/)' },
+    },
+  },
+};

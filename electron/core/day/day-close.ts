@@ -1,0 +1,145 @@
+/**
+ * The day's close. An X report reads every final transaction of an environment in no Z yet and stores
+ * nothing; closing the day computes the same report, stores it as the next numbered Z (per environment)
+ * and marks the rows it counted, in one IMMEDIATE SQLite transaction: two closes at once cannot count the
+ * same rows twice or take the same number. A stored Z never changes (the database refuses it).
+ */
+import type { DayReport, SinceCloseLine, TakingsTotals, ZSummary } from '../../../shared/ipc/contract.js';
+import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
+import { sqlList } from '../../../shared/sql-list.js';
+import type { Db } from '../storage/index.js';
+import { buildDayReport, DAY_ROWS_SQL, startOf, zLabel, type DayRow, type ZRow } from './day-report.js';
+import { SinceClose } from './day-since.js';
+import { DayCorrections } from './day-corrections.js';
+import { csvLine, type CsvLine } from './day-csv.js';
+import { CoreError } from '../errors.js';
+import type { PaymentRow } from '../payments/index.js';
+
+type Closer = { id: string; name: string } | null;
+
+export class DayClose {
+  private readonly stmts;
+  private readonly sinceClose;
+  private readonly corrections;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+  ) {
+    this.stmts = {
+      unclosed: db.prepare(`${DAY_ROWS_SQL} WHERE t.environment = ? AND t.z_report_id IS NULL ORDER BY t.completed_at, t.reference`),
+      last: db.prepare('SELECT * FROM z_reports WHERE environment = ? ORDER BY number DESC LIMIT 1'),
+      dayOf: db.prepare('SELECT number FROM z_reports WHERE environment = ? AND closed_at > ? ORDER BY number LIMIT 1'),
+      awaiting: db.prepare(`SELECT * FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) ORDER BY created_at`),
+      tillNames: db.prepare('SELECT till_id, name FROM till_names'),
+      insert: db.prepare(
+        `INSERT INTO z_reports (environment, number, opened_at, closed_at, closed_by_id, closed_by_name, report, lines)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      assign: db.prepare('UPDATE transactions SET z_report_id = ? WHERE environment = ? AND z_report_id IS NULL'),
+      list: db.prepare(
+        `SELECT id, number, opened_at, closed_at, closed_by_name, json_extract(report, '$.totals') AS totals
+         FROM z_reports WHERE environment = ? ORDER BY number DESC LIMIT 500`,
+      ),
+      byId: db.prepare('SELECT * FROM z_reports WHERE id = ? AND environment = ?'),
+    };
+    this.sinceClose = new SinceClose(db);
+    this.corrections = new DayCorrections(db);
+  }
+
+  /** The day so far: what closing now would report. */
+  xReport(environment: Environment, timeZone: string): DayReport {
+    return this.compute(environment, timeZone, 'x', null).report;
+  }
+
+  /**
+   * Closes the day as the next Z. `lastNumber` is the latest Z the caller knows: when another close came
+   * first, this one is refused (ALREADY_CLOSED) rather than making a second report.
+   */
+  close(environment: Environment, timeZone: string, lastNumber: number, by: Closer): { id: number; report: DayReport } {
+    const run = this.db.transaction(() => {
+      const last = this.last(environment);
+      if ((last?.number ?? 0) !== lastNumber) {
+        const closedBy = last?.closed_by_name ? ` by ${last.closed_by_name}` : '';
+        throw new CoreError(
+          'ALREADY_CLOSED',
+          `The day was just closed as ${zLabel(last?.number ?? 0)}${closedBy}. Nothing was closed twice.`,
+        );
+      }
+      const { report, rows } = this.compute(environment, timeZone, 'z', by?.name ?? null, (last?.number ?? 0) + 1);
+      const lines = rows.map((row) => csvLine(row, report));
+      const result = this.stmts.insert.run(
+        environment,
+        report.number,
+        report.openedAt === null ? null : Date.parse(report.openedAt),
+        Date.parse(report.at),
+        by?.id ?? null,
+        by?.name ?? null,
+        JSON.stringify(report),
+        JSON.stringify(lines satisfies CsvLine[]),
+      );
+      const id = Number(result.lastInsertRowid);
+      this.stmts.assign.run(id, environment);
+      return { id, report };
+    });
+    return run.immediate();
+  }
+
+  list(environment: Environment): ZSummary[] {
+    type Listed = Pick<ZRow, 'id' | 'number' | 'opened_at' | 'closed_at' | 'closed_by_name'> & { totals: string };
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    return (this.stmts.list.all(environment) as Listed[]).map((row) => ({
+      id: row.id,
+      number: row.number,
+      label: zLabel(row.number),
+      openedAt: iso(row.opened_at),
+      closedAt: iso(row.closed_at) as string,
+      closedBy: row.closed_by_name,
+      totals: JSON.parse(row.totals) as TakingsTotals,
+    }));
+  }
+
+  get(environment: Environment, id: number): ZRow {
+    const row = this.stmts.byId.get(id, environment) as ZRow | undefined;
+    if (!row) throw new CoreError('NOT_FOUND', 'There is no such Z report in this environment.');
+    return row;
+  }
+
+  /** A stored Z as frozen, and what has happened since its close to the payments of its day. */
+  view(environment: Environment, id: number): { id: number; report: DayReport; sinceClose: SinceCloseLine[] } {
+    const row = this.get(environment, id);
+    const report = JSON.parse(row.report) as DayReport;
+    return { id, report, sinceClose: this.sinceClose.lines(row, report) };
+  }
+
+  last(environment: Environment): ZRow | null {
+    return (this.stmts.last.get(environment) as ZRow | undefined) ?? null;
+  }
+
+  private compute(environment: Environment, timeZone: string, kind: 'x' | 'z', closedBy: string | null, number: number | null = null) {
+    const rows = this.stmts.unclosed.all(environment) as DayRow[];
+    const last = this.last(environment);
+    const tillNames = new Map((this.stmts.tillNames.all() as { till_id: string; name: string }[]).map((r) => [r.till_id, r.name]));
+    const closedDayOf = (ms: number) => {
+      const z = this.stmts.dayOf.get(environment, ms) as { number: number } | undefined;
+      return z ? zLabel(z.number) : null;
+    };
+    const corrections = this.corrections.list(environment, last?.closed_at ?? null, closedDayOf);
+    const report = buildDayReport({
+      environment,
+      kind,
+      number,
+      previousCloseAt: last?.closed_at ?? null,
+      at: this.now(),
+      closedBy,
+      timeZone,
+      rows,
+      awaiting: this.stmts.awaiting.all(environment) as PaymentRow[],
+      tillNames,
+      closedDayOf,
+      corrections,
+    });
+    const late = (row: DayRow) => !row.correction && !row.recount && last !== null && startOf(row) < last.closed_at;
+    return { report, rows: [...rows, ...corrections.flatMap((c) => c.rows)].map((row) => ({ ...row, late: late(row) })) };
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * The X and Z reports' figures, computed from the final transactions they cover (the till's copy of the
+ * merchant's results, all tills) and this till's payments still without a result. Pure: the caller reads
+ * the rows; an X report and the Z that closes the same rows are the same computation.
+ */
+import { formatAmount } from '../../../shared/money.js';
+import { displayMsisdn } from '../../../shared/phone.js';
+import type { DayAwaitingLine, DayCorrectionLine, DayReport, DayReportLine } from '../../../shared/ipc/contract.js';
+import type { Environment } from '../../../shared/domain.js';
+import { isOverdue } from '../../../shared/overdue.js';
+import type { PaymentRow } from '../payments/index.js';
+import { addSums, toTotals, zeroSums, type Sums } from '../takings/index.js';
+import { TAKINGS_NETWORK_SQL, type TransactionRow } from '../takings/index.js';
+
+/** A transaction as a report reads it (DAY_ROWS_SQL): `network` is the one takings counts it under. */
+export type DayRow = Omit<TransactionRow, 'environment' | 'local_date'> & {
+  staff_id: string | null;
+  staff_name: string | null;
+  /** When this till started it; null for another till's payment. */
+  started_at: number | null;
+  reason: string | null;
+  /** A hand settlement's figures taken back out (day-corrections.ts): counted negative. */
+  correction?: true;
+  /** The service's figures counted anew in place of those taken out (day-corrections.ts). */
+  recount?: true;
+};
+
+/** A correction: the figures taken out and counted anew, as rows, and its line in the report. */
+export type DayCorrection = { rows: DayRow[]; line: DayCorrectionLine };
+
+export type DayReportInput = {
+  environment: Environment;
+  kind: 'x' | 'z';
+  number: number | null;
+  /** The previous Z's close (ms), null before the first. */
+  previousCloseAt: number | null;
+  at: number;
+  closedBy: string | null;
+  timeZone: string;
+  rows: DayRow[];
+  corrections: DayCorrection[];
+  awaiting: PaymentRow[];
+  tillNames: ReadonlyMap<string, string>;
+  /** The label of the closed Z whose day an instant belongs to (the first Z closed after it). */
+  closedDayOf: (ms: number) => string | null;
+};
+
+export type ZRow = {
+  id: number;
+  environment: Environment;
+  number: number;
+  opened_at: number | null;
+  closed_at: number;
+  closed_by_id: string | null;
+  closed_by_name: string | null;
+  report: string;
+  lines: string;
+};
+
+/** Final transactions with what a report needs from this till's own payment (start, reason) when it is one. */
+export const DAY_ROWS_SQL = `SELECT t.reference, t.client_reference, t.status, t.amount, t.fee, t.net, t.msisdn, t.till_id,
+    t.staff_id, t.staff_name, t.completed_at, t.description, ${TAKINGS_NETWORK_SQL} AS network,
+    t.settled_by_hand, p.created_at AS started_at, t.z_report_id,
+    CASE WHEN t.settled_by_hand = 1 THEN 'Settled by hand: ' || p.hand_note ELSE p.error_message END AS reason
+  FROM transactions t LEFT JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference`;
+
+export const zLabel = (number: number): string => `Z-${String(number).padStart(4, '0')}`;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Its start when this till knows it, else its completion: a result for a day already closed started before that close. */
+export const startOf = (row: Pick<DayRow, 'started_at' | 'completed_at'>): number => row.started_at ?? row.completed_at;
+
+function sumsOf(row: DayRow): Sums {
+  const sign = row.correction ? -1 : 1;
+  return row.status === 'SUCCESS'
+    ? { succeeded: sign, failed: 0, gross: sign * row.amount, fees: sign * row.fee, net: sign * row.net }
+    : { succeeded: 0, failed: sign, gross: 0, fees: 0, net: 0 };
+}
+
+function grouped<T>(rows: DayRow[], keyOf: (row: DayRow) => string, make: (key: string, first: DayRow, sums: Sums) => T): T[] {
+  const groups = new Map<string, { first: DayRow; sums: Sums }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { first: row, sums: zeroSums() }));
+    addSums(group.sums, sumsOf(row));
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, g]) => make(key, g.first, g.sums));
+}
+
+export const OVERDUE_ADVICE =
+  "Overdue: its result most likely failed every webhook attempt. Find it on the service's dashboard by its merchant reference " +
+  '{ref}, then replay its webhook there, or have a manager settle it by hand.';
+export const PENDING_ADVICE = 'Wait: its result can still arrive. It will be counted in the next Z report.';
+
+function awaitingLine(p: PaymentRow, now: number): DayAwaitingLine {
+  const overdue = isOverdue(p.state, p.created_at, now);
+  return {
+    paymentId: p.id,
+    merchantRef: p.merchant_ref,
+    startedAt: iso(p.created_at),
+    msisdn: displayMsisdn(p.msisdn),
+    amount: formatAmount(p.amount),
+    network: p.network,
+    cashier: p.staff_name,
+    status: overdue ? 'overdue' : 'pending',
+    whatToDo: overdue ? OVERDUE_ADVICE.replace('{ref}', p.merchant_ref) : PENDING_ADVICE,
+  };
+}
+
+function lineOf(row: DayRow, tillNames: ReadonlyMap<string, string>): DayReportLine {
+  return {
+    reference: row.reference,
+    merchantRef: row.client_reference,
+    completedAt: iso(row.completed_at),
+    startedAt: row.started_at === null ? null : iso(row.started_at),
+    msisdn: displayMsisdn(row.msisdn),
+    status: row.status,
+    amount: formatAmount(row.amount),
+    till: tillNames.get(row.till_id) ?? row.till_id,
+    cashier: row.staff_name,
+    reason: row.reason,
+    settledByHand: row.settled_by_hand === 1,
+  };
+}
+
+/** Totals, by cashier, by till (named as in Takings) and by network, of the rows counted (corrections negative). */
+function figures(counted: DayRow[], tillNames: ReadonlyMap<string, string>) {
+  const all = zeroSums();
+  for (const row of counted) addSums(all, sumsOf(row));
+  return {
+    totals: toTotals(all),
+    byCashier: grouped(
+      counted,
+      (r) => `${r.staff_name ?? ''}\u0000${r.staff_id ?? ''}`,
+      (_, first, s) => ({ cashierId: first.staff_id, cashier: first.staff_name, ...toTotals(s) }),
+    ),
+    byTill: grouped(
+      counted,
+      (r) => r.till_id,
+      (tillId, _, s) => ({ tillId, tillName: tillNames.get(tillId) ?? null, ...toTotals(s) }),
+    ),
+    byNetwork: grouped(
+      counted,
+      (r) => r.network,
+      (network, _, s) => ({ network, ...toTotals(s) }),
+    ),
+  };
+}
+
+export function buildDayReport(input: DayReportInput): DayReport {
+  const { rows, tillNames, previousCloseAt } = input;
+  const late = previousCloseAt === null ? [] : rows.filter((row) => startOf(row) < previousCloseAt);
+  const first = rows.reduce((min, r) => Math.min(min, startOf(r)), Infinity);
+  return {
+    environment: input.environment,
+    label: input.number === null ? 'X' : zLabel(input.number),
+    kind: input.kind,
+    number: input.number,
+    openedAt: previousCloseAt !== null ? iso(previousCloseAt) : rows.length ? iso(first) : null,
+    at: iso(input.at),
+    closedBy: input.closedBy,
+    timeZone: input.timeZone,
+    ...figures([...rows, ...input.corrections.flatMap((c) => c.rows)], tillNames),
+    settledByHand: rows.filter((r) => r.settled_by_hand === 1).length,
+    failures: rows.filter((r) => r.status === 'FAILED').map((r) => lineOf(r, tillNames)),
+    arrivedAfterClose: late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),
+    corrections: input.corrections.map((c) => c.line),
+    awaiting: input.awaiting.map((p) => awaitingLine(p, input.at)),
+  };
+}

@@ -1,0 +1,39 @@
+/** The day's close: `day:*`, in the active environment (TEST and LIVE each have their own Z numbers). */
+import { buildDayReportDocument } from '../../../shared/receipt/build-day-report.js';
+import type { DayReport } from '../../../shared/ipc/contract.js';
+import type { CoreContext } from '../core-context.js';
+import { zCsv, type CsvLine } from './day-csv.js';
+import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
+import { printDocuments } from '../printing/index.js';
+
+export function dayHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'day'>> {
+  const { dayClose } = ctx;
+  const active = () => ctx.settings.settings.active;
+  const timeZone = () => ctx.settings.settings.timeZone;
+  const stored = (id: number) => {
+    const row = dayClose.get(active(), id);
+    return { report: JSON.parse(row.report) as DayReport, lines: JSON.parse(row.lines) as CsvLine[] };
+  };
+
+  return {
+    'day:xReport': async () => dayClose.xReport(active(), timeZone()),
+    'day:close': async ({ lastNumber }) => {
+      const person = ctx.signIn.current();
+      const closed = dayClose.close(active(), timeZone(), lastNumber, person);
+      ctx.audit.record(person, 'day_close', `${closed.report.label} ${active().toUpperCase()}: ${closed.report.totals.count} transactions`);
+      ctx.log.info('day.closed', { environment: active(), number: closed.report.number, count: closed.report.totals.count });
+      return closed;
+    },
+    'day:list': async () => ({ reports: dayClose.list(active()) }),
+    'day:get': async ({ id }) => dayClose.view(active(), id),
+    'day:exportCsv': async ({ id }) => {
+      const { report, lines } = stored(id);
+      return zCsv(report, lines);
+    },
+    'day:print': async ({ id }) => {
+      const report = id === undefined ? dayClose.xReport(active(), timeZone()) : stored(id).report;
+      const { receipt, tillName } = ctx.settings.settings;
+      return printDocuments(ctx, `day:${id ?? 'x'}`, [buildDayReportDocument(report, receipt, tillName)]);
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/** History: `history:*`, in the active environment and within the caller's scope. */
+import type { CoreContext } from '../core-context.js';
+import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
+import { cashierScope } from './cashier-scope.js';
+
+export function historyHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'history'>> {
+  return {
+    'history:search': async (request) =>
+      ctx.history.search(ctx.settings.settings.active, request, ctx.settings.settings.timeZone, cashierScope(ctx)),
+  };
+}

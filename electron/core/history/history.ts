@@ -1,0 +1,125 @@
+/**
+ * History of this till's payments in one environment, newest first, paged. A query matches a
+ * reference or a merchantRef by prefix in any letter case, or the customer's number in any form people
+ * write it (shared/history-query.ts), through
+ * indexes only: the phone number is also stored reversed so "ends with" is an index range. A search
+ * keeps at most MAX_MATCHES matches per field.
+ */
+import type { IpcResponse } from '../../../shared/ipc/contract.js';
+import type { Db } from '../storage/index.js';
+import { numberEnd, referencePrefixes } from '../../../shared/history-query.js';
+import { toPaymentViewAt, type PaymentRow } from '../payments/index.js';
+import type { Environment } from '../../../shared/domain.js';
+import type { ShiftScope } from './cashier-scope.js';
+
+/** A search returns at most this many matches per field (reference, merchantRef, phone digits). */
+export const MAX_MATCHES = 1000;
+
+/** `cashierId`: one person's payments (null: started with nobody signed in); ignored inside a cashier's shift scope. */
+type SearchInput = { query?: string; date?: string; page: number; pageSize: number; cashierId?: string | null };
+
+/** [start, end) in Unix ms of a calendar date in a time zone. */
+export function dayBoundsMs(date: string, timeZone: string): [number, number] {
+  const startOf = (d: string) => {
+    const utcMidnight = Date.parse(`${d}T00:00:00Z`);
+    let guess = utcMidnight;
+    for (let i = 0; i < 3; i += 1) guess = utcMidnight - offsetMs(guess, timeZone);
+    return guess;
+  };
+  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return [startOf(date), startOf(next)];
+}
+
+function offsetMs(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(at / 1000) * 1000;
+}
+
+/** The smallest string greater than every string starting with `prefix`. */
+const after = (prefix: string) => `${prefix}\uffff`;
+
+export class History {
+  private readonly countAll;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.countAll = db.prepare('SELECT total FROM payment_counts WHERE environment = ?');
+  }
+
+  search(
+    environment: Environment,
+    input: SearchInput,
+    timeZone: string,
+    scope: ShiftScope = { shiftId: null },
+  ): IpcResponse<'history:search'> {
+    const where: string[] = ['p.environment = @environment'];
+    let from = 'payments p';
+    const params: Record<string, string | number | null> = { environment };
+    if (scope.shiftId !== null) {
+      where.push('p.shift_id = @shiftId');
+      params.shiftId = scope.shiftId;
+    } else if (input.cashierId !== undefined) {
+      where.push('p.staff_id IS @cashierId');
+      params.cashierId = input.cashierId;
+    }
+    const query = (input.query ?? '').trim();
+    if (query) {
+      // Each alternative is its own index range; their union is small, then sorted.
+      // Each arm keeps at most MAX_MATCHES ids (the last in index order: references and merchantRefs
+      // are time-sortable), so a very short prefix such as "TX_" cannot make a page sort the whole table.
+      const arm = (where: string, order: string) =>
+        `SELECT id FROM (SELECT id FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
+      const terms = referencePrefixes(query).flatMap((prefix, i) => {
+        params[`q${i}`] = prefix;
+        params[`q${i}End`] = after(prefix);
+        return [
+          arm(`environment = @environment AND reference >= @q${i} AND reference < @q${i}End`, 'reference'),
+          arm(`environment = @environment AND merchant_ref >= @q${i} AND merchant_ref < @q${i}End`, 'merchant_ref'),
+        ];
+      });
+      const digits = numberEnd(query);
+      if (digits) {
+        const rev = [...digits].reverse().join('');
+        terms.push(arm('environment = @environment AND msisdn_rev >= @rev AND msisdn_rev < @revEnd', 'msisdn_rev'));
+        params.rev = rev;
+        params.revEnd = after(rev);
+      }
+      // CROSS JOIN keeps the (small) union as the outer loop: without statistics SQLite would rather
+      // walk the whole created_at index and probe the union for each row.
+      from = `(${terms.join(' UNION ')}) AS m CROSS JOIN payments p ON p.id = m.id`;
+    }
+    if (input.date) {
+      const [start, end] = dayBoundsMs(input.date, timeZone);
+      where.push('p.created_at >= @start AND p.created_at < @end');
+      params.start = start;
+      params.end = end;
+    }
+    const filter = where.join(' AND ');
+    const rows = this.db
+      .prepare(`SELECT p.* FROM ${from} WHERE ${filter} ORDER BY p.created_at DESC LIMIT @limit OFFSET @offset`)
+      .all({ ...params, limit: input.pageSize, offset: input.page * input.pageSize }) as PaymentRow[];
+    const total =
+      where.length === 1 && from === 'payments p'
+        ? ((this.countAll.get(environment) as { total: number } | undefined)?.total ?? 0)
+        : (this.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${filter}`).get(params) as { n: number }).n;
+    const now = this.now();
+    return {
+      items: rows.map((row) => toPaymentViewAt(row, now)),
+      total,
+      page: input.page,
+    };
+  }
+}

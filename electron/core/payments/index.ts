@@ -1,0 +1,10 @@
+/** The payments domain's front door (what other folders may use): charging: the engine and its state changes, the payments repository, the service client, landing results, owner alerts. */
+export { Alerts } from './alerts.js';
+export { UNAUTHENTICATED_MESSAGE, messageForServiceError } from './error-messages.js';
+export { handReferenceOf } from './hand-result.js';
+export type { EngineDeps } from './payment-engine-deps.js';
+export { PaymentEngine } from './payment-engine.js';
+export { PaymentsRepo, toPaymentView, toPaymentViewAt } from './payments-repo.js';
+export type { PaymentRow } from './payments-repo.js';
+export { createServiceClient } from './service-client.js';
+export type { ServiceClient, ServiceCredentials } from './service-client.js';

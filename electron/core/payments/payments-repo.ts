@@ -1,0 +1,194 @@
+/** SQL for this till's payments, and the mapping from a row to what the UI sees. */
+import { formatAmount } from '../../../shared/money.js';
+import type { HandSettlement, PaymentView } from '../../../shared/ipc/contract.js';
+import { OPEN_STATES, RESENDABLE_STATES, SENDING_STATES, type Environment, type PaymentState } from '../../../shared/domain.js';
+import { sqlList } from '../../../shared/sql-list.js';
+import type { Db } from '../storage/index.js';
+import { isOverdue } from '../../../shared/overdue.js';
+
+export type PaymentRow = {
+  id: string;
+  request_id: string;
+  merchant_ref: string;
+  environment: Environment;
+  state: PaymentState;
+  amount: number;
+  fee: number | null;
+  net: number | null;
+  msisdn: string;
+  msisdn_rev: string;
+  network: string;
+  customer_name: string | null;
+  description: string;
+  request_body: string;
+  reference: string | null;
+  till_id: string;
+  /** Who started it (null: nobody was signed in, the one-person shop). */
+  staff_id: string | null;
+  staff_name: string | null;
+  shift_id: string | null;
+  /** Settled by hand (all null unless it was): see settle-by-hand.ts. */
+  hand_outcome: 'paid' | 'not_paid' | null;
+  hand_reference: string | null;
+  hand_fee: number | null;
+  hand_note: string | null;
+  hand_by_id: string | null;
+  hand_by_name: string | null;
+  hand_at: number | null;
+  hand_check: 'confirmed' | 'overridden' | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  stopped_waiting: number;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toPaymentView(row: PaymentRow): PaymentView {
+  return {
+    id: row.id,
+    merchantRef: row.merchant_ref,
+    environment: row.environment,
+    state: row.state,
+    amount: formatAmount(row.amount),
+    fee: row.fee === null ? null : formatAmount(row.fee),
+    net: row.net === null ? null : formatAmount(row.net),
+    currency: 'GHS',
+    msisdn: row.msisdn,
+    network: row.network,
+    customerName: row.customer_name,
+    description: row.description,
+    reference: row.reference,
+    tillId: row.till_id,
+    startedBy: row.staff_name,
+    errorMessage: row.error_message,
+    stoppedWaiting: row.stopped_waiting === 1,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    completedAt: row.completed_at === null ? null : iso(row.completed_at),
+    settledByHand: handSettlementView(row),
+  };
+}
+
+function handSettlementView(row: PaymentRow): HandSettlement | null {
+  if (row.hand_outcome === null) return null;
+  return {
+    outcome: row.hand_outcome,
+    reference: row.hand_reference,
+    fee: row.hand_fee === null ? null : formatAmount(row.hand_fee),
+    note: row.hand_note ?? '',
+    by: row.hand_by_name ?? '',
+    at: iso(row.hand_at ?? row.updated_at),
+    check: row.hand_check,
+  };
+}
+
+type HandColumn = Extract<keyof PaymentRow, `hand_${string}`>;
+
+/** The view, flagged overdue when it has waited longer than any result can take to arrive (as of `now`). */
+export function toPaymentViewAt(row: PaymentRow, now: number): PaymentView {
+  return isOverdue(row.state, row.created_at, now) ? { ...toPaymentView(row), overdue: true } : toPaymentView(row);
+}
+
+export type PaymentPatch = Partial<
+  Pick<
+    PaymentRow,
+    'state' | 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at' | HandColumn
+  >
+>;
+
+export class PaymentsRepo {
+  private readonly stmts;
+  private readonly updates = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network,
+           customer_name, description, request_body, reference, till_id, staff_id, staff_name, shift_id, created_at, updated_at)
+         VALUES (@id, @request_id, @merchant_ref, @environment, @state, @amount, @msisdn, @msisdn_rev, @network,
+           @customer_name, @description, @request_body, @reference, @till_id, @staff_id, @staff_name, @shift_id, @created_at, @updated_at)`,
+      ),
+      byId: db.prepare('SELECT * FROM payments WHERE id = ?'),
+      byRequestId: db.prepare('SELECT * FROM payments WHERE request_id = ?'),
+      byMerchantRef: db.prepare('SELECT * FROM payments WHERE environment = ? AND merchant_ref = ?'),
+      byReference: db.prepare('SELECT * FROM payments WHERE environment = ? AND reference = ?'),
+      busy: db.prepare(`SELECT * FROM payments WHERE till_id = ? AND environment = ? AND state IN (${sqlList(SENDING_STATES)}) LIMIT 1`),
+      open: db.prepare(
+        `SELECT * FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) ORDER BY created_at DESC LIMIT 200`,
+      ),
+      toResume: db.prepare(`SELECT * FROM payments WHERE state IN (${sqlList(RESENDABLE_STATES)}) ORDER BY created_at`),
+    };
+  }
+
+  insert(
+    row: Omit<
+      PaymentRow,
+      | 'fee'
+      | 'net'
+      | 'reference'
+      | 'error_code'
+      | 'error_message'
+      | 'attempts'
+      | 'stopped_waiting'
+      | 'completed_at'
+      | 'staff_id'
+      | 'staff_name'
+      | 'shift_id'
+      | HandColumn
+    > &
+      Partial<Pick<PaymentRow, 'reference' | 'staff_id' | 'staff_name' | 'shift_id'>>,
+  ): void {
+    this.stmts.insert.run({ reference: null, staff_id: null, staff_name: null, shift_id: null, ...row });
+  }
+
+  get(id: string): PaymentRow | null {
+    return (this.stmts.byId.get(id) as PaymentRow | undefined) ?? null;
+  }
+
+  byRequestId(requestId: string): PaymentRow | null {
+    return (this.stmts.byRequestId.get(requestId) as PaymentRow | undefined) ?? null;
+  }
+
+  byMerchantRef(environment: Environment, ref: string): PaymentRow | null {
+    return (this.stmts.byMerchantRef.get(environment, ref) as PaymentRow | undefined) ?? null;
+  }
+
+  byReference(environment: Environment, reference: string): PaymentRow | null {
+    return (this.stmts.byReference.get(environment, reference) as PaymentRow | undefined) ?? null;
+  }
+
+  /**
+   * A payment of this till still being sent (created or submitting) in this environment. Per environment:
+   * a LIVE payment held back because the LIVE secret is missing (keychain emptied) must not stop TEST sales.
+   */
+  busy(tillId: string, environment: Environment): PaymentRow | null {
+    return (this.stmts.busy.get(tillId, environment) as PaymentRow | undefined) ?? null;
+  }
+
+  open(environment: Environment): PaymentRow[] {
+    return this.stmts.open.all(environment) as PaymentRow[];
+  }
+
+  toResume(): PaymentRow[] {
+    return this.stmts.toResume.all() as PaymentRow[];
+  }
+
+  /** Apply a patch; `from` guards the transition (no-op and null when the state moved meanwhile). */
+  update(id: string, patch: PaymentPatch, now: number, from?: readonly PaymentState[]): PaymentRow | null {
+    const keys = Object.keys(patch) as Array<keyof PaymentPatch>;
+    const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @updated_at'].join(', ');
+    const guard = from ? ` AND state IN (${sqlList(from)})` : '';
+    const sql = `UPDATE payments SET ${sets} WHERE id = @id${guard}`;
+    let stmt = this.updates.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.updates.set(sql, stmt);
+    }
+    const result = stmt.run({ ...patch, id, updated_at: now });
+    return result.changes === 1 ? this.get(id) : null;
+  }
+}

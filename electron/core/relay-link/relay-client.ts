@@ -1,0 +1,287 @@
+/**
+ * The till's side of the relay: on every (re)connect it first pages through everything after the
+ * last sequence it stored (`GET /v1/transactions?after=`), then follows the Server-Sent Events stream
+ * (`GET /v1/events`, `Last-Event-ID`), both through undici. A silent stream (no heartbeat within
+ * `heartbeatTimeoutMs`) counts as broken. Reconnects back off exponentially with jitter. The last
+ * sequence is kept in SQLite per environment with the relay log it belongs to (the relay's `logId`).
+ * The cursor goes back to 0 when the relay URL changes, when the relay names another log (its
+ * database was wiped or replaced: numbers start from 1 again), or when the relay says the cursor is
+ * beyond its last sequence (409 CURSOR_AHEAD on paging, or the stream's `hello` lastSeq); reading
+ * again from 0 is harmless, final transactions are kept once per reference.
+ */
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+import {
+  RELAY_LOG_ID_HEADER,
+  relayCursorAheadSchema,
+  relayEventSchema,
+  relayHelloSchema,
+  relayLogIdSchema,
+  relayPageSchema,
+  type RelayEvent,
+} from '../../../shared/relay-wire.js';
+import type { RelayState } from '../../../shared/ipc/contract.js';
+import type { Db } from '../storage/index.js';
+import type { Logger } from '../logger.js';
+import { RelayCursor } from './relay-cursor.js';
+import { SseParser } from './sse-parser.js';
+import type { Environment } from '../../../shared/domain.js';
+
+export type RelayClientOptions = {
+  environment: Environment;
+  relayUrl: string;
+  token: string;
+  db: Db;
+  log: Logger;
+  onEvent: (event: RelayEvent) => void;
+  onState: (state: RelayState) => void;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  heartbeatTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Consecutive failures after which the state is reported as offline instead of reconnecting. */
+  offlineAfter?: number;
+};
+
+/**
+ * A catch-up page read item by item: one event the till cannot read (a field a newer service added in a
+ * shape this version refuses) is logged and stepped over, exactly as on the live stream, instead of failing
+ * the whole page and so blocking every later result behind it at each reconnect.
+ */
+const lenientPageSchema = relayPageSchema.extend({
+  items: z.array(z.unknown()),
+  /** Optional here only so a till still works against a relay from before log ids (it gets no reset on a wipe). */
+  logId: relayLogIdSchema.optional(),
+});
+
+class RelayHttpError extends Error {
+  constructor(readonly status: number) {
+    super(`relay answered HTTP ${status}`);
+  }
+}
+
+export class RelayClient {
+  private readonly agent: Agent;
+  private readonly cursor: RelayCursor;
+  private readonly abort = new AbortController();
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private state: RelayState = 'offline';
+  private failures = 0;
+  private sleepTimer: NodeJS.Timeout | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly o: RelayClientOptions) {
+    this.agent = new Agent({
+      connect: { timeout: o.connectTimeoutMs ?? 5_000 },
+      headersTimeout: o.connectTimeoutMs ?? 5_000,
+      bodyTimeout: o.heartbeatTimeoutMs ?? 45_000,
+    });
+    this.cursor = new RelayCursor(o.db, o.log, o.environment, o.relayUrl);
+  }
+
+  get currentState(): RelayState {
+    return this.state;
+  }
+
+  get lastSeq(): number {
+    return this.cursor.lastSeq;
+  }
+
+  /** The relay log the stored cursor belongs to; null until the relay first names it. */
+  get logId(): string | null {
+    return this.cursor.logId;
+  }
+
+  start(): void {
+    this.setState('reconnecting');
+    this.loop ??= this.run();
+  }
+
+  private setState(state: RelayState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.o.log.info('relay.state', { environment: this.o.environment, state });
+    this.o.onState(state);
+  }
+
+  private async run(): Promise<void> {
+    const initial = this.o.initialBackoffMs ?? 500;
+    const max = this.o.maxBackoffMs ?? 30_000;
+    let resyncs = 0;
+    while (!this.stopped) {
+      try {
+        await this.catchUp();
+        const outcome = await this.follow();
+        if (outcome === 'resync' && resyncs < 2) {
+          resyncs += 1; // the stream's hello reset the cursor: catch up at once (a relay that keeps doing it backs off)
+          continue;
+        }
+        resyncs = 0;
+        if (!this.stopped)
+          this.o.log.warn(outcome === 'resync' ? 'relay.resync_repeated' : 'relay.stream_ended', { environment: this.o.environment });
+      } catch (error) {
+        if (this.stopped) break;
+        const status = error instanceof RelayHttpError ? error.status : null;
+        this.o.log.warn('relay.connection_failed', {
+          environment: this.o.environment,
+          ...(status ? { status } : { error: (error as { code?: string }).code ?? (error as Error).message }),
+        });
+        if (status === 401 || status === 403) this.failures = Math.max(this.failures, this.o.offlineAfter ?? 4);
+      }
+      if (this.stopped) break;
+      this.failures += 1;
+      this.setState(this.failures >= (this.o.offlineAfter ?? 4) ? 'offline' : 'reconnecting');
+      const exp = Math.min(max, initial * 2 ** Math.min(this.failures - 1, 16));
+      await this.sleep(exp / 2 + Math.random() * (exp / 2));
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      this.sleepTimer = setTimeout(resolve, ms);
+    });
+  }
+
+  private headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.o.token}`, accept: 'application/json' };
+  }
+
+  private url(path: string, params: Record<string, string>): URL {
+    const url = new URL(path, `${this.o.relayUrl.replace(/\/+$/, '')}/`);
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    return url;
+  }
+
+  /**
+   * Page through everything after the stored sequence. A page from another log, or a 409
+   * CURSOR_AHEAD, resets the cursor to 0 and reads again from there (once per call: a relay that
+   * keeps changing its mind is treated as a failed connection).
+   */
+  private async catchUp(): Promise<void> {
+    let resets = 0;
+    for (let pages = 0; pages < 10_000 && !this.stopped; pages += 1) {
+      const after = this.lastSeq;
+      const response = await request(this.url('v1/transactions', { after: String(after), limit: '500', environment: this.o.environment }), {
+        dispatcher: this.agent,
+        headers: this.headers(),
+        signal: this.abort.signal,
+      });
+      if (response.statusCode === 409) {
+        const ahead = relayCursorAheadSchema.safeParse(await response.body.json().catch(() => null));
+        if (!ahead.success || after === 0 || resets > 0) throw new RelayHttpError(409);
+        resets += 1;
+        const stored = this.logId;
+        const reason = stored !== null && stored !== ahead.data.error.logId ? 'log_changed' : 'cursor_ahead';
+        this.cursor.reset(reason, ahead.data.error.logId, { relayLastSeq: ahead.data.error.lastSeq });
+        continue;
+      }
+      if (response.statusCode !== 200) {
+        await response.body.dump();
+        throw new RelayHttpError(response.statusCode);
+      }
+      const page = lenientPageSchema.parse(await response.body.json());
+      const header = response.headers[RELAY_LOG_ID_HEADER];
+      if (this.cursor.checkLog(page.logId ?? (typeof header === 'string' ? header : undefined))) {
+        // This page is numbered in another log than the cursor: read the new log from 0.
+        if (resets > 0) throw new Error('relay log id changed twice during one catch-up');
+        resets += 1;
+        continue;
+      }
+      for (const item of page.items) {
+        const parsed = relayEventSchema.safeParse(item);
+        if (parsed.success) this.handle(parsed.data);
+        else {
+          const seq = (item as { seq?: unknown } | null)?.seq;
+          this.o.log.warn('relay.bad_event', {
+            environment: this.o.environment,
+            id: typeof seq === 'number' ? seq : null,
+            issue: parsed.error.issues[0]?.message,
+          });
+        }
+      }
+      if (page.nextAfter > this.lastSeq) this.cursor.save(page.nextAfter);
+      if (!page.hasMore) return;
+    }
+  }
+
+  /** Follows the stream; 'resync' when its hello reset the cursor (catch up again before following). */
+  private async follow(): Promise<'ended' | 'resync'> {
+    const after = String(this.lastSeq);
+    const response = await request(this.url('v1/events', { environment: this.o.environment, after }), {
+      dispatcher: this.agent,
+      headers: { ...this.headers(), accept: 'text/event-stream', 'last-event-id': after },
+      signal: this.abort.signal,
+    });
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw new RelayHttpError(response.statusCode);
+    }
+    this.failures = 0;
+    this.setState('connected');
+    let resync = false;
+    const parser = new SseParser((message) => {
+      if (resync) return;
+      if (message.event === 'hello') {
+        resync = this.onHello(message.data);
+        return;
+      }
+      if (message.event !== 'transaction') return;
+      let json: unknown;
+      try {
+        json = JSON.parse(message.data);
+      } catch {
+        this.o.log.warn('relay.bad_event', { environment: this.o.environment, id: message.id });
+        return;
+      }
+      const parsed = relayEventSchema.safeParse(json);
+      if (!parsed.success) {
+        this.o.log.warn('relay.bad_event', { environment: this.o.environment, id: message.id, issue: parsed.error.issues[0]?.message });
+        return;
+      }
+      this.handle(parsed.data);
+    });
+    for await (const chunk of response.body) {
+      parser.push(chunk as Buffer);
+      if (resync) break; // leaving the loop closes the stream
+    }
+    return resync ? 'resync' : 'ended';
+  }
+
+  /** The stream's first event: the relay's log id and last sequence. True when the cursor was reset. */
+  private onHello(data: string): boolean {
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      json = null;
+    }
+    const hello = relayHelloSchema.safeParse(json);
+    if (!hello.success) {
+      this.o.log.warn('relay.bad_hello', { environment: this.o.environment, issue: hello.error.issues[0]?.message });
+      return false;
+    }
+    if (this.cursor.checkLog(hello.data.logId)) return true;
+    if (hello.data.lastSeq < this.lastSeq) {
+      this.cursor.reset('cursor_ahead', hello.data.logId, { relayLastSeq: hello.data.lastSeq });
+      return true;
+    }
+    return false;
+  }
+
+  private handle(event: RelayEvent): void {
+    if (event.environment === this.o.environment) this.o.onEvent(event);
+    if (event.seq > this.lastSeq) this.cursor.save(event.seq);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    if (this.sleepTimer) clearTimeout(this.sleepTimer);
+    this.wake?.();
+    await this.loop?.catch(() => undefined);
+    await this.agent.close().catch(() => undefined);
+    this.setState('offline');
+  }
+}

@@ -1,0 +1,68 @@
+/** Where the till is in an environment's relay log (table relay_cursor): the last sequence applied, and which log it belongs to. */
+import type { Environment } from '../../../shared/domain.js';
+import type { Db } from '../storage/index.js';
+import type { Logger } from '../logger.js';
+
+/** Why the cursor went back to 0 (logged; never personal data). */
+export type ResetReason = 'log_changed' | 'cursor_ahead';
+
+export class RelayCursor {
+  /** A cursor kept for another relay URL means nothing here: it starts again from 0. */
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly environment: Environment,
+    relayUrl: string,
+  ) {
+    const row = db.prepare('SELECT relay_url FROM relay_cursor WHERE environment = ?').get(environment) as
+      { relay_url: string } | undefined;
+    if (!row || row.relay_url !== relayUrl) {
+      db.prepare(
+        'INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0, log_id = NULL',
+      ).run(environment, relayUrl);
+    }
+  }
+
+  get lastSeq(): number {
+    const row = this.db.prepare('SELECT last_seq FROM relay_cursor WHERE environment = ?').get(this.environment) as
+      { last_seq: number } | undefined;
+    return row?.last_seq ?? 0;
+  }
+
+  /** The relay log the cursor belongs to; null until the relay first names it. */
+  get logId(): string | null {
+    const row = this.db.prepare('SELECT log_id FROM relay_cursor WHERE environment = ?').get(this.environment) as
+      { log_id: string | null } | undefined;
+    return row?.log_id ?? null;
+  }
+
+  /**
+   * Checks the relay's log id against the stored one. The first one seen is adopted (a cursor from
+   * before log ids is kept). Another one means the relay's log was wiped or replaced: the cursor goes
+   * back to 0 under the new id. Returns true when it did.
+   */
+  checkLog(logId: string | undefined): boolean {
+    if (logId === undefined) return false;
+    const stored = this.logId;
+    if (stored === logId) return false;
+    if (stored === null) {
+      this.db.prepare('UPDATE relay_cursor SET log_id = ? WHERE environment = ?').run(logId, this.environment);
+      return false;
+    }
+    this.reset('log_changed', logId, {});
+    return true;
+  }
+
+  /** Back to 0, under the new log id when there is one. */
+  reset(reason: ResetReason, logId: string | null, fields: { relayLastSeq?: number }): void {
+    this.log.warn('relay.cursor_reset', { environment: this.environment, reason, cursor: this.lastSeq, ...fields });
+    this.db
+      .prepare('UPDATE relay_cursor SET last_seq = 0, log_id = coalesce(?, log_id) WHERE environment = ?')
+      .run(logId, this.environment);
+  }
+
+  /** Moves forward only. */
+  save(seq: number): void {
+    this.db.prepare('UPDATE relay_cursor SET last_seq = ? WHERE environment = ? AND last_seq < ?').run(seq, this.environment, seq);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The till's migrations from version 7 on: the shop's working day (people and the audit log, who took each
+ * payment and shifts, till names, settle by hand, the day's close). migrations.ts lists them after the first
+ * six; add the next one here, with one test in test/unit/core/migrations.test.ts.
+ */
+import type { Migration } from '../../../shared/sqlite.js';
+
+export const WORKING_DAY_MIGRATIONS: readonly Migration[] = [
+  {
+    // The people of this till (the owner and staff, PINs as scrypt hashes), the PIN lock-out kept on disk so a
+    // restart does not reset it, and the append-only audit log (no row is ever changed or removed).
+    version: 7,
+    name: 'people, PIN lock-out and audit log',
+    up: `
+    CREATE TABLE staff (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 40),
+      role TEXT NOT NULL CHECK (role IN ('owner', 'manager', 'cashier')),
+      pin_hash TEXT NOT NULL,
+      active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE UNIQUE INDEX staff_one_owner ON staff (role) WHERE role = 'owner';
+    CREATE TABLE pin_attempts (
+      subject TEXT PRIMARY KEY,
+      failures INTEGER NOT NULL DEFAULT 0,
+      lockouts INTEGER NOT NULL DEFAULT 0,
+      locked_until INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE audit_log (
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,
+      actor_id TEXT,
+      actor_name TEXT,
+      action TEXT NOT NULL,
+      detail TEXT NOT NULL DEFAULT ''
+    ) STRICT;
+    CREATE INDEX audit_log_action ON audit_log (action, at);
+    CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+    CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+    `,
+  },
+  {
+    // Who started each payment (local: staff id, name and shift; from other tills: the cashier named in the
+    // echoed metadata), and the shifts, each with the report stored when it closed.
+    version: 8,
+    name: 'payment attribution and shifts',
+    up: `
+    ALTER TABLE payments ADD COLUMN staff_id TEXT;
+    ALTER TABLE payments ADD COLUMN staff_name TEXT;
+    ALTER TABLE payments ADD COLUMN shift_id TEXT;
+    CREATE INDEX payments_shift ON payments (shift_id);
+    ALTER TABLE transactions ADD COLUMN staff_id TEXT;
+    ALTER TABLE transactions ADD COLUMN staff_name TEXT;
+    CREATE TABLE shifts (
+      id TEXT PRIMARY KEY,
+      staff_id TEXT NOT NULL REFERENCES staff (id),
+      staff_name TEXT NOT NULL,
+      opened_at INTEGER NOT NULL,
+      closed_at INTEGER,
+      closed_by TEXT,
+      report TEXT
+    ) STRICT;
+    CREATE UNIQUE INDEX shifts_one_open ON shifts (staff_id) WHERE closed_at IS NULL;
+    CREATE INDEX shifts_opened ON shifts (opened_at DESC);
+    CREATE TRIGGER shifts_closed_frozen BEFORE UPDATE ON shifts WHEN OLD.closed_at IS NOT NULL
+      BEGIN SELECT RAISE(ABORT, 'a closed shift never changes'); END;
+    `,
+  },
+  {
+    // The names of the merchant's tills, from the metadata each result echoes (payment-metadata.ts): the
+    // latest result's name wins, so a renamed till is named anew. This till's own name stays in Settings.
+    version: 9,
+    name: 'till names',
+    up: `
+    CREATE TABLE till_names (
+      till_id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      seen_at INTEGER NOT NULL
+    ) STRICT;
+    `,
+  },
+  {
+    // Settle by hand (issue 12 item 6): the outcome a manager verified on the service's dashboard, who and when,
+    // and how the service's own result (if it came later) compared; the transaction row it made; the owner's alerts.
+    version: 10,
+    name: 'settle by hand and alerts',
+    up: `
+    ALTER TABLE payments ADD COLUMN hand_outcome TEXT CHECK (hand_outcome IN ('paid', 'not_paid'));
+    ALTER TABLE payments ADD COLUMN hand_reference TEXT;
+    ALTER TABLE payments ADD COLUMN hand_fee INTEGER CHECK (hand_fee >= 0);
+    ALTER TABLE payments ADD COLUMN hand_note TEXT;
+    ALTER TABLE payments ADD COLUMN hand_by_id TEXT;
+    ALTER TABLE payments ADD COLUMN hand_by_name TEXT;
+    ALTER TABLE payments ADD COLUMN hand_at INTEGER;
+    ALTER TABLE payments ADD COLUMN hand_check TEXT CHECK (hand_check IN ('confirmed', 'overridden'));
+    ALTER TABLE transactions ADD COLUMN settled_by_hand INTEGER NOT NULL DEFAULT 0 CHECK (settled_by_hand IN (0, 1));
+    CREATE TABLE alerts (
+      id INTEGER PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('hand_settlement_overridden')),
+      payment_id TEXT NOT NULL REFERENCES payments (id),
+      environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+      message TEXT NOT NULL,
+      raised_at INTEGER NOT NULL,
+      acknowledged_at INTEGER,
+      acknowledged_by_id TEXT,
+      acknowledged_by_name TEXT
+    ) STRICT;
+    CREATE UNIQUE INDEX alerts_one_per_payment ON alerts (kind, payment_id);
+    CREATE INDEX alerts_open ON alerts (acknowledged_at, raised_at);
+    `,
+  },
+  {
+    // The day's close: each Z report is an immutable snapshot (triggers refuse any change or removal), numbered
+    // per environment: its figures (report, JSON) and the transactions it counted as its CSV lists them (lines,
+    // JSON). Each final transaction names the Z that counted it (NULL until a close).
+    version: 11,
+    name: 'Z reports',
+    up: `
+    CREATE TABLE z_reports (
+      id INTEGER PRIMARY KEY,
+      environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+      number INTEGER NOT NULL CHECK (number > 0),
+      opened_at INTEGER,
+      closed_at INTEGER NOT NULL,
+      closed_by_id TEXT,
+      closed_by_name TEXT,
+      report TEXT NOT NULL,
+      lines TEXT NOT NULL,
+      UNIQUE (environment, number)
+    ) STRICT;
+    CREATE TRIGGER z_reports_no_update BEFORE UPDATE ON z_reports BEGIN SELECT RAISE(ABORT, 'a Z report never changes'); END;
+    CREATE TRIGGER z_reports_no_delete BEFORE DELETE ON z_reports BEGIN SELECT RAISE(ABORT, 'a Z report never changes'); END;
+    ALTER TABLE transactions ADD COLUMN z_report_id INTEGER REFERENCES z_reports (id);
+    CREATE INDEX transactions_env_z ON transactions (environment, z_report_id);
+    `,
+  },
+  {
+    // The few results settled by hand, found without reading every transaction: a day close looks for those the
+    // service confirmed with other figures than the hand's after a Z counted the hand's (day-corrections.ts).
+    version: 12,
+    name: 'results settled by hand indexed',
+    up: `
+    CREATE INDEX transactions_by_hand ON transactions (environment, z_report_id) WHERE settled_by_hand = 1;
+    `,
+  },
+  {
+    // The payments ever settled by hand, few on any till: the takings CSV reads what the service later said of
+    // them (confirmed, overridden) from this index once, instead of looking up every row's payment.
+    version: 13,
+    name: 'payments settled by hand indexed',
+    up: `
+    CREATE INDEX payments_by_hand ON payments (environment, merchant_ref) WHERE hand_outcome IS NOT NULL;
+    `,
+  },
+];

@@ -1,0 +1,56 @@
+/**
+ * Where the till keeps its two secrets per environment (the service's secret key and the relay
+ * token): the OS keychain, never a file. On Linux the Secret Service store is pinned: the kernel
+ * keyring forgets everything at reboot, so a missing Secret Service is a clear error, never a
+ * silent fallback.
+ */
+import { AsyncEntry } from '@napi-rs/keyring';
+import { createHash } from 'node:crypto';
+import type { Environment } from '../../../shared/domain.js';
+import { CoreError } from '../errors.js';
+
+export type SecretStore = {
+  get(account: string): Promise<string | null>;
+  set(account: string, value: string): Promise<void>;
+  delete(account: string): Promise<void>;
+};
+
+const KEYCHAIN_MESSAGE =
+  "The computer's keychain is not available, so the till cannot keep its keys safely. On Linux, install and unlock a Secret Service keyring (GNOME Keyring or KWallet), then restart the till.";
+
+/** A service name unique to a data folder, so two tills (or two tests) never share entries. */
+export function keychainServiceName(dataDir: string): string {
+  return `momo-till.${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
+}
+
+export function createKeychainStore(service: string): SecretStore {
+  const entry = (account: string) => new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
+  const wrap = async <T>(action: () => Promise<T>): Promise<T> => {
+    try {
+      return await action();
+    } catch (error) {
+      // The keyring's own message (D-Bus details) is not for the cashier.
+      void error;
+      throw new CoreError('KEYCHAIN_UNAVAILABLE', KEYCHAIN_MESSAGE);
+    }
+  };
+  return {
+    get: (account) => wrap(() => entry(account).getPassword()).then((value) => value ?? null),
+    set: (account, value) => wrap(() => entry(account).setPassword(value)),
+    delete: (account) => wrap(async () => void (await entry(account).deletePassword())),
+  };
+}
+
+/** Accounts used in the keychain, per environment. */
+export const secretAccount = (environment: Environment, what: 'secret-key' | 'relay-token') => `${environment}.${what}`;
+
+/** In-memory store for unit tests that are not about the keychain itself. */
+export function createMemorySecretStore(): SecretStore & { entries: Map<string, string> } {
+  const entries = new Map<string, string>();
+  return {
+    entries,
+    get: async (account) => entries.get(account) ?? null,
+    set: async (account, value) => void entries.set(account, value),
+    delete: async (account) => void entries.delete(account),
+  };
+}

@@ -1,0 +1,11 @@
+/** Takings: `takings:*`, in the active environment. */
+import type { CoreContext } from '../core-context.js';
+import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
+
+export function takingsHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'takings'>> {
+  const active = () => ctx.settings.settings.active;
+  return {
+    'takings:report': async ({ from, to, cashierId }) => ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone, cashierId),
+    'takings:exportCsv': async ({ from, to, cashierId }) => ctx.takings.exportCsv(active(), from, to, cashierId),
+  };
+}

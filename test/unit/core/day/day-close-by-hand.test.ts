@@ -1,0 +1,171 @@
+/**
+ * Day close with settle by hand, through the engine's own result path on a real SQLite file: a Z marks
+ * what was settled by hand, and when the service's late result disagrees with a hand settlement an
+ * earlier Z counted, the next Z counts the service's result and a correction takes the hand figures out.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../../../electron/core/storage/database.js';
+import { DayClose } from '../../../../electron/core/day/day-close.js';
+import { zCsv, type CsvLine } from '../../../../electron/core/day/day-csv.js';
+import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
+import type { PaymentEngine } from '../../../../electron/core/payments/payment-engine.js';
+import { settleByHand } from '../../../../electron/core/settle/settle-by-hand.js';
+import type { SettleRequest } from '../../../../electron/core/settle/settle-rules.js';
+import type { DayReport } from '../../../../shared/ipc/contract.js';
+import { dayResult, merchantRef } from '../../../support/day-rows.js';
+import { paymentRow } from '../../../support/payment-rows.js';
+import { openOfflineEngine, type OfflineEngine } from '../../../support/offline-engine.js';
+
+const TZ = 'Africa/Accra';
+const T0 = Date.parse('2026-11-22T10:00:00Z');
+const REF = merchantRef('TFRONT1', 'P1');
+let now: number;
+let db: Db;
+let till: OfflineEngine;
+let engine: PaymentEngine;
+let day: DayClose;
+let settle: (request: Partial<SettleRequest>) => void;
+
+beforeEach(() => {
+  now = T0 + OVERDUE_AFTER_MS + 60_000;
+  const clock = () => now;
+  till = openOfflineEngine({ prefix: 'momo-day-hand-', tillId: 'TFRONT1', timeZone: TZ, clock });
+  ({ db, engine } = till);
+  const { repo, settleDeps: deps } = till;
+  day = new DayClose(db, clock);
+  settle = (request) => {
+    const { answer } = settleByHand(
+      deps,
+      'test',
+      { id: 'p1', outcome: 'not_paid', note: 'Seen on the dashboard', ...request },
+      { id: 'm', name: 'Mary' },
+    );
+    expect(answer.ok).toBe(true);
+  };
+  // GH₵12.50 started by Kofi at T0 on this till; its result never came (overdue).
+  repo.insert(
+    paymentRow('p1', {
+      state: 'awaiting_customer',
+      amount: 1250,
+      merchant_ref: REF,
+      till_id: 'TFRONT1',
+      staff_id: 'kofi',
+      staff_name: 'Kofi',
+      created_at: T0,
+      updated_at: T0,
+    }),
+  );
+});
+afterEach(() => till.close());
+
+/** The service's own result for p1, late (a delivery replayed from the dashboard). */
+const late = (status: 'SUCCESS' | 'FAILED') =>
+  engine.applyTransaction(
+    'test',
+    dayResult('TX_SERVICE1', {
+      merchantRef: REF,
+      status,
+      cashier: ['kofi', 'Kofi'],
+      amount: '12.50',
+      fee: '0.24',
+      net: '12.26',
+      completedAt: new Date(now).toISOString(),
+    }),
+    null,
+  );
+const closeDay = () => {
+  now += 60_000;
+  return day.close('test', TZ, day.last('test')?.number ?? 0, null);
+};
+
+describe('a Z and settle by hand', () => {
+  it('counts and marks what was settled by hand, with the note as the reason, in the report and its CSV', () => {
+    settle({ note: 'No money on the dashboard' });
+    const { id, report } = closeDay();
+    expect(report.settledByHand).toBe(1);
+    expect(report.failures).toEqual([
+      expect.objectContaining({ settledByHand: true, reason: 'Settled by hand: No money on the dashboard', cashier: 'Kofi' }),
+    ]);
+    const row = day.get('test', id);
+    const csv = zCsv(JSON.parse(row.report) as DayReport, JSON.parse(row.lines) as CsvLine[]).csv.split('\r\n');
+    expect(csv[0]).toMatch(/,settled_by_hand$/);
+    expect(csv[1]).toMatch(/,FAILED,12\.50,0\.00,0\.00,.*,yes$/);
+  });
+
+  it('a hand PAID counted in Z-0001 that the service says FAILED: Z-0002 counts the failure and takes the hand figures back out', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1', fee: '0.25' });
+    const first = closeDay();
+    expect(first.report.totals).toEqual({ count: 1, succeeded: 1, failed: 0, gross: '12.50', fees: '0.25', net: '12.25' });
+    now += 60_000;
+    late('FAILED');
+    const x = day.xReport('test', TZ);
+    expect(x.corrections).toEqual([
+      {
+        merchantRef: REF,
+        msisdn: '024 123 4567',
+        amount: '12.50',
+        hand: 'PAID',
+        handBy: 'Mary',
+        countedIn: 'Z-0001',
+        service: 'FAILED',
+        gross: '-12.50',
+        fees: '-0.25',
+        net: '-12.25',
+      },
+    ]);
+    const second = closeDay();
+    expect(second.report.corrections).toEqual(x.corrections);
+    // The service's failure counted, the hand's payment taken out: over both reports, one failed payment.
+    expect(second.report.totals).toEqual({ count: 0, succeeded: -1, failed: 1, gross: '-12.50', fees: '-0.25', net: '-12.25' });
+    expect(second.report.byCashier).toEqual([expect.objectContaining({ cashier: 'Kofi', gross: '-12.50' })]);
+    expect(second.report.settledByHand).toBe(0);
+    expect(day.view('test', first.id).report).toEqual(first.report); // Z-0001 never changes
+    const csv = zCsv(second.report, JSON.parse(day.get('test', second.id).lines) as CsvLine[]).csv;
+    expect(csv).toMatch(/,CORRECTION,-12\.50,-0\.25,-12\.25,/); // negative figures stay numbers (no leading ')
+    expect(csv).toContain('\r\ntill,TFRONT1,0,-1,1,-12.50,-0.25,-12.25\r\n');
+    expect(day.xReport('test', TZ).corrections).toEqual([]); // made once
+  });
+
+  it('a hand NOT PAID counted in Z-0001 that the service says PAID: Z-0002 counts the payment and takes the failure out', () => {
+    settle({});
+    closeDay();
+    late('SUCCESS');
+    const { report } = closeDay();
+    expect(report.totals).toEqual({ count: 0, succeeded: 1, failed: -1, gross: '12.50', fees: '0.24', net: '12.26' });
+    expect(report.corrections).toEqual([
+      expect.objectContaining({ hand: 'NOT PAID', service: 'SUCCESS', gross: '0.00', countedIn: 'Z-0001' }),
+    ]);
+  });
+
+  it('no correction when the service answered before any close counted the hand settlement', () => {
+    settle({});
+    late('SUCCESS');
+    expect(closeDay().report).toMatchObject({ totals: { count: 1, succeeded: 1, gross: '12.50' }, corrections: [], settledByHand: 0 });
+  });
+
+  it('the service agreed with a hand PAID but charged a fee the hand did not count: Z-0002 adjusts the fee, once', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1' }); // no fee typed: 0.00 counted
+    const first = closeDay();
+    expect(first.report).toMatchObject({ settledByHand: 1, totals: { fees: '0.00', net: '12.50' } });
+    late('SUCCESS'); // fee 0.24
+    const second = closeDay();
+    expect(second.report.totals).toEqual({ count: 0, succeeded: 0, failed: 0, gross: '0.00', fees: '0.24', net: '-0.24' });
+    expect(second.report.corrections).toEqual([
+      expect.objectContaining({ hand: 'PAID', service: 'SUCCESS', countedIn: 'Z-0001', gross: '0.00', fees: '0.24', net: '-0.24' }),
+    ]);
+    expect(closeDay().report).toMatchObject({ totals: { count: 0, fees: '0.00' }, corrections: [] });
+  });
+
+  it('no correction when the service agreed on the same figures', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1', fee: '0.24' });
+    closeDay();
+    late('SUCCESS');
+    expect(closeDay().report).toMatchObject({ totals: { count: 0, fees: '0.00' }, corrections: [] });
+  });
+
+  it('no correction when the service confirmed a hand PAID before any close counted it', () => {
+    settle({ outcome: 'paid', reference: 'TX_SERVICE1' });
+    late('SUCCESS');
+    expect(closeDay().report).toMatchObject({ totals: { count: 1, fees: '0.24', net: '12.26' }, corrections: [], settledByHand: 1 });
+  });
+});

@@ -1,0 +1,348 @@
+/** One test per migration of the till database, plus: a database from a newer app is refused untouched. */
+import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../../../electron/core/storage/database.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../../electron/core/storage/migrations.js';
+import { insertRow, migrateTo } from '../../../support/migrations.js';
+import { paymentRow } from '../../../support/payment-rows.js';
+
+const dirs: string[] = [];
+const open: Db[] = [];
+function file(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'momo-mig-'));
+  dirs.push(dir);
+  return join(dir, 'till.db');
+}
+function track(db: Db): Db {
+  open.push(db);
+  return db;
+}
+/** A till database at `version`, as a user of that version has it. */
+function tillAt(version: number): Db {
+  const db = track(new Database(file()));
+  migrateTo(db, MIGRATIONS, version);
+  return db;
+}
+afterEach(() => {
+  for (const db of open.splice(0)) if (db.open) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const tables = (db: Db) =>
+  (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+const isStrict = (db: Db, table: string) =>
+  (db.prepare('SELECT strict FROM pragma_table_list WHERE name = ?').get(table) as { strict: number }).strict === 1;
+const version = (db: Db) => db.pragma('user_version', { simple: true });
+
+const transaction = (reference: string, values: Record<string, unknown> = {}) => ({
+  environment: 'test',
+  reference,
+  client_reference: null,
+  status: 'SUCCESS',
+  amount: 100,
+  fee: 2,
+  net: 98,
+  msisdn: '233',
+  network: 'SANDBOX',
+  description: '',
+  till_id: 'other',
+  completed_at: 1,
+  local_date: '2026-01-01',
+  received_at: 1,
+  ...values,
+});
+
+/** Puts in payment p1 with only the columns schema 7 has (the columns later migrations add keep their defaults). */
+function insertPaymentV7(db: Db, state: string): void {
+  db.prepare(
+    `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network, description,
+       request_body, till_id, created_at, updated_at) VALUES ('p1', 'r1', 'T1.x', 'test', ?, 100, 'm', 'm', 'MTN', '', '{}', 'T1', 1, 1)`,
+  ).run(state);
+}
+
+describe('opening', () => {
+  it('sets WAL and synchronous=FULL on every open, and reaches the latest schema', () => {
+    const path = file();
+    track(openDatabase(path)).close();
+    const db = track(openDatabase(path));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(version(db)).toBe(SCHEMA_VERSION);
+  });
+
+  it('refuses a database written by a newer version and leaves it as it was', () => {
+    const path = file();
+    const raw = track(new Database(path));
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.exec('CREATE TABLE future (x INTEGER) STRICT');
+    raw.close();
+    expect(() => openDatabase(path)).toThrow(/newer version of momo-till/);
+    const again = track(new Database(path));
+    expect(again.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    expect(tables(again)).toEqual(['future']);
+  });
+
+  it('numbers its migrations 1, 2, 3… in order', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+});
+
+describe('migration 1: payments and the relay cursor', () => {
+  it('creates STRICT tables with the state check and unique request id and merchantRef', () => {
+    const db = tillAt(1);
+    expect(tables(db)).toEqual(['payments', 'relay_cursor']);
+    expect(isStrict(db, 'payments')).toBe(true);
+    insertRow(db, 'payments', paymentRow('a', { merchant_ref: 'a' }));
+    expect(() => insertRow(db, 'payments', { ...paymentRow('b'), state: 'pending' })).toThrow(/CHECK constraint/);
+    expect(() => insertRow(db, 'payments', paymentRow('c', { merchant_ref: 'a' }))).toThrow(/UNIQUE/);
+    expect(() => db.prepare("UPDATE payments SET amount = '12.50 GHS' WHERE id = 'a'").run()).toThrow(
+      /cannot store TEXT value in INTEGER column/,
+    );
+  });
+});
+
+describe('migration 2: the transaction copy and the daily rollup', () => {
+  it('adds the tables on top of version 1 without touching payments', () => {
+    const db = tillAt(1);
+    insertRow(db, 'payments', paymentRow('p1', { environment: 'live', state: 'success' }));
+    migrateTo(db, MIGRATIONS, 2);
+    expect(version(db)).toBe(2);
+    expect(tables(db)).toEqual(['daily_takings', 'payments', 'relay_cursor', 'transactions']);
+    expect(isStrict(db, 'transactions') && isStrict(db, 'daily_takings')).toBe(true);
+    expect((db.prepare('SELECT count(*) AS n FROM payments').get() as { n: number }).n).toBe(1);
+    insertRow(db, 'transactions', transaction('TX1'));
+    expect(() => insertRow(db, 'transactions', transaction('TX1'))).toThrow(/UNIQUE/);
+  });
+});
+
+describe('migration 3: payment counts kept by triggers', () => {
+  it('counts existing payments per environment at upgrade time, then follows inserts and deletes', () => {
+    const db = tillAt(2);
+    insertRow(db, 'payments', paymentRow('a'));
+    insertRow(db, 'payments', paymentRow('b'));
+    insertRow(db, 'payments', paymentRow('c', { environment: 'live' }));
+    migrateTo(db, MIGRATIONS, 3);
+    const counts = () =>
+      Object.fromEntries(
+        (db.prepare('SELECT environment, total FROM payment_counts').all() as Array<{ environment: string; total: number }>).map((r) => [
+          r.environment,
+          r.total,
+        ]),
+      );
+    expect(counts()).toEqual({ test: 2, live: 1 });
+    insertRow(db, 'payments', paymentRow('d', { environment: 'live' }));
+    db.prepare("DELETE FROM payments WHERE id = 'a'").run();
+    expect(counts()).toEqual({ test: 1, live: 2 });
+  });
+});
+
+describe('migration 4: TEST takings by the network the cashier charged', () => {
+  it("rebuilds the TEST rollup with this till's own sandbox results under their charged network; LIVE untouched", () => {
+    const db = tillAt(3);
+    insertRow(
+      db,
+      'payments',
+      paymentRow('p1', { merchant_ref: 'T1.A', state: 'success', amount: 500, msisdn: '233201234567', network: 'TELECEL' }),
+    );
+    const tx = (environment: string, reference: string, client_reference: string, amount: number, network: string) =>
+      insertRow(
+        db,
+        'transactions',
+        transaction(reference, {
+          environment,
+          client_reference,
+          amount,
+          fee: 0,
+          net: amount,
+          network,
+          till_id: 'T1',
+          local_date: '2026-11-20',
+        }),
+      );
+    tx('test', 'TX1', 'T1.A', 500, 'SANDBOX'); // ours: charged on TELECEL
+    tx('test', 'TX2', 'T9.B', 300, 'SANDBOX'); // another till's: unknown network
+    tx('live', 'TX3', 'T1.C', 700, 'MTN');
+    const roll = (environment: string, network: string, gross: number) =>
+      insertRow(db, 'daily_takings', {
+        environment,
+        local_date: '2026-11-20',
+        till_id: 'T1',
+        network,
+        succeeded: 1,
+        failed: 0,
+        gross,
+        fees: 0,
+        net: gross,
+      });
+    roll('test', 'SANDBOX', 800);
+    roll('live', 'MTN', 700);
+    migrateTo(db, MIGRATIONS, 4);
+    const rows = db.prepare('SELECT environment, network, succeeded, gross FROM daily_takings ORDER BY environment, network').all();
+    expect(rows).toEqual([
+      { environment: 'live', network: 'MTN', succeeded: 1, gross: 700 },
+      { environment: 'test', network: 'SANDBOX', succeeded: 1, gross: 300 },
+      { environment: 'test', network: 'TELECEL', succeeded: 1, gross: 500 },
+    ]);
+  });
+});
+
+describe('migration 5: merchantRef searched per environment', () => {
+  it('adds an (environment, merchant_ref) index that a per-environment merchantRef range uses', () => {
+    const db = tillAt(5);
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT id FROM payments WHERE environment = 'test' AND merchant_ref >= 'T1.' AND merchant_ref < 'T1.\uffff' ORDER BY merchant_ref DESC LIMIT 1000",
+      )
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((r) => r.detail).join(' | ')).toMatch(/payments_env_merchant_ref/);
+  });
+});
+
+describe('migration 6: the relay log id with the cursor', () => {
+  it('adds log_id (NULL) to existing cursors and keeps their sequence', () => {
+    const db = tillAt(5);
+    insertRow(db, 'relay_cursor', { environment: 'test', relay_url: 'http://127.0.0.1:1', last_seq: 42 });
+    migrateTo(db, MIGRATIONS, 6);
+    expect(db.prepare('SELECT environment, relay_url, last_seq, log_id FROM relay_cursor').all()).toEqual([
+      { environment: 'test', relay_url: 'http://127.0.0.1:1', last_seq: 42, log_id: null },
+    ]);
+    db.prepare("UPDATE relay_cursor SET log_id = 'AbCdEfGhIjKlMnOpQrSt-_'").run();
+  });
+});
+
+describe('migration 7: people, the PIN lock-out and the audit log', () => {
+  it('allows one owner, keeps the lock-out on disk, and refuses to change or delete an audit row', () => {
+    const db = tillAt(7);
+    expect(['staff', 'pin_attempts', 'audit_log'].every((t) => isStrict(db, t))).toBe(true);
+    const person = db.prepare("INSERT INTO staff (id, name, role, pin_hash, created_at, updated_at) VALUES (?, ?, ?, 'h', 1, 1)");
+    person.run('a', 'Owner', 'owner');
+    expect(() => person.run('b', 'Second owner', 'owner')).toThrow(/UNIQUE/);
+    expect(() => person.run('c', 'Ama', 'boss')).toThrow(/CHECK/);
+    db.prepare("INSERT INTO audit_log (at, action, detail) VALUES (1, 'sign_in', '')").run();
+    expect(() => db.prepare("UPDATE audit_log SET detail = 'x'").run()).toThrow(/append-only/);
+    expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+  });
+});
+
+describe('migration 8: who started each payment, and shifts', () => {
+  it('adds the staff to existing payments as NULL, one open shift per person, and freezes a closed shift', () => {
+    const v7 = tillAt(7);
+    insertPaymentV7(v7, 'success');
+    v7.prepare("INSERT INTO staff (id, name, role, pin_hash, created_at, updated_at) VALUES ('k', 'Kofi', 'cashier', 'h', 1, 1)").run();
+    migrateTo(v7, MIGRATIONS, 8);
+    const v8 = v7;
+    expect(v8.prepare('SELECT staff_id, staff_name, shift_id FROM payments').get()).toEqual({
+      staff_id: null,
+      staff_name: null,
+      shift_id: null,
+    });
+    const shift = v8.prepare("INSERT INTO shifts (id, staff_id, staff_name, opened_at) VALUES (?, 'k', 'Kofi', 1)");
+    shift.run('s1');
+    expect(() => shift.run('s2')).toThrow(/UNIQUE/);
+    v8.prepare("UPDATE shifts SET closed_at = 2, closed_by = 'k', report = '{}' WHERE id = 's1'").run();
+    expect(() => v8.prepare("UPDATE shifts SET report = '{\"gross\":1}' WHERE id = 's1'").run()).toThrow(/never changes/);
+    shift.run('s2');
+  });
+});
+
+describe('migration 9: till names', () => {
+  it('adds an empty STRICT table of one name per till id', () => {
+    const v8 = tillAt(8);
+    migrateTo(v8, MIGRATIONS, 9);
+    const name = v8.prepare('INSERT INTO till_names (till_id, name, seen_at) VALUES (?, ?, ?)');
+    name.run('TBACK02', 'Back room', 1);
+    expect(() => name.run('TBACK02', 'Back room', 2)).toThrow(/UNIQUE/);
+    expect(() => name.run('TBACK03', 'Kiosk', 'soon')).toThrow(/cannot store TEXT value in INTEGER column/);
+  });
+});
+
+describe("migration 10: settle by hand and the owner's alerts", () => {
+  it('adds the hand settlement as NULL to existing payments, settled_by_hand 0 to existing transactions, and a STRICT alerts table', () => {
+    const v9 = tillAt(9);
+    insertPaymentV7(v9, 'awaiting_customer');
+    insertRow(v9, 'transactions', transaction('TX_1'));
+    migrateTo(v9, MIGRATIONS, 10);
+    const v10 = v9;
+    expect(
+      v10
+        .prepare('SELECT hand_outcome, hand_reference, hand_fee, hand_note, hand_by_id, hand_by_name, hand_at, hand_check FROM payments')
+        .get(),
+    ).toEqual({
+      hand_outcome: null,
+      hand_reference: null,
+      hand_fee: null,
+      hand_note: null,
+      hand_by_id: null,
+      hand_by_name: null,
+      hand_at: null,
+      hand_check: null,
+    });
+    expect(v10.prepare('SELECT settled_by_hand FROM transactions').get()).toEqual({ settled_by_hand: 0 });
+    expect(() => v10.prepare('UPDATE transactions SET settled_by_hand = 2').run()).toThrow(/CHECK/);
+    expect(() => v10.prepare("UPDATE payments SET hand_outcome = 'maybe'").run()).toThrow(/CHECK/);
+    expect(() => v10.prepare("UPDATE payments SET hand_check = 'unsure'").run()).toThrow(/CHECK/);
+    expect(isStrict(v10, 'alerts')).toBe(true);
+    const alert = v10.prepare(
+      "INSERT INTO alerts (kind, payment_id, environment, message, raised_at) VALUES ('hand_settlement_overridden', ?, 'test', 'm', 1)",
+    );
+    alert.run('p1');
+    expect(() => alert.run('p1')).toThrow(/UNIQUE/);
+    expect(() => alert.run('nope')).toThrow(/FOREIGN KEY/);
+  });
+});
+
+describe('migration 11: Z reports', () => {
+  it('leaves existing transactions in no Z, numbers Z reports once per environment, and refuses to change or delete one', () => {
+    const v10 = tillAt(10);
+    insertRow(v10, 'transactions', transaction('TX_OLD'));
+    migrateTo(v10, MIGRATIONS, 11);
+    const v11 = v10;
+    expect(isStrict(v11, 'z_reports')).toBe(true);
+    expect(v11.prepare('SELECT z_report_id FROM transactions').get()).toEqual({ z_report_id: null });
+    const z = v11.prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES (?, ?, 5, '{}', '[]')");
+    const id = Number(z.run('test', 1).lastInsertRowid);
+    z.run('live', 1);
+    expect(() => z.run('test', 1)).toThrow(/UNIQUE/);
+    expect(() => z.run('staging', 2)).toThrow(/CHECK/);
+    v11.prepare('UPDATE transactions SET z_report_id = ?').run(id);
+    expect(() => v11.prepare('UPDATE transactions SET z_report_id = 99').run()).toThrow(/FOREIGN KEY/);
+    expect(() => v11.prepare('UPDATE z_reports SET report = \'{"x":1}\'').run()).toThrow(/a Z report never changes/);
+    expect(() => v11.prepare('DELETE FROM z_reports').run()).toThrow(/a Z report never changes/);
+  });
+});
+
+describe('migration 12: results settled by hand indexed', () => {
+  it('finds the results settled by hand through a partial index, the others not in it', () => {
+    const v11 = tillAt(11);
+    insertRow(v11, 'transactions', transaction('TX_SERVICE'));
+    insertRow(v11, 'transactions', transaction('TX_HAND', { settled_by_hand: 1 }));
+    migrateTo(v11, MIGRATIONS, 12);
+    const v12 = v11;
+    const sql = "SELECT reference FROM transactions WHERE environment = 'test' AND settled_by_hand = 1";
+    expect(v12.prepare(sql).all()).toEqual([{ reference: 'TX_HAND' }]);
+    const plan = (v12.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
+    expect(plan).toContain('USING INDEX transactions_by_hand');
+  });
+});
+
+describe('migration 13: payments settled by hand indexed', () => {
+  it('finds the payments settled by hand of an environment through a partial index, the others not in it', () => {
+    const v12 = tillAt(12);
+    insertRow(v12, 'payments', paymentRow('plain'));
+    insertRow(v12, 'payments', { ...paymentRow('hand'), hand_outcome: 'paid', hand_check: 'overridden' });
+    insertRow(v12, 'payments', { ...paymentRow('live-hand', { environment: 'live' }), hand_outcome: 'not_paid' });
+    migrateTo(v12, MIGRATIONS, 13);
+    const v13 = v12;
+    const sql = "SELECT merchant_ref, hand_check FROM payments WHERE environment = 'test' AND hand_outcome IS NOT NULL";
+    expect(v13.prepare(sql).all()).toEqual([{ merchant_ref: 'm-hand', hand_check: 'overridden' }]);
+    const plan = (v13.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
+    expect(plan).toContain('USING INDEX payments_by_hand');
+  });
+});
+
+it('every migration is covered by a test above', () => {
+  expect(SCHEMA_VERSION).toBe(13);
+});

@@ -1,0 +1,82 @@
+/** Other tills' names: sent in each payment's metadata, read back from the echoed results, shown in takings by till. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTempTillDb } from '../../../support/temp-till-db.js';
+import type { Db } from '../../../../electron/core/storage/database.js';
+import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
+import { Takings } from '../../../../electron/core/takings/takings.js';
+import { MAX_METADATA_BYTES } from '../../../../shared/wire/initialize.js';
+import { PAYMENT_METADATA_MAX_BYTES, paymentMetadata, paymentMetadataSchema, tillOf } from '../../../../shared/wire/payment-metadata.js';
+import { transactionSchema } from '../../../../shared/wire/transaction.js';
+import { sandboxSuccessTransaction } from '../../../support/wire-fixtures.js';
+
+describe('paymentMetadata', () => {
+  it('carries the till id and name, and the cashier when someone is signed in', () => {
+    expect(paymentMetadata({ id: 'TFRONT1', name: 'Front counter' }, null)).toEqual({ till: 'TFRONT1', tillName: 'Front counter' });
+    expect(paymentMetadata({ id: 'TFRONT1', name: ' Front counter ' }, { id: 'S1', name: 'Ama' })).toEqual({
+      till: 'TFRONT1',
+      tillName: 'Front counter',
+      cashierId: 'S1',
+      cashier: 'Ama',
+    });
+  });
+
+  it('stays inside its bound, itself inside the provider limit, at every field’s longest in 4-byte characters', () => {
+    expect(PAYMENT_METADATA_MAX_BYTES).toBeLessThanOrEqual(MAX_METADATA_BYTES);
+    const longest = paymentMetadata({ id: 'T'.repeat(64), name: '😀'.repeat(30) }, { id: 'S'.repeat(64), name: '😀'.repeat(20) });
+    expect(longest.tillName).toBe('😀'.repeat(20)); // cut to 40 UTF-16 units, never through a character
+    expect(new TextEncoder().encode(JSON.stringify(longest)).length).toBeLessThanOrEqual(PAYMENT_METADATA_MAX_BYTES);
+  });
+
+  it('leaves out an empty name, and refuses unknown fields or a cashier half given', () => {
+    expect(paymentMetadata({ id: 'TFRONT1', name: '  ' }, null)).toEqual({ till: 'TFRONT1' });
+    expect(paymentMetadataSchema.safeParse({ till: 'T1', extra: 'x' }).success).toBe(false);
+    expect(paymentMetadataSchema.safeParse({ till: 'T1', cashierId: 'S1' }).success).toBe(false);
+  });
+
+  it('reads the till back from echoed metadata, or null when it is not there or not ours', () => {
+    expect(tillOf({ till: 'TBACK02', tillName: 'Back room', other: 1 })).toEqual({ id: 'TBACK02', name: 'Back room' });
+    for (const m of [null, { till: 'TBACK02' }, { tillName: 'Back room' }, { till: 'TBACK02', tillName: 'x'.repeat(41) }, 'TBACK02']) {
+      expect(tillOf(m)).toBeNull();
+    }
+  });
+});
+
+describe('till names from results', () => {
+  let db: Db;
+  let close: () => void;
+  beforeEach(() => {
+    ({ db, close } = openTempTillDb('momo-till-names-'));
+  });
+  afterEach(() => close());
+
+  let n = 0;
+  const result = (till: string, metadata: unknown, completedAt: string) => {
+    n += 1;
+    return transactionSchema.parse(
+      sandboxSuccessTransaction({
+        reference: `TXN_${String(n).padStart(26, '0')}`,
+        clientReference: `${till}.01JD${String(n).padStart(22, '0')}`,
+        metadata,
+        completedAt,
+      }),
+    );
+  };
+  const byTill = () => new Takings(db).report('test', '2026-11-21', '2026-11-21', 'Africa/Accra').byTill.map((t) => [t.tillId, t.tillName]);
+
+  it('names each till as its newest result did; a name for another till, or none, changes nothing', () => {
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    store.insert('test', result('TBACK02', { till: 'TBACK02', tillName: 'Back room' }, '2026-11-21T10:00:00Z'), 1, 0);
+    store.insert('test', result('TKIOSK3', { till: 'TKIOSK3' }, '2026-11-21T10:00:00Z'), 2, 0); // an older till: no name
+    expect(byTill()).toEqual([
+      ['TBACK02', 'Back room'],
+      ['TKIOSK3', null],
+    ]);
+    store.insert('test', result('TBACK02', { till: 'TBACK02', tillName: 'Back counter' }, '2026-11-21T12:00:00Z'), 3, 0); // renamed
+    store.insert('test', result('TBACK02', { till: 'TBACK02', tillName: 'Old name' }, '2026-11-21T11:00:00Z'), 4, 0); // arrives late
+    store.insert('test', result('TKIOSK3', { till: 'TBACK02', tillName: 'Kiosk?' }, '2026-11-21T13:00:00Z'), 5, 0); // names another till
+    expect(byTill()).toEqual([
+      ['TBACK02', 'Back counter'],
+      ['TKIOSK3', null],
+    ]);
+  });
+});

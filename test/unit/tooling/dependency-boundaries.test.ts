@@ -1,0 +1,73 @@
+/**
+ * The import boundaries in .dependency-cruiser.cjs refuse what they claim: a small tree of deliberate
+ * good and bad imports, laid out like the project, is cruised with the project's own config by the
+ * real dependency-cruiser CLI, and every violation it reports is compared with the expected list.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../../support/temp-dir.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+const TREE: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', target: 'ES2023' } }),
+  // A domain with its front door and a file behind it.
+  'electron/core/payments/index.ts': "export { PaymentsRepo } from './payments-repo.js';",
+  'electron/core/payments/payments-repo.ts': 'export class PaymentsRepo {}',
+  'electron/core/payments/handlers.ts':
+    "import type { CoreContext } from '../core-context.js';\nexport const paymentHandlers = (_: CoreContext) => ({});",
+  'electron/core/core-context.ts':
+    "import type { PaymentsRepo } from './payments/index.js';\nexport type CoreContext = { repo: PaymentsRepo };",
+  'electron/core/handlers.ts': "export { paymentHandlers } from './payments/handlers.js';",
+  'electron/core/day/index.ts': "export { close } from './day-close.js';",
+  // Allowed: another domain through the front door.
+  'electron/core/day/day-close.ts': "import { PaymentsRepo } from '../payments/index.js';\nexport const close = () => new PaymentsRepo();",
+  // Refused: a deep import into another domain's folder.
+  'electron/core/day/deep.ts': "import { PaymentsRepo } from '../payments/payments-repo.js';\nexport const deep = PaymentsRepo;",
+  // Refused: a lower domain (payments) importing a higher one (day).
+  'electron/core/payments/upward.ts': "import { close } from '../day/index.js';\nexport const upward = close;",
+  // Refused: domain logic reaching up to the wiring.
+  'electron/core/payments/to-wiring.ts': "import type { CoreContext } from '../core-context.js';\nexport type T = CoreContext;",
+  // Refused: the shell past the core's index.
+  'electron/main/shell.ts': "import { PaymentsRepo } from '../core/payments/index.js';\nexport const shell = PaymentsRepo;",
+  // Refused: an import circle (in shared/, where no folder rule applies).
+  'shared/a.ts': "import { b } from './b.js';\nexport const a = () => b;",
+  'shared/b.ts': "import { a } from './a.js';\nexport const b = () => a;",
+};
+
+const EXPECTED = [
+  'core-front-door electron/core/day/deep.ts -> electron/core/payments/payments-repo.ts',
+  'core-layer-up electron/core/payments/to-wiring.ts -> electron/core/core-context.ts',
+  'core-layer-up electron/core/payments/upward.ts -> electron/core/day/index.ts',
+  'no-circular shared/a.ts -> shared/b.ts',
+  'shell-through-core-index electron/main/shell.ts -> electron/core/payments/index.ts',
+];
+
+type Violation = { rule: { name: string }; from: string; to: string };
+let dir: string;
+let violations: string[];
+
+beforeAll(() => {
+  dir = tempDir('deps');
+  for (const [path, text] of Object.entries(TREE)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), `${text}\n`);
+  }
+  const cli = join(ROOT, 'node_modules', '.bin', 'depcruise');
+  const run = spawnSync(cli, ['--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', 'electron', 'shared'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  const result = JSON.parse(run.stdout) as { summary: { violations: Violation[] } };
+  violations = result.summary.violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort();
+}, 60_000);
+
+afterAll(() => removeDir(dir));
+
+describe('import boundaries (dependency-cruiser, the project config)', () => {
+  it('refuses a deep import, an upward import, a circle and the shell past the core index, and nothing else', () => {
+    expect(violations).toEqual(EXPECTED);
+  });
+});
