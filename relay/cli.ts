@@ -5,19 +5,19 @@
  * npm run relay -- token revoke --label <name> --config <file>
  * npm run relay -- log-id show|new --data <dir>
  * npm run relay -- --port <n> --database-url postgres://… [--config <file>]   (many merchants; RELAY_MASTER_KEY)
- * npm run relay -- merchant|key|token|import …  --database-url postgres://…     (see relay/pg/pg-cli.ts)
+ * npm run relay -- merchant|key|token|import …  --database-url postgres://…     (see relay/cli/pg-commands.ts)
  *
  * Precedence for each setting: command-line flag, then environment variable, then config file.
  */
 import { existsSync, unwatchFile, watchFile } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './config.js';
-import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from './db.js';
-import { PG_COMMANDS, runPgCommand } from './pg/pg-cli.js';
-import { loadMasterKey, MasterKeyError } from './pg/secret-box.js';
-import { TenantError } from './pg/tenants.js';
-import { startRelay } from './server.js';
+import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './ops/config.js';
+import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from './store/sqlite/db.js';
+import { PG_COMMANDS, runPgCommand } from './cli/pg-commands.js';
+import { loadMasterKey, MasterKeyError } from './store/pg/secret-box.js';
+import { TenantError } from './store/pg/tenants.js';
+import { startRelay } from './http/server.js';
 import { DamagedDatabaseError } from '../shared/sqlite-file.js';
 import { stopWithParent } from '../shared/stop-with-parent.js';
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
-import { startRelay, type RunningRelay } from '../../relay/server.js';
-import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/config.js';
+import { startRelay, type RunningRelay } from '../../relay/http/server.js';
+import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/ops/config.js';
 import {
   axe,
   chooseOwnerPin,

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openRelayDatabase, SCHEMA_VERSION } from '../../../relay/db.js';
-import { canonicalJson, EventLog } from '../../../relay/event-log.js';
-import type { Delivery } from '../../../relay/store.js';
-import { RelayMetrics } from '../../../relay/metrics.js';
+import { openRelayDatabase, SCHEMA_VERSION } from '../../../relay/store/sqlite/db.js';
+import { canonicalJson, EventLog } from '../../../relay/store/sqlite/event-log.js';
+import type { Delivery } from '../../../relay/store/events.js';
+import { RelayMetrics } from '../../../relay/ops/metrics.js';
 
 const dirs: string[] = [];
 function freshDir(): string {

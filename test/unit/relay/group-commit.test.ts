@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRelayDatabase } from '../../../relay/db.js';
-import { EventLog } from '../../../relay/event-log.js';
-import { GroupCommitter } from '../../../relay/group-commit.js';
-import type { ApplyOutcome, CommitWaiter, Delivery } from '../../../relay/store.js';
+import { openRelayDatabase } from '../../../relay/store/sqlite/db.js';
+import { EventLog } from '../../../relay/store/sqlite/event-log.js';
+import { GroupCommitter } from '../../../relay/store/sqlite/group-commit.js';
+import type { ApplyOutcome, CommitWaiter, Delivery } from '../../../relay/store/events.js';
 
 /** Promise form of `enqueue`, for the tests (the receiver is itself each delivery's waiter). */
 function submit(committer: GroupCommitter, delivery: Delivery): Promise<ApplyOutcome> {

@@ -4,16 +4,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { environmentSchema } from '../shared/domain-schemas.js';
-import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '../shared/relay-wire.js';
-import { hashRelayToken, type RelayConfig } from './config.js';
-import { sendError, sendJson } from '../shared/http-util.js';
+import { environmentSchema } from '../../shared/domain-schemas.js';
+import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '../../shared/relay-wire.js';
+import { hashRelayToken, type RelayConfig } from '../ops/config.js';
+import { sendError, sendJson } from '../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
-import type { LogFn } from './logger.js';
-import type { RelayMetrics } from './metrics.js';
-import { rowToEvent } from './store.js';
-import type { WarningSummary } from './warning-summary.js';
-import type { RelayStore, TillIdentity } from './tenant-store.js';
+import type { LogFn } from '../ops/logger.js';
+import type { RelayMetrics } from '../ops/metrics.js';
+import { rowToEvent } from '../store/events.js';
+import type { WarningSummary } from '../ops/warning-summary.js';
+import type { RelayStore, TillIdentity } from '../store/relay-store.js';
 
 const seqParam = z
   .string()

@@ -4,15 +4,15 @@
  * The result is a Delivery ready for the store (relay/store.ts), or the reason it was refused.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { checkSignatureHeaders, verifyWebhook, WebhookVerificationError } from '../shared/webhook-signature.js';
-import type { Environment } from '../shared/domain.js';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody } from '../shared/wire/index.js';
-import { environmentOfKey } from '../shared/wire/keys.js';
-import { describeZodError } from '../shared/zod-error.js';
-import type { RelayConfig } from './config.js';
-import type { LogFn } from './logger.js';
-import type { RelayMetrics } from './metrics.js';
-import type { ServiceKey, TenantDelivery } from './tenant-store.js';
+import { checkSignatureHeaders, verifyWebhook, WebhookVerificationError } from '../../shared/webhook-signature.js';
+import type { Environment } from '../../shared/domain.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody } from '../../shared/wire/index.js';
+import { environmentOfKey } from '../../shared/wire/keys.js';
+import { describeZodError } from '../../shared/zod-error.js';
+import type { RelayConfig } from '../ops/config.js';
+import type { LogFn } from '../ops/logger.js';
+import type { RelayMetrics } from '../ops/metrics.js';
+import type { ServiceKey, TenantDelivery } from '../store/relay-store.js';
 
 export type Rejection = { status: 400 | 401 | 413 | 503; reason: string; message: string; detail?: Record<string, unknown> };
 

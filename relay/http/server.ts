@@ -6,23 +6,23 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendError, sendJson } from '../shared/http-util.js';
-import { ensurePrivateDir } from '../shared/sqlite-file.js';
-import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from './config.js';
+import { sendError, sendJson } from '../../shared/http-util.js';
+import { ensurePrivateDir } from '../../shared/sqlite-file.js';
+import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../ops/config.js';
 import { EventStreams } from './event-streams.js';
-import { defaultLog, type LogFn } from './logger.js';
-import { RelayMetrics } from './metrics.js';
-import { PgStore } from './pg/pg-store.js';
-import { MasterKeyError } from './pg/secret-box.js';
+import { defaultLog, type LogFn } from '../ops/logger.js';
+import { RelayMetrics } from '../ops/metrics.js';
+import { PgStore } from '../store/pg/pg-store.js';
+import { MasterKeyError } from '../store/pg/secret-box.js';
 import { publishCommits } from './publish-commits.js';
-import { SqliteStore } from './sqlite-store.js';
-import type { StoreKind } from './tenant-store.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { StoreKind } from '../store/relay-store.js';
 import { createTillApi } from './till-api.js';
 import { guardConnections } from './connection-guard.js';
-import { WarningSummary } from './warning-summary.js';
+import { WarningSummary } from '../ops/warning-summary.js';
 import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
-export type { RelayConfig } from './config.js';
+export type { RelayConfig } from '../ops/config.js';
 
 export type RelayOptions = {
   port?: number;

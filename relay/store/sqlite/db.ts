@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { latestVersion, openDatabase, type Migration } from '../shared/sqlite.js';
+import { latestVersion, openDatabase, type Migration } from '../../../shared/sqlite.js';
 
 export const DB_FILE_NAME = 'relay.sqlite';
 

@@ -6,9 +6,9 @@
  * Every read and commit names its merchant: a till's token decides it, and nothing outside that
  * merchant's log can be read with it. Sequence numbers are per merchant and gapless.
  */
-import type { Environment } from '../shared/domain.js';
-import type { RelayEvent } from '../shared/relay-wire.js';
-import type { ApplyOutcome, CommitWaiter, Delivery, EventRow } from './store.js';
+import type { Environment } from '../../shared/domain.js';
+import type { RelayEvent } from '../../shared/relay-wire.js';
+import type { ApplyOutcome, CommitWaiter, Delivery, EventRow } from './events.js';
 
 /** The one tenant of a single-merchant (SQLite) relay. */
 export const SOLE_MERCHANT = 'MCH_default';

@@ -3,11 +3,11 @@
  * environment, and per merchant on a multi-merchant relay), the push to the merchant's connected
  * tills, and one log line with the references (never customer data).
  */
-import { ENVIRONMENTS, type Environment } from '../shared/domain.js';
+import { ENVIRONMENTS, type Environment } from '../../shared/domain.js';
 import type { EventStreams, PublishedEvent } from './event-streams.js';
-import type { LogFn } from './logger.js';
-import type { RelayMetrics } from './metrics.js';
-import type { CommitReport } from './tenant-store.js';
+import type { LogFn } from '../ops/logger.js';
+import type { RelayMetrics } from '../ops/metrics.js';
+import type { CommitReport } from '../store/relay-store.js';
 
 type PerMerchant = { published: PublishedEvent[]; accepted: string[]; duplicates: string[] };
 

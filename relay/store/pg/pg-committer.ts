@@ -8,13 +8,13 @@
  * back.
  */
 import type pg from 'pg';
-import type { Environment } from '../../shared/domain.js';
-import { differingFields } from '../event-log.js';
-import { acceptedOutcome, type ApplyOutcome } from '../store.js';
-import { CommitError } from '../group-commit.js';
-import type { CommitWaiter } from '../store.js';
-import type { LogFn } from '../logger.js';
-import type { CommitReport, TenantDelivery } from '../tenant-store.js';
+import type { Environment } from '../../../shared/domain.js';
+import { differingFields } from '../sqlite/event-log.js';
+import { acceptedOutcome, type ApplyOutcome } from '../events.js';
+import { CommitError } from '../sqlite/group-commit.js';
+import type { CommitWaiter } from '../events.js';
+import type { LogFn } from '../../ops/logger.js';
+import type { CommitReport, TenantDelivery } from '../relay-store.js';
 
 type Queue = { deliveries: TenantDelivery[]; waiters: CommitWaiter[]; inFlight: boolean };
 

@@ -8,8 +8,8 @@
  *   a second event, and it never uses up a sequence number (the log stays gap-free);
  * - sequence numbers ascend in commit order, and the log keeps its identity (logId) for life.
  */
-import type { RelayEvent, RelayPage } from '../shared/relay-wire.js';
-import type { Environment } from '../shared/domain.js';
+import type { RelayEvent, RelayPage } from '../../shared/relay-wire.js';
+import type { Environment } from '../../shared/domain.js';
 
 /** A verified, validated delivery ready to be committed (made in relay/webhook-verify.ts). */
 export type Delivery = {

@@ -13,8 +13,8 @@
 import type Database from 'better-sqlite3';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
-import type { LogFn } from './logger.js';
-import type { ApplyOutcome, CommitListener, CommitWaiter, Delivery, DeliveryCommitter } from './store.js';
+import type { LogFn } from '../../ops/logger.js';
+import type { ApplyOutcome, CommitListener, CommitWaiter, Delivery, DeliveryCommitter } from '../events.js';
 
 export class CommitError extends Error {
   override name = 'CommitError';

@@ -14,11 +14,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Environment } from '../shared/domain.js';
-import type { LogFn } from './logger.js';
-import type { RelayMetrics } from './metrics.js';
-import { eventJson } from './store.js';
-import type { RelayStore, TillIdentity } from './tenant-store.js';
+import type { Environment } from '../../shared/domain.js';
+import type { LogFn } from '../ops/logger.js';
+import type { RelayMetrics } from '../ops/metrics.js';
+import { eventJson } from '../store/events.js';
+import type { RelayStore, TillIdentity } from '../store/relay-store.js';
 
 const PAGE = 256;
 

@@ -9,8 +9,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { SIGNED_PAYLOADS, DEFAULT_TOLERANCE_SECONDS } from '../shared/webhook-signature.js';
-import { PUBLIC_KEY_ID, SECRET_KEY, environmentOfKey } from '../shared/wire/keys.js';
+import { SIGNED_PAYLOADS, DEFAULT_TOLERANCE_SECONDS } from '../../shared/webhook-signature.js';
+import { PUBLIC_KEY_ID, SECRET_KEY, environmentOfKey } from '../../shared/wire/keys.js';
 import { checkLimits, LIMIT_ENV_VARS, limitFields } from './limits.js';
 
 export const TOKEN_HASH = /^sha256:[0-9a-f]{64}$/;

@@ -4,15 +4,15 @@
  * are offered through the same asynchronous interface as PostgreSQL's.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { isDamage } from '../shared/sqlite-file.js';
-import type { RelayEvent } from '../shared/relay-wire.js';
-import type { Environment } from '../shared/domain.js';
-import type { RelayConfig } from './config.js';
+import { isDamage } from '../../../shared/sqlite-file.js';
+import type { RelayEvent } from '../../../shared/relay-wire.js';
+import type { Environment } from '../../../shared/domain.js';
+import type { RelayConfig } from '../../ops/config.js';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { GroupCommitter } from './group-commit.js';
-import type { LogFn } from './logger.js';
-import type { CommitWaiter, EventRow } from './store.js';
+import type { LogFn } from '../../ops/logger.js';
+import type { CommitWaiter, EventRow } from '../events.js';
 import {
   SOLE_MERCHANT,
   type RelayStore,
@@ -20,7 +20,7 @@ import {
   type StoreListener,
   type TenantDelivery,
   type TillIdentity,
-} from './tenant-store.js';
+} from '../relay-store.js';
 
 type Till = TillIdentity & { digest: Buffer };
 

@@ -4,11 +4,11 @@
  * (pg-directory.ts), news from other instances and outage handling (pg-feed.ts), reads by cursor here.
  */
 import pg from 'pg';
-import type { Environment } from '../../shared/domain.js';
-import type { RelayEvent } from '../../shared/relay-wire.js';
-import { rowToEvent, type CommitWaiter, type EventRow } from '../store.js';
-import type { LogFn } from '../logger.js';
-import type { RelayStore, ServiceKey, StoreListener, TenantDelivery, TillIdentity } from '../tenant-store.js';
+import type { Environment } from '../../../shared/domain.js';
+import type { RelayEvent } from '../../../shared/relay-wire.js';
+import { rowToEvent, type CommitWaiter, type EventRow } from '../events.js';
+import type { LogFn } from '../../ops/logger.js';
+import type { RelayStore, ServiceKey, StoreListener, TenantDelivery, TillIdentity } from '../relay-store.js';
 import { PgCommitter } from './pg-committer.js';
 import { PgDirectory } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';

@@ -4,10 +4,10 @@
  * group committer's transaction); the rest is the read side of the storage seam (relay/store.ts).
  */
 import type Database from 'better-sqlite3';
-import type { RelayEvent, RelayPage } from '../shared/relay-wire.js';
-import type { Environment } from '../shared/domain.js';
+import type { RelayEvent, RelayPage } from '../../../shared/relay-wire.js';
+import type { Environment } from '../../../shared/domain.js';
 import { readLogId } from './db.js';
-import { acceptedOutcome, rowToEvent, type ApplyOutcome, type Delivery, type EventReader, type EventRow } from './store.js';
+import { acceptedOutcome, rowToEvent, type ApplyOutcome, type Delivery, type EventReader, type EventRow } from '../events.js';
 
 type ExistingRow = {
   seq: number;

@@ -13,10 +13,10 @@
  * Running instances see every change within a couple of seconds.
  */
 import type pg from 'pg';
-import { importFromSqlite } from './import-sqlite.js';
-import { openPgPool } from './pg-store.js';
-import { loadMasterKey } from './secret-box.js';
-import { addKey, addMerchant, createToken, listMerchants, listTokens, removeKey, revokeToken, TenantError } from './tenants.js';
+import { importFromSqlite } from '../store/pg/import-sqlite.js';
+import { openPgPool } from '../store/pg/pg-store.js';
+import { loadMasterKey } from '../store/pg/secret-box.js';
+import { addKey, addMerchant, createToken, listMerchants, listTokens, removeKey, revokeToken, TenantError } from '../store/pg/tenants.js';
 
 export type PgCliValues = {
   'database-url'?: string;
