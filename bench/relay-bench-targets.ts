@@ -9,9 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRelayToken } from '../relay/ops/config.js';
-import { openPgPool } from '../relay/store/pg/pg-store.js';
-import { addKey, addMerchant, createToken } from '../relay/store/pg/tenants.js';
+import { createRelayToken } from '../relay/ops/index.js';
+import { openPgPool, addKey, addMerchant, createToken } from '../relay/store/pg/index.js';
 import { PgCluster } from '../test/support/pg-cluster.js';
 import type { BenchKey } from './relay-bench-load.js';
 

@@ -12,12 +12,11 @@
 import { existsSync, unwatchFile, watchFile } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './ops/config.js';
-import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from './store/sqlite/db.js';
-import { PG_COMMANDS, runPgCommand } from './cli/pg-commands.js';
-import { loadMasterKey, MasterKeyError } from './store/pg/secret-box.js';
-import { TenantError } from './store/pg/tenants.js';
-import { startRelay } from './http/server.js';
+import { addTillToken, loadRelayConfig, RelayConfigError, revokeTillToken } from './ops/index.js';
+import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from './store/sqlite/index.js';
+import { PG_COMMANDS, runPgCommand } from './cli/index.js';
+import { loadMasterKey, MasterKeyError, TenantError } from './store/pg/index.js';
+import { startRelay } from './http/index.js';
 import { DamagedDatabaseError } from '../shared/sqlite-file.js';
 import { stopWithParent } from '../shared/stop-with-parent.js';
 

@@ -105,8 +105,8 @@ export async function startEmbedded(options: {
 }): Promise<EmbeddedServices> {
   const [{ startSandbox }, { startRelay }, { parseRelayConfig, createRelayToken, hashRelayToken }] = await Promise.all([
     import('../../sandbox/server.js'),
-    import('../../relay/http/server.js'),
-    import('../../relay/ops/config.js'),
+    import('../../relay/http/index.js'),
+    import('../../relay/ops/index.js'),
   ]);
   const quiet = (source: string) => (line: Record<string, unknown>) => {
     if (line.level === 'error' || line.level === 'warn') options.log.warn(`${source}.log`, { line });

@@ -13,10 +13,19 @@
  * Running instances see every change within a couple of seconds.
  */
 import type pg from 'pg';
-import { importFromSqlite } from '../store/pg/import-sqlite.js';
-import { openPgPool } from '../store/pg/pg-store.js';
-import { loadMasterKey } from '../store/pg/secret-box.js';
-import { addKey, addMerchant, createToken, listMerchants, listTokens, removeKey, revokeToken, TenantError } from '../store/pg/tenants.js';
+import {
+  importFromSqlite,
+  openPgPool,
+  loadMasterKey,
+  addKey,
+  addMerchant,
+  createToken,
+  listMerchants,
+  listTokens,
+  removeKey,
+  revokeToken,
+  TenantError,
+} from '../store/pg/index.js';
 
 export type PgCliValues = {
   'database-url'?: string;

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { RelayMetrics } from '../ops/metrics.js';
+import type { RelayMetrics } from '../ops/index.js';
 
 export function guardConnections(server: Server, maxConnections: number, metrics: RelayMetrics): void {
   // A Set iterates in insertion order: the oldest connection first.

@@ -15,10 +15,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Environment } from '../../shared/domain.js';
-import type { LogFn } from '../ops/logger.js';
-import type { RelayMetrics } from '../ops/metrics.js';
-import { eventJson } from '../store/events.js';
-import type { RelayStore, TillIdentity } from '../store/relay-store.js';
+import type { LogFn, RelayMetrics } from '../ops/index.js';
+import { eventJson, type RelayStore, type TillIdentity } from '../store/index.js';
 
 const PAGE = 256;
 

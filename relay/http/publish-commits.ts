@@ -5,9 +5,8 @@
  */
 import { ENVIRONMENTS, type Environment } from '../../shared/domain.js';
 import type { EventStreams, PublishedEvent } from './event-streams.js';
-import type { LogFn } from '../ops/logger.js';
-import type { RelayMetrics } from '../ops/metrics.js';
-import type { CommitReport } from '../store/relay-store.js';
+import type { LogFn, RelayMetrics } from '../ops/index.js';
+import type { CommitReport } from '../store/index.js';
 
 type PerMerchant = { published: PublishedEvent[]; accepted: string[]; duplicates: string[] };
 

@@ -8,21 +8,25 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { AddressInfo } from 'node:net';
 import { sendError, sendJson } from '../../shared/http-util.js';
 import { ensurePrivateDir } from '../../shared/sqlite-file.js';
-import { parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../ops/config.js';
+import {
+  parseRelayConfig,
+  defaultLog,
+  RelayMetrics,
+  WarningSummary,
+  type RelayConfig,
+  type RelayConfigInput,
+  type LogFn,
+} from '../ops/index.js';
 import { EventStreams } from './event-streams.js';
-import { defaultLog, type LogFn } from '../ops/logger.js';
-import { RelayMetrics } from '../ops/metrics.js';
-import { PgStore } from '../store/pg/pg-store.js';
-import { MasterKeyError } from '../store/pg/secret-box.js';
+import { PgStore, MasterKeyError } from '../store/pg/index.js';
 import { publishCommits } from './publish-commits.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { StoreKind } from '../store/relay-store.js';
+import { SqliteStore } from '../store/sqlite/index.js';
+import type { StoreKind } from '../store/index.js';
 import { createTillApi } from './till-api.js';
 import { guardConnections } from './connection-guard.js';
-import { WarningSummary } from '../ops/warning-summary.js';
 import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
-export type { RelayConfig } from '../ops/config.js';
+export type { RelayConfig } from '../ops/index.js';
 
 export type RelayOptions = {
   port?: number;

@@ -6,14 +6,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { environmentSchema } from '../../shared/domain-schemas.js';
 import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '../../shared/relay-wire.js';
-import { hashRelayToken, type RelayConfig } from '../ops/config.js';
+import { hashRelayToken, type RelayConfig, type LogFn, type RelayMetrics, type WarningSummary } from '../ops/index.js';
 import { sendError, sendJson } from '../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
-import type { LogFn } from '../ops/logger.js';
-import type { RelayMetrics } from '../ops/metrics.js';
-import { rowToEvent } from '../store/events.js';
-import type { WarningSummary } from '../ops/warning-summary.js';
-import type { RelayStore, TillIdentity } from '../store/relay-store.js';
+import { rowToEvent, type RelayStore, type TillIdentity } from '../store/index.js';
 
 const seqParam = z
   .string()

@@ -13,9 +13,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { sendError } from '../../shared/http-util.js';
 import { KEY_ID_HEADER } from '../../shared/wire/index.js';
-import type { ApplyOutcome, CommitWaiter, Delivery } from '../store/events.js';
-import type { RelayStore, TenantDelivery } from '../store/relay-store.js';
-import type { WarningSummary } from '../ops/warning-summary.js';
+import type { ApplyOutcome, CommitWaiter, Delivery, RelayStore, TenantDelivery } from '../store/index.js';
+import type { WarningSummary } from '../ops/index.js';
 import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './webhook-verify.js';
 
 /** The store looks up keys (in VerifierDeps) and commits deliveries. */

@@ -9,10 +9,8 @@ import type { Environment } from '../../shared/domain.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody } from '../../shared/wire/index.js';
 import { environmentOfKey } from '../../shared/wire/keys.js';
 import { describeZodError } from '../../shared/zod-error.js';
-import type { RelayConfig } from '../ops/config.js';
-import type { LogFn } from '../ops/logger.js';
-import type { RelayMetrics } from '../ops/metrics.js';
-import type { ServiceKey, TenantDelivery } from '../store/relay-store.js';
+import type { RelayConfig, LogFn, RelayMetrics } from '../ops/index.js';
+import type { ServiceKey, TenantDelivery } from '../store/index.js';
 
 export type Rejection = { status: 400 | 401 | 413 | 503; reason: string; message: string; detail?: Record<string, unknown> };
 

@@ -1,48 +1,11 @@
 /**
- * The relay's storage seam. Everything above it (the webhook receiver, the till API, the event
- * streams) knows only these types; relay/event-log.ts (reads) and relay/group-commit.ts (writes)
- * implement them on SQLite. A second store implements the same two interfaces and honours the
- * same rules:
- * - a delivery is committed durably before its waiter is settled (the 2xx follows the commit);
- * - one event per (environment, reference), for ever (a test delivery can never block a live one); a repeat is a duplicate or a conflict, never
- *   a second event, and it never uses up a sequence number (the log stays gap-free);
- * - sequence numbers ascend in commit order, and the log keeps its identity (logId) for life.
+ * What every store computes the same way: the event as tills receive it (built from a stored row or a
+ * delivery without parsing its transaction), the comparison that tells a duplicate from a conflicting
+ * repeat, and a new log identity.
  */
-import type { RelayEvent, RelayPage } from '../../shared/relay-wire.js';
-import type { Environment } from '../../shared/domain.js';
-
-/** A verified, validated delivery ready to be committed (made in relay/webhook-verify.ts). */
-export type Delivery = {
-  reference: string;
-  clientReference: string | null;
-  environment: Environment;
-  keyId: string;
-  receivedAt: string;
-  webhookCreatedAt: string;
-  /** The validated `data` object as JSON. */
-  transactionJson: string;
-  /** X-Service-Timestamp, Unix seconds. */
-  timestamp: number;
-  /** performance.now() when the request arrived (not stored; for the push-latency histogram). */
-  arrivedAt: number;
-};
-
-/** What committing one delivery did. `json` is the stored event, as pushed to tills. */
-export type ApplyOutcome =
-  | { kind: 'accepted'; seq: number; json: string }
-  | { kind: 'duplicate'; seq: number; environment: Environment; outOfOrder: boolean; previousTimestamp: number }
-  | { kind: 'conflict'; seq: number; storedEnvironment: Environment; fields: string[] };
-
-/** One stored event as the stores return it for streaming (turned into JSON by `eventJson`). */
-export type EventRow = {
-  seq: number;
-  reference: string;
-  environment: Environment;
-  key_id: string;
-  received_at: string;
-  webhook_created_at: string;
-  transaction_json: string;
-};
+import { randomBytes } from 'node:crypto';
+import type { RelayEvent } from '../../shared/relay-wire.js';
+import type { ApplyOutcome, Delivery, EventRow } from './relay-store.js';
 
 /** The outcome of `d` stored as event `seq`, with the event as tills will receive it. */
 export function acceptedOutcome(seq: number, d: Delivery): ApplyOutcome {
@@ -71,37 +34,54 @@ export function rowToEvent(row: EventRow): RelayEvent {
   return JSON.parse(eventJson(row)) as RelayEvent;
 }
 
-/** Told once a delivery's fate is known: its committed outcome, or the commit's error. */
-export interface CommitWaiter {
-  settle(err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void;
+type Step = { text: string } | { value: unknown };
+
+/**
+ * JSON with object keys sorted, so equal values give equal strings. Built with an explicit stack
+ * rather than recursion: a stored transaction may be nested deeper than the call stack allows.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  const steps: Step[] = [{ value }];
+  while (steps.length > 0) {
+    const step = steps.pop() as Step;
+    if ('text' in step) {
+      out.push(step.text);
+      continue;
+    }
+    const v = step.value;
+    if (Array.isArray(v)) {
+      out.push('[');
+      steps.push({ text: ']' });
+      for (let i = v.length - 1; i >= 0; i--) {
+        steps.push({ value: v[i] });
+        if (i > 0) steps.push({ text: ',' });
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>)
+        .filter(([, x]) => x !== undefined)
+        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      out.push('{');
+      steps.push({ text: '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i] as [string, unknown];
+        steps.push({ value: inner });
+        steps.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` });
+      }
+    } else {
+      out.push(JSON.stringify(v));
+    }
+  }
+  return out.join('');
 }
 
-/** Called once per commit, after it is durable and before any delivery of it is answered. */
-export type CommitListener = (outcomes: Array<{ delivery: Delivery; outcome: ApplyOutcome }>, commitSize: number) => void;
-
-/** The write side: where a verified delivery is committed. */
-export interface DeliveryCommitter {
-  /** Queues a delivery; `waiter.settle` is called once it is durable, or its commit failed. */
-  enqueue(delivery: Delivery, waiter: CommitWaiter): void;
-  /** True when deliveries wait for a commit window rather than the receiver's `flush`. */
-  readonly windowed: boolean;
-  /** Commits everything queued now. */
-  flush(): void;
-  /** Stops taking deliveries, commits and settles the queued ones, releases the store. */
-  close(): Promise<void>;
+/** Top-level transaction field names whose values differ (names only: values may be personal data). */
+export function differingFields(stored: Record<string, unknown>, incoming: Record<string, unknown>): string[] {
+  const names = new Set([...Object.keys(stored), ...Object.keys(incoming)]);
+  return [...names].filter((n) => canonicalJson(stored[n]) !== canonicalJson(incoming[n])).sort();
 }
 
-/** The read side: paging, look-ups and the event streams' catch-up. */
-export interface EventReader {
-  /** This log's identity: sequence numbers mean something only within it. */
-  readonly logId: string;
-  lastSeq(): number;
-  /** Stored events after `after`, in sequence order, optionally one environment only. */
-  rowsAfter(after: number, limit: number, environment?: Environment): EventRow[];
-  page(after: number, limit: number, environment?: Environment): RelayPage;
-  /** The event for `reference` in `environment`; without one, the latest of the two. */
-  getByReference(reference: string, environment?: Environment): RelayEvent | undefined;
-  getByClientReference(clientReference: string, environment?: Environment): RelayEvent | undefined;
-  /** A cheap read of the store; the problem when it cannot be read (for /healthz). */
-  probe(): string | null;
+/** A new log identity: 16 random bytes, base64url (22 characters). */
+export function newLogId(): string {
+  return randomBytes(16).toString('base64url');
 }

@@ -1,30 +1,74 @@
 /**
- * What the relay's HTTP side needs from where events, keys and tokens are kept. Two implementations:
- * SQLite (one merchant, keys and tokens from the config file; the embedded default) and PostgreSQL
- * (many merchants, keys and tokens in the database, several instances on one database).
- *
- * Every read and commit names its merchant: a till's token decides it, and nothing outside that
- * merchant's log can be read with it. Sequence numbers are per merchant and gapless.
+ * The relay's storage seam: what the HTTP side (the webhook receiver, the till API, the event
+ * streams) knows of where events, keys and tokens are kept. Two implementations, behind `RelayStore`:
+ * store/sqlite/ (one merchant, keys and tokens from the config file; the embedded default) and
+ * store/pg/ (many merchants, keys and tokens in the database, several instances on one database).
+ * Both honour the same rules:
+ * - every read and commit names its merchant: a till's token decides it, and nothing outside that
+ *   merchant's log can be read with it;
+ * - a delivery is committed durably before its waiter is settled (the 2xx follows the commit);
+ * - one event per (environment, reference), for ever (a test delivery can never block a live one); a repeat is a duplicate or a conflict, never
+ *   a second event, and it never uses up a sequence number (the log stays gap-free);
+ * - sequence numbers are per merchant and ascend in commit order, and each log keeps its identity (logId) for life.
  */
 import type { Environment } from '../../shared/domain.js';
 import type { RelayEvent } from '../../shared/relay-wire.js';
-import type { ApplyOutcome, CommitWaiter, Delivery, EventRow } from './events.js';
-
-/** The one tenant of a single-merchant (SQLite) relay. */
-export const SOLE_MERCHANT = 'MCH_default';
 
 export type StoreKind = 'sqlite' | 'postgres';
+
+/** A verified, validated delivery ready to be committed (made in relay/http/webhook-verify.ts). */
+export type Delivery = {
+  reference: string;
+  clientReference: string | null;
+  environment: Environment;
+  keyId: string;
+  receivedAt: string;
+  webhookCreatedAt: string;
+  /** The validated `data` object as JSON. */
+  transactionJson: string;
+  /** X-Service-Timestamp, Unix seconds. */
+  timestamp: number;
+  /** performance.now() when the request arrived (not stored; for the push-latency histogram). */
+  arrivedAt: number;
+};
+
+/** A verified delivery, with the merchant its key belongs to. */
+export type TenantDelivery = Delivery & { merchantId: string };
+
+/** What committing one delivery did. `json` is the stored event, as pushed to tills. */
+export type ApplyOutcome =
+  | { kind: 'accepted'; seq: number; json: string }
+  | { kind: 'duplicate'; seq: number; environment: Environment; outOfOrder: boolean; previousTimestamp: number }
+  | { kind: 'conflict'; seq: number; storedEnvironment: Environment; fields: string[] };
+
+/** One stored event as the stores return it for streaming (turned into JSON by `eventJson`). */
+export type EventRow = {
+  seq: number;
+  reference: string;
+  environment: Environment;
+  key_id: string;
+  received_at: string;
+  webhook_created_at: string;
+  transaction_json: string;
+};
+
+/** Told once a delivery's fate is known: its committed outcome, or the commit's error. */
+export interface CommitWaiter {
+  settle(err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void;
+}
+
+/** The error a waiter is settled with when its delivery could not be committed (answered 503). */
+export class CommitError extends Error {
+  override name = 'CommitError';
+}
+
+export type CommitReport = Array<{ delivery: TenantDelivery; outcome: ApplyOutcome }>;
 
 /** A service key as the receiver needs it: its secret, in memory only, and whose deliveries it signs. */
 export type ServiceKey = { publicId: string; secret: string; merchantId: string };
 
 /** The till a token belongs to. */
 export type TillIdentity = { merchantId: string; label: string; tokenHash: string };
-
-/** A verified delivery, with the merchant its key belongs to. */
-export type TenantDelivery = Delivery & { merchantId: string };
-
-export type CommitReport = Array<{ delivery: TenantDelivery; outcome: ApplyOutcome }>;
 
 export interface StoreListener {
   /** This instance committed these deliveries (durably; before any of them is answered). */
@@ -35,6 +79,7 @@ export interface StoreListener {
   authChanged(): void;
 }
 
+/** The one store interface: keys and tokens from memory, per-merchant commits, reads by cursor, health, news of commits and auth changes. */
 export interface RelayStore {
   readonly kind: StoreKind;
   /** The key that signed a delivery (from memory: no I/O on the hot path). */

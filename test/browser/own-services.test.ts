@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server.js';
-import { startRelay, type RunningRelay } from '../../relay/http/server.js';
-import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/ops/config.js';
+import { startRelay, type RunningRelay } from '../../relay/http/index.js';
+import { createRelayToken, parseRelayConfig, type RelayConfig } from '../../relay/ops/index.js';
 import {
   axe,
   chooseOwnerPin,

@@ -10,7 +10,8 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { DB_FILE_NAME, newLogId } from '../sqlite/db.js';
+import { newLogId } from '../index.js';
+import { DB_FILE_NAME } from '../sqlite/index.js';
 import { TenantError } from './tenants.js';
 
 type SqliteEvent = {

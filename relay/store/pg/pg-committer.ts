@@ -9,12 +9,16 @@
  */
 import type pg from 'pg';
 import type { Environment } from '../../../shared/domain.js';
-import { differingFields } from '../sqlite/event-log.js';
-import { acceptedOutcome, type ApplyOutcome } from '../events.js';
-import { CommitError } from '../sqlite/group-commit.js';
-import type { CommitWaiter } from '../events.js';
-import type { LogFn } from '../../ops/logger.js';
-import type { CommitReport, TenantDelivery } from '../relay-store.js';
+import {
+  acceptedOutcome,
+  CommitError,
+  differingFields,
+  type ApplyOutcome,
+  type CommitReport,
+  type CommitWaiter,
+  type TenantDelivery,
+} from '../index.js';
+import type { LogFn } from '../../ops/index.js';
 
 type Queue = { deliveries: TenantDelivery[]; waiters: CommitWaiter[]; inFlight: boolean };
 

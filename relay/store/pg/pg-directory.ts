@@ -6,8 +6,8 @@
  * memory only.
  */
 import type pg from 'pg';
-import type { LogFn } from '../../ops/logger.js';
-import type { ServiceKey, TillIdentity } from '../relay-store.js';
+import type { LogFn } from '../../ops/index.js';
+import type { ServiceKey, TillIdentity } from '../index.js';
 import { openSecret } from './secret-box.js';
 
 type Snapshot = {

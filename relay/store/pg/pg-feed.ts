@@ -10,7 +10,7 @@
  *   503 at once, /healthz fails) and probes with a doubling back-off until the database answers.
  */
 import pg from 'pg';
-import type { LogFn } from '../../ops/logger.js';
+import type { LogFn } from '../../ops/index.js';
 
 export type FeedHandlers = {
   advanced(merchantId: string, lastSeq: number): void;

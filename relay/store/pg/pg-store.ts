@@ -6,9 +6,17 @@
 import pg from 'pg';
 import type { Environment } from '../../../shared/domain.js';
 import type { RelayEvent } from '../../../shared/relay-wire.js';
-import { rowToEvent, type CommitWaiter, type EventRow } from '../events.js';
-import type { LogFn } from '../../ops/logger.js';
-import type { RelayStore, ServiceKey, StoreListener, TenantDelivery, TillIdentity } from '../relay-store.js';
+import {
+  rowToEvent,
+  type CommitWaiter,
+  type EventRow,
+  type RelayStore,
+  type ServiceKey,
+  type StoreListener,
+  type TenantDelivery,
+  type TillIdentity,
+} from '../index.js';
+import type { LogFn } from '../../ops/index.js';
 import { PgCommitter } from './pg-committer.js';
 import { PgDirectory } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';

@@ -5,8 +5,8 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
-import { createRelayToken, relayKeySchema, relayTillSchema } from '../../ops/config.js';
-import { newLogId } from '../sqlite/db.js';
+import { createRelayToken, relayKeySchema, relayTillSchema } from '../../ops/index.js';
+import { newLogId } from '../index.js';
 import { sealSecret } from './secret-box.js';
 
 export const MERCHANT_ID = /^MCH_[A-Za-z0-9_-]{1,60}$/;

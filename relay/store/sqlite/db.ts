@@ -3,16 +3,11 @@
  * STRICT tables, the migrations below). To change the schema, add the next `{ version, name, up }`.
  */
 import type Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { latestVersion, openDatabase, type Migration } from '../../../shared/sqlite.js';
+import { newLogId } from '../index.js';
 
 export const DB_FILE_NAME = 'relay.sqlite';
-
-/** A new log identity: 16 random bytes, base64url (22 characters). */
-export function newLogId(): string {
-  return randomBytes(16).toString('base64url');
-}
 
 export const MIGRATIONS: readonly Migration[] = [
   {

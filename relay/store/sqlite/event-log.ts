@@ -1,13 +1,29 @@
 /**
  * The durable event log on SQLite: one row per (environment, reference) (permanent dedupe by a
  * UNIQUE key), a gap-free ascending sequence number. `apply` is the write (run inside the
- * group committer's transaction); the rest is the read side of the storage seam (relay/store.ts).
+ * group committer's transaction); the rest is the read side, `EventReader`, that SqliteStore serves
+ * `RelayStore`'s reads from (store/relay-store.ts).
  */
 import type Database from 'better-sqlite3';
 import type { RelayEvent, RelayPage } from '../../../shared/relay-wire.js';
 import type { Environment } from '../../../shared/domain.js';
 import { readLogId } from './db.js';
-import { acceptedOutcome, rowToEvent, type ApplyOutcome, type Delivery, type EventReader, type EventRow } from '../events.js';
+import { acceptedOutcome, canonicalJson, differingFields, rowToEvent, type ApplyOutcome, type Delivery, type EventRow } from '../index.js';
+
+/** The read side: paging, look-ups and the event streams' catch-up. */
+export interface EventReader {
+  /** This log's identity: sequence numbers mean something only within it. */
+  readonly logId: string;
+  lastSeq(): number;
+  /** Stored events after `after`, in sequence order, optionally one environment only. */
+  rowsAfter(after: number, limit: number, environment?: Environment): EventRow[];
+  page(after: number, limit: number, environment?: Environment): RelayPage;
+  /** The event for `reference` in `environment`; without one, the latest of the two. */
+  getByReference(reference: string, environment?: Environment): RelayEvent | undefined;
+  getByClientReference(clientReference: string, environment?: Environment): RelayEvent | undefined;
+  /** A cheap read of the store; the problem when it cannot be read (for /healthz). */
+  probe(): string | null;
+}
 
 type ExistingRow = {
   seq: number;
@@ -15,53 +31,6 @@ type ExistingRow = {
   transaction_json: string;
   latest_timestamp: number;
 };
-
-type Step = { text: string } | { value: unknown };
-
-/**
- * JSON with object keys sorted, so equal values give equal strings. Built with an explicit stack
- * rather than recursion: a stored transaction may be nested deeper than the call stack allows.
- */
-export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  const steps: Step[] = [{ value }];
-  while (steps.length > 0) {
-    const step = steps.pop() as Step;
-    if ('text' in step) {
-      out.push(step.text);
-      continue;
-    }
-    const v = step.value;
-    if (Array.isArray(v)) {
-      out.push('[');
-      steps.push({ text: ']' });
-      for (let i = v.length - 1; i >= 0; i--) {
-        steps.push({ value: v[i] });
-        if (i > 0) steps.push({ text: ',' });
-      }
-    } else if (v !== null && typeof v === 'object') {
-      const entries = Object.entries(v as Record<string, unknown>)
-        .filter(([, x]) => x !== undefined)
-        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-      out.push('{');
-      steps.push({ text: '}' });
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, inner] = entries[i] as [string, unknown];
-        steps.push({ value: inner });
-        steps.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` });
-      }
-    } else {
-      out.push(JSON.stringify(v));
-    }
-  }
-  return out.join('');
-}
-
-/** Top-level transaction field names whose values differ (names only: values may be personal data). */
-export function differingFields(stored: Record<string, unknown>, incoming: Record<string, unknown>): string[] {
-  const names = new Set([...Object.keys(stored), ...Object.keys(incoming)]);
-  return [...names].filter((n) => canonicalJson(stored[n]) !== canonicalJson(incoming[n])).sort();
-}
 
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 

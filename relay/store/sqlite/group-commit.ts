@@ -1,9 +1,9 @@
 /**
- * The SQLite committer (the write side of relay/store.ts). Deliveries queued while the event loop
- * polls the network are committed together right after the poll (setImmediate), in ONE
- * transaction (BEGIN IMMEDIATE, one fsync with synchronous=FULL), and only then settled; while a
- * commit runs, new deliveries wait in the socket buffers and form the next group, so the group
- * grows with the load. Why on the main thread rather than a writer thread: relay/README.md,
+ * The SQLite committer (SqliteStore's write side, `DeliveryCommitter` below). Deliveries queued
+ * while the event loop polls the network are committed together right after the poll
+ * (setImmediate), in ONE transaction (BEGIN IMMEDIATE, one fsync with synchronous=FULL), and only
+ * then settled; while a commit runs, new deliveries wait in the socket buffers and form the next
+ * group, so the group grows with the load. Why on the main thread rather than a writer thread: relay/README.md,
  * "Performance".
  *
  * A group whose transaction fails for a reason tied to one delivery is retried one by one, so one
@@ -13,11 +13,22 @@
 import type Database from 'better-sqlite3';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
-import type { LogFn } from '../../ops/logger.js';
-import type { ApplyOutcome, CommitListener, CommitWaiter, Delivery, DeliveryCommitter } from '../events.js';
+import type { LogFn } from '../../ops/index.js';
+import { CommitError, type ApplyOutcome, type CommitWaiter, type Delivery } from '../index.js';
 
-export class CommitError extends Error {
-  override name = 'CommitError';
+/** Called once per commit, after it is durable and before any delivery of it is answered. */
+export type CommitListener = (outcomes: Array<{ delivery: Delivery; outcome: ApplyOutcome }>, commitSize: number) => void;
+
+/** The write side: where a verified delivery is committed. */
+export interface DeliveryCommitter {
+  /** Queues a delivery; `waiter.settle` is called once it is durable, or its commit failed. */
+  enqueue(delivery: Delivery, waiter: CommitWaiter): void;
+  /** True when deliveries wait for a commit window rather than the receiver's `flush`. */
+  readonly windowed: boolean;
+  /** Commits everything queued now. */
+  flush(): void;
+  /** Stops taking deliveries, commits and settles the queued ones, releases the store. */
+  close(): Promise<void>;
 }
 
 const ENVIRONMENTAL = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/;

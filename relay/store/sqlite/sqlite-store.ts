@@ -7,20 +7,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { isDamage } from '../../../shared/sqlite-file.js';
 import type { RelayEvent } from '../../../shared/relay-wire.js';
 import type { Environment } from '../../../shared/domain.js';
-import type { RelayConfig } from '../../ops/config.js';
+import type { RelayConfig, LogFn } from '../../ops/index.js';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { GroupCommitter } from './group-commit.js';
-import type { LogFn } from '../../ops/logger.js';
-import type { CommitWaiter, EventRow } from '../events.js';
-import {
-  SOLE_MERCHANT,
-  type RelayStore,
-  type ServiceKey,
-  type StoreListener,
-  type TenantDelivery,
-  type TillIdentity,
-} from '../relay-store.js';
+import type { CommitWaiter, EventRow, RelayStore, ServiceKey, StoreListener, TenantDelivery, TillIdentity } from '../index.js';
+
+/** The one tenant of a single-merchant (SQLite) relay. */
+export const SOLE_MERCHANT = 'MCH_default';
 
 type Till = TillIdentity & { digest: Buffer };
 

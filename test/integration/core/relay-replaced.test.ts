@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { startRelay, type RunningRelay } from '../../../relay/http/server.js';
+import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
 import { msisdnEnding, startSale, waitForEvent, waitForState } from './helpers.js';
 import { useTill } from '../../support/till-fixture.js';
 

@@ -2,7 +2,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { relayEventSchema, type RelayEvent } from '../../../shared/relay-wire.js';
 import { signWebhook, type SignedPayload } from '../../../shared/webhook-signature.js';
-import { createRelayToken, parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../../../relay/ops/config.js';
+import { createRelayToken, parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../../../relay/ops/index.js';
 
 export const TEST_KEY = { publicId: 'pk_test_Relay0001', secret: 'sk_test_RelaySecret000000000001' };
 // Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
-import { createRelayToken } from '../../../relay/ops/config.js';
+import { createRelayToken } from '../../../relay/ops/index.js';
 import { get, post, spawnRelay, SseClient, type RelayProcess } from './helpers.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 import { sleep } from '../../support/wait-for.js';

@@ -9,8 +9,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { relayCursorAheadSchema, relayHelloSchema, relayLogIdSchema, relayPageSchema } from '../../../shared/relay-wire.js';
-import { SCHEMA_VERSION } from '../../../relay/store/sqlite/db.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/server.js';
+import { SCHEMA_VERSION } from '../../../relay/store/sqlite/index.js';
+import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
 import { deliver, get, LIVE_KEY, makeConfig, runRelayCli, SseClient, TEST_KEY, transaction } from './helpers.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { relayPageSchema } from '../../../shared/relay-wire.js';
-import type { RunningRelay } from '../../../relay/http/server.js';
+import type { RunningRelay } from '../../../relay/http/index.js';
 import { describeEachStore, type StartedRelay } from './stores.js';
 import { deliver, get, LIVE_KEY, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from './helpers.js';
 

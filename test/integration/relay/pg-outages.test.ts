@@ -7,7 +7,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { relayPageSchema, type RelayEvent } from '../../../shared/relay-wire.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/server.js';
+import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
 import { describePg, usePgCluster } from '../../support/pg-cluster.js';
 import { sleep } from '../../support/wait-for.js';
 import { deliver, get, LIVE_KEY, spawnRelay, SseClient, transaction, type PostResult, type RelayProcess } from './helpers.js';

@@ -6,13 +6,19 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import type { ApplyOutcome } from '../../../relay/store/events.js';
-import { openPgPool, PgStore } from '../../../relay/store/pg/pg-store.js';
-import { migratePg, PG_SCHEMA_VERSION } from '../../../relay/store/pg/schema.js';
-import { loadMasterKey } from '../../../relay/store/pg/secret-box.js';
-import { addKey, addMerchant, createToken, revokeToken } from '../../../relay/store/pg/tenants.js';
-import { hashRelayToken } from '../../../relay/ops/config.js';
-import type { TenantDelivery } from '../../../relay/store/relay-store.js';
+import type { ApplyOutcome, TenantDelivery } from '../../../relay/store/index.js';
+import {
+  openPgPool,
+  PgStore,
+  migratePg,
+  PG_SCHEMA_VERSION,
+  loadMasterKey,
+  addKey,
+  addMerchant,
+  createToken,
+  revokeToken,
+} from '../../../relay/store/pg/index.js';
+import { hashRelayToken } from '../../../relay/ops/index.js';
 import { describePg, usePgCluster } from '../../support/pg-cluster.js';
 import { sleep } from '../../support/wait-for.js';
 

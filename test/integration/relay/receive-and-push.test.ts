@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { relayPageSchema, relayEventSchema } from '../../../shared/relay-wire.js';
-import type { RunningRelay } from '../../../relay/http/server.js';
+import type { RunningRelay } from '../../../relay/http/index.js';
 import { describeEachStore, type StartedRelay } from './stores.js';
 import { deliver, get, LIVE_KEY, SseClient, TEST_KEY, transaction } from './helpers.js';
 import { sleep } from '../../support/wait-for.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startRelay } from '../../../relay/http/server.js';
-import { createRelayToken } from '../../../relay/ops/config.js';
+import { startRelay } from '../../../relay/http/index.js';
+import { createRelayToken } from '../../../relay/ops/index.js';
 import { deliver, get, LIVE_KEY, post, signedHeaders, transaction, webhookBody } from './helpers.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 

@@ -5,10 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
-import type { RelayConfigInput } from '../../../relay/ops/config.js';
-import { openPgPool } from '../../../relay/store/pg/pg-store.js';
-import { addKey, addMerchant, createToken } from '../../../relay/store/pg/tenants.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/server.js';
+import type { RelayConfigInput } from '../../../relay/ops/index.js';
+import { openPgPool, addKey, addMerchant, createToken } from '../../../relay/store/pg/index.js';
+import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
 import { describePg, usePgCluster, type PgCluster } from '../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 import { LIVE_KEY, makeConfig, TEST_KEY } from './helpers.js';

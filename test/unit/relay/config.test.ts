@@ -13,7 +13,7 @@ import {
   RelayConfigError,
   relayConfigSchema,
   revokeTillToken,
-} from '../../../relay/ops/config.js';
+} from '../../../relay/ops/index.js';
 
 const TEST_KEY = { publicId: 'pk_test_Unit00001', secret: 'sk_test_UnitSecret00000000001' };
 // Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.

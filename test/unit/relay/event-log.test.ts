@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openRelayDatabase, SCHEMA_VERSION } from '../../../relay/store/sqlite/db.js';
-import { canonicalJson, EventLog } from '../../../relay/store/sqlite/event-log.js';
-import type { Delivery } from '../../../relay/store/events.js';
-import { RelayMetrics } from '../../../relay/ops/metrics.js';
+import { openRelayDatabase, SCHEMA_VERSION, EventLog } from '../../../relay/store/sqlite/index.js';
+import { canonicalJson, type Delivery } from '../../../relay/store/index.js';
+import { RelayMetrics } from '../../../relay/ops/index.js';
 
 const dirs: string[] = [];
 function freshDir(): string {

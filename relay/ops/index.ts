@@ -1,0 +1,28 @@
+/**
+ * ops/: the relay's settings (the config file and environment, the limits on clients), Prometheus
+ * metrics, JSON-line logs and the summary of repeated warnings. The bottom layer: it imports only
+ * shared/, and every other folder of the relay may import it (through this file).
+ */
+export {
+  addTillToken,
+  CONFIG_ENV_VARS,
+  createRelayToken,
+  describeConfigError,
+  envOverrides,
+  hashRelayToken,
+  jsonErrorPlace,
+  loadRelayConfig,
+  parseRelayConfig,
+  RelayConfigError,
+  relayConfigSchema,
+  relayKeySchema,
+  relayTillSchema,
+  revokeTillToken,
+  TOKEN_HASH,
+  type RelayConfig,
+  type RelayConfigInput,
+  type RelayKey,
+} from './config.js';
+export { defaultLog, type LogFn } from './logger.js';
+export { RelayMetrics } from './metrics.js';
+export { WarningSummary } from './warning-summary.js';

@@ -1,0 +1,21 @@
+/**
+ * store/: the one interface between the relay's HTTP side and where events, keys and tokens are kept
+ * (`RelayStore` and the types it speaks), and what every store computes the same way. It imports no
+ * implementation: store/sqlite/ and store/pg/ import it, and whoever opens a store (http/server.ts,
+ * the CLI) imports store/sqlite/index.ts or store/pg/index.ts itself.
+ */
+export {
+  CommitError,
+  type ApplyOutcome,
+  type CommitReport,
+  type CommitWaiter,
+  type Delivery,
+  type EventRow,
+  type RelayStore,
+  type ServiceKey,
+  type StoreKind,
+  type StoreListener,
+  type TenantDelivery,
+  type TillIdentity,
+} from './relay-store.js';
+export { acceptedOutcome, canonicalJson, differingFields, eventJson, newLogId, rowToEvent } from './events.js';
