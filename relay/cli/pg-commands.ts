@@ -26,6 +26,7 @@ import {
   revokeToken,
   TenantError,
 } from '../store/pg/index.js';
+import { out } from './usage.js';
 
 export type PgCliValues = {
   'database-url'?: string;
@@ -39,11 +40,6 @@ export type PgCliValues = {
 };
 
 export const PG_COMMANDS = new Set(['merchant', 'key', 'import']);
-
-/** What the operator asked for, on stdout (messages go to stderr). */
-function out(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
 
 function required(value: string | undefined, flag: string, command: string): string {
   if (!value) throw new TenantError(`${command} needs --${flag}`);

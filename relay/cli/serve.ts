@@ -1,0 +1,69 @@
+/** `relay --port <n> …`: starts the relay on SQLite or PostgreSQL, reloads its config, stops on a signal. */
+import { unwatchFile, watchFile } from 'node:fs';
+import { stopWithParent } from '../../shared/stop-with-parent.js';
+import { startRelay } from '../http/index.js';
+import { loadRelayConfig } from '../ops/index.js';
+import { loadMasterKey } from '../store/pg/index.js';
+import { fail, USAGE } from './usage.js';
+
+export type ServeValues = {
+  port?: string;
+  host?: string;
+  data?: string;
+  config?: string;
+  'database-url'?: string;
+  'master-key-file'?: string;
+};
+
+/** Where the log lives: a PostgreSQL database (many merchants) or a SQLite data folder (one). */
+function storeOptions(values: ServeValues, configFile: string | undefined) {
+  const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
+  if (databaseUrl) {
+    if (values.data) fail('--data and --database-url exclude each other: the log lives in one or the other');
+    return { databaseUrl, masterKey: loadMasterKey(values['master-key-file']), kind: 'postgres' as const };
+  }
+  const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
+  if (!dataDir) fail(`--data <dir> (or RELAY_DATA_DIR), or --database-url, is required\n${USAGE}`);
+  if (!configFile && !process.env.RELAY_KEYS) fail(`--config <file> (or RELAY_CONFIG, or RELAY_KEYS) is required\n${USAGE}`);
+  return { dataDir, kind: 'sqlite' as const };
+}
+
+export async function serve(values: ServeValues): Promise<void> {
+  const portText = values.port ?? process.env.RELAY_PORT ?? '0';
+  if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) fail(`--port: must be 0-65535, got "${portText}"`);
+  const host = values.host ?? process.env.RELAY_HOST ?? '127.0.0.1';
+  const configFile = values.config ?? process.env.RELAY_CONFIG;
+  const { kind, ...store } = storeOptions(values, configFile);
+
+  const config = loadRelayConfig(configFile, process.env, kind);
+  const relay = await startRelay({ port: Number(portText), host, ...store, config });
+
+  const reload = (why: string) => {
+    try {
+      relay.setConfig(loadRelayConfig(configFile, process.env, kind));
+    } catch (err) {
+      console.error(JSON.stringify({ level: 'error', msg: 'config_reload_failed', why, error: (err as Error).message }));
+    }
+  };
+  process.on('SIGHUP', () => reload('SIGHUP'));
+  if (configFile) watchFile(configFile, { interval: 1000 }, () => reload('file changed'));
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (configFile) unwatchFile(configFile);
+    relay
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        console.error(JSON.stringify({ level: 'error', msg: 'shutdown_failed', signal, error: (err as Error).message }));
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  stopWithParent(stop);
+  // Ready only once it can also be stopped.
+  process.stdout.write(`${JSON.stringify({ ready: true, url: relay.url })}\n`);
+}
