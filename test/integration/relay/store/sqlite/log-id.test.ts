@@ -8,11 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { relayCursorAheadSchema, relayHelloSchema, relayLogIdSchema, relayPageSchema } from '../../../shared/relay-wire.js';
-import { SCHEMA_VERSION } from '../../../relay/store/sqlite/index.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
-import { deliver, get, LIVE_KEY, makeConfig, runRelayCli, SseClient, TEST_KEY, transaction } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { relayCursorAheadSchema, relayHelloSchema, relayLogIdSchema, relayPageSchema } from '../../../../../shared/relay-wire.js';
+import { SCHEMA_VERSION } from '../../../../../relay/store/sqlite/index.js';
+import { startRelay, type RunningRelay } from '../../../../../relay/http/index.js';
+import { deliver, get, LIVE_KEY, makeConfig, runRelayCli, SseClient, TEST_KEY, transaction } from '../../helpers.js';
+import { removeDir, tempDir } from '../../../../support/temp-dir.js';
 
 /** Status and headers of a GET (the body is not read: works for event streams too). */
 function head(url: string, token: string | undefined): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {

@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openRelayDatabase, SCHEMA_VERSION, EventLog } from '../../../relay/store/sqlite/index.js';
-import { canonicalJson, type Delivery } from '../../../relay/store/index.js';
-import { RelayMetrics } from '../../../relay/ops/index.js';
+import { openRelayDatabase, SCHEMA_VERSION, EventLog } from '../../../../../relay/store/sqlite/index.js';
+import type { Delivery } from '../../../../../relay/store/index.js';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -162,33 +161,5 @@ describe('event log', () => {
     expect(log.apply(delivery('DEEP', tx))).toMatchObject({ kind: 'duplicate', seq: 1 });
     expect(log.apply(delivery('DEEP', { metadata: deep(3_999) }))).toMatchObject({ kind: 'conflict', fields: ['metadata'] });
     db.close();
-  });
-
-  it('canonicalJson is independent of key order but not of values', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"x":1,"y":2}]},"b":1}');
-    expect(canonicalJson({ a: '1' })).not.toBe(canonicalJson({ a: 1 }));
-  });
-});
-
-describe('relay metrics', () => {
-  it('renders Prometheus text with labels, gauges and a cumulative histogram', () => {
-    const m = new RelayMetrics();
-    m.accepted.inc({ environment: 'live' });
-    m.accepted.inc({ environment: 'live' });
-    m.rejected.inc({ reason: 'signature_mismatch' });
-    m.sseClients.set(3);
-    m.pushLatency.observe(0.003);
-    m.pushLatency.observe(0.2);
-    const text = m.render();
-    expect(text).toContain('# TYPE relay_deliveries_accepted_total counter');
-    expect(text).toContain('relay_deliveries_accepted_total{environment="live"} 2');
-    expect(text).toContain('relay_deliveries_rejected_total{reason="signature_mismatch"} 1');
-    expect(text).toContain('relay_sse_clients 3');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.0025"} 0');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.005"} 1');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.25"} 2');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="+Inf"} 2');
-    expect(text).toContain('relay_push_latency_seconds_count 2');
-    expect(text.endsWith('\n')).toBe(true);
   });
 });

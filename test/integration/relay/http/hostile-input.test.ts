@@ -6,12 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { chmodSync, closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { startRelay } from '../../../relay/http/index.js';
-import type { RelayConfigInput } from '../../../relay/ops/index.js';
-import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from './helpers.js';
-import { openSocket, rawExchange } from '../../support/raw-socket.js';
-import { removeDir, tempDir as makeTempDir } from '../../support/temp-dir.js';
-import { sleep } from '../../support/wait-for.js';
+import { startRelay } from '../../../../relay/http/index.js';
+import type { RelayConfigInput } from '../../../../relay/ops/index.js';
+import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from '../helpers.js';
+import { openSocket, rawExchange } from '../../../support/raw-socket.js';
+import { removeDir, tempDir as makeTempDir } from '../../../support/temp-dir.js';
+import { sleep } from '../../../support/wait-for.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRelayDatabase, EventLog, GroupCommitter } from '../../../relay/store/sqlite/index.js';
-import type { ApplyOutcome, CommitWaiter, Delivery } from '../../../relay/store/index.js';
+import { openRelayDatabase, EventLog, GroupCommitter } from '../../../../../relay/store/sqlite/index.js';
+import type { ApplyOutcome, CommitWaiter, Delivery } from '../../../../../relay/store/index.js';
 
 /** Promise form of `enqueue`, for the tests (the receiver is itself each delivery's waiter). */
 function submit(committer: GroupCommitter, delivery: Delivery): Promise<ApplyOutcome> {

@@ -7,12 +7,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { relayPageSchema } from '../../../shared/relay-wire.js';
-import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
-import { createRelayToken } from '../../../relay/ops/index.js';
-import { get, post, spawnRelay, SseClient, type RelayProcess } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
-import { sleep } from '../../support/wait-for.js';
+import { relayPageSchema } from '../../../../../shared/relay-wire.js';
+import { startSandbox, type SandboxHandle } from '../../../../../sandbox/server.js';
+import { createRelayToken } from '../../../../../relay/ops/index.js';
+import { get, post, spawnRelay, SseClient, type RelayProcess } from '../../helpers.js';
+import { removeDir, tempDir } from '../../../../support/temp-dir.js';
+import { sleep } from '../../../../support/wait-for.js';
 
 // 0.03: the whole retry schedule (635 s) takes 19 s and the 15 s time-out 450 ms, leaving room for
 // the relay's restart (a few seconds on a loaded two-core machine) before the 8th attempt.

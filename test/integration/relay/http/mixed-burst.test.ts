@@ -5,10 +5,10 @@
  * conflicting repeat refused, and the good ones stored in a gap-free sequence and pushed once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { relayPageSchema } from '../../../shared/relay-wire.js';
-import type { RunningRelay } from '../../../relay/http/index.js';
-import { describeEachStore, type StartedRelay } from './stores.js';
-import { deliver, get, LIVE_KEY, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from './helpers.js';
+import { relayPageSchema } from '../../../../shared/relay-wire.js';
+import type { RunningRelay } from '../../../../relay/http/index.js';
+import { describeEachStore, type StartedRelay } from '../stores.js';
+import { deliver, get, LIVE_KEY, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from '../helpers.js';
 
 describeEachStore('relay: a burst mixing good and bad deliveries', (store) => {
   let started: StartedRelay;

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { relayPageSchema } from '../../../shared/relay-wire.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
-import { parseRelayConfig } from '../../../relay/ops/index.js';
-import { deliver, get, LIVE_KEY, makeConfig, SseClient, TEST_KEY, transaction } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
-import { sleep } from '../../support/wait-for.js';
+import { relayPageSchema } from '../../../../shared/relay-wire.js';
+import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
+import { parseRelayConfig } from '../../../../relay/ops/index.js';
+import { deliver, get, LIVE_KEY, makeConfig, SseClient, TEST_KEY, transaction } from '../helpers.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
+import { sleep } from '../../../support/wait-for.js';
 
 describe('relay: resumption, heartbeat, restart, revocation', () => {
   const tmp = tempDir('relay');

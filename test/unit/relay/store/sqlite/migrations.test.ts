@@ -1,7 +1,7 @@
-/** One test per migration of the relay's SQLite event log (migration 2, the log id, is tested on upgrade in test/integration/relay/log-id.test.ts). */
+/** One test per migration of the relay's SQLite event log (migration 2, the log id, is tested on upgrade in test/integration/relay/store/sqlite/log-id.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS as RELAY_MIGRATIONS } from '../../../relay/store/sqlite/index.js';
-import { inMemoryDatabases, insertRow, migrateTo } from '../../support/migrations.js';
+import { MIGRATIONS as RELAY_MIGRATIONS } from '../../../../../relay/store/sqlite/index.js';
+import { inMemoryDatabases, insertRow, migrateTo } from '../../../../support/migrations.js';
 
 const memory = inMemoryDatabases();
 

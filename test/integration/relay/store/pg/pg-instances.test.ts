@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { relayPageSchema } from '../../../shared/relay-wire.js';
-import { openPgPool, addKey, addMerchant, createToken, revokeToken } from '../../../relay/store/pg/index.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
-import { describePg, usePgCluster } from '../../support/pg-cluster.js';
-import { sleep } from '../../support/wait-for.js';
-import { deliver, get, SseClient, transaction } from './helpers.js';
+import { relayPageSchema } from '../../../../../shared/relay-wire.js';
+import { openPgPool, addKey, addMerchant, createToken, revokeToken } from '../../../../../relay/store/pg/index.js';
+import { startRelay, type RunningRelay } from '../../../../../relay/http/index.js';
+import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
+import { sleep } from '../../../../support/wait-for.js';
+import { deliver, get, SseClient, transaction } from '../../helpers.js';
 
 const KEYS = {
   MCH_alpha: { publicId: 'pk_live_Alpha0001', secret: `sk_live_${'AlphaSecret00000000001'}` },

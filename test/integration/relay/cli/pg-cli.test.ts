@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { relayPageSchema } from '../../../shared/relay-wire.js';
-import { startRelay } from '../../../relay/http/index.js';
-import { describePg, usePgCluster } from '../../support/pg-cluster.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
-import { deliver, get, LIVE_KEY, makeConfig, spawnRelay, SseClient, TEST_KEY, transaction } from './helpers.js';
+import { relayPageSchema } from '../../../../shared/relay-wire.js';
+import { startRelay } from '../../../../relay/http/index.js';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
+import { deliver, get, LIVE_KEY, makeConfig, spawnRelay, SseClient, TEST_KEY, transaction } from '../helpers.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 function cli(
   args: string[],

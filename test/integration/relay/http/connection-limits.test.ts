@@ -7,11 +7,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import type { RelayConfigInput } from '../../../relay/ops/index.js';
-import { startRelay } from '../../../relay/http/index.js';
-import { deliver, LIVE_KEY, makeConfig, post, signedHeaders, transaction, webhookBody } from './helpers.js';
-import { removeDir, tempDir as makeTempDir } from '../../support/temp-dir.js';
-import { closedWithin, openSocket, rawExchange } from '../../support/raw-socket.js';
+import type { RelayConfigInput } from '../../../../relay/ops/index.js';
+import { startRelay } from '../../../../relay/http/index.js';
+import { deliver, LIVE_KEY, makeConfig, post, signedHeaders, transaction, webhookBody } from '../helpers.js';
+import { removeDir, tempDir as makeTempDir } from '../../../support/temp-dir.js';
+import { closedWithin, openSocket, rawExchange } from '../../../support/raw-socket.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RELAY_TOKEN, relayPageSchema } from '../../../shared/relay-wire.js';
-import { hashRelayToken } from '../../../relay/ops/index.js';
-import { deliver, get, LIVE_KEY, runRelayCli, spawnRelay, TEST_KEY, transaction, type PostResult } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
-import { sleep } from '../../support/wait-for.js';
+import { RELAY_TOKEN, relayPageSchema } from '../../../../shared/relay-wire.js';
+import { hashRelayToken } from '../../../../relay/ops/index.js';
+import { deliver, get, LIVE_KEY, runRelayCli, spawnRelay, TEST_KEY, transaction, type PostResult } from '../helpers.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
+import { sleep } from '../../../support/wait-for.js';
 
 describe('relay CLI', () => {
   const tmp = tempDir('relay-cli');

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { relayPageSchema } from '../../../shared/relay-wire.js';
-import type { RunningRelay } from '../../../relay/http/index.js';
-import { describeEachStore, type StartedRelay } from './stores.js';
-import { get, LIVE_KEY, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody, deliver } from './helpers.js';
+import { relayPageSchema } from '../../../../shared/relay-wire.js';
+import type { RunningRelay } from '../../../../relay/http/index.js';
+import { describeEachStore, type StartedRelay } from '../stores.js';
+import { get, LIVE_KEY, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody, deliver } from '../helpers.js';
 
 type Case = {
   name: string;

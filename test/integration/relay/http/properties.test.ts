@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
-import { webhookBodySchema } from '../../../shared/wire/index.js';
-import { get, LIVE_KEY, makeConfig, post, signedHeaders, transaction, webhookBody } from './helpers.js';
-import { rawExchange } from '../../support/raw-socket.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
+import { webhookBodySchema } from '../../../../shared/wire/index.js';
+import { get, LIVE_KEY, makeConfig, post, signedHeaders, transaction, webhookBody } from '../helpers.js';
+import { rawExchange } from '../../../support/raw-socket.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
 
 let relay: RunningRelay;
 let dir: string;

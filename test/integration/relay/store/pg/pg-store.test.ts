@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
-import type { ApplyOutcome, TenantDelivery } from '../../../relay/store/index.js';
+import type { ApplyOutcome, TenantDelivery } from '../../../../../relay/store/index.js';
 import {
   openPgPool,
   PgStore,
@@ -17,10 +17,10 @@ import {
   addMerchant,
   createToken,
   revokeToken,
-} from '../../../relay/store/pg/index.js';
-import { hashRelayToken } from '../../../relay/ops/index.js';
-import { describePg, usePgCluster } from '../../support/pg-cluster.js';
-import { sleep } from '../../support/wait-for.js';
+} from '../../../../../relay/store/pg/index.js';
+import { hashRelayToken } from '../../../../../relay/ops/index.js';
+import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
+import { sleep } from '../../../../support/wait-for.js';
 
 const SECRET = `sk_live_${'PgStoreSecret000000001'}`;
 

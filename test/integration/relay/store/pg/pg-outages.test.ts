@@ -6,12 +6,12 @@
  *   /healthz fails while it is down, the relay reconnects by itself, and nothing acknowledged is lost.
  */
 import { afterEach, expect, it } from 'vitest';
-import { relayPageSchema, type RelayEvent } from '../../../shared/relay-wire.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
-import { describePg, usePgCluster } from '../../support/pg-cluster.js';
-import { sleep } from '../../support/wait-for.js';
-import { deliver, get, LIVE_KEY, spawnRelay, SseClient, transaction, type PostResult, type RelayProcess } from './helpers.js';
-import { seedPgTenant } from './stores.js';
+import { relayPageSchema, type RelayEvent } from '../../../../../shared/relay-wire.js';
+import { startRelay, type RunningRelay } from '../../../../../relay/http/index.js';
+import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
+import { sleep } from '../../../../support/wait-for.js';
+import { deliver, get, LIVE_KEY, spawnRelay, SseClient, transaction, type PostResult, type RelayProcess } from '../../helpers.js';
+import { seedPgTenant } from '../../stores.js';
 
 /** Reads a merchant's whole log through one relay. */
 async function readLog(url: string, token: string): Promise<RelayEvent[]> {

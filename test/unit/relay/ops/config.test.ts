@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { RELAY_TOKEN } from '../../../shared/relay-wire.js';
+import { RELAY_TOKEN } from '../../../../shared/relay-wire.js';
 import {
   addTillToken,
   createRelayToken,
@@ -13,7 +13,7 @@ import {
   RelayConfigError,
   relayConfigSchema,
   revokeTillToken,
-} from '../../../relay/ops/index.js';
+} from '../../../../relay/ops/index.js';
 
 const TEST_KEY = { publicId: 'pk_test_Unit00001', secret: 'sk_test_UnitSecret00000000001' };
 // Fixture key written as sk_live_${'…'} so secret scanners do not flag it as a real key.

@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { relayPageSchema } from '../../../shared/relay-wire.js';
-import { startRelay, type RunningRelay } from '../../../relay/http/index.js';
-import { deliver, get, LIVE_KEY, makeConfig, SseClient, transaction } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
-import { sleep } from '../../support/wait-for.js';
+import { relayPageSchema } from '../../../../../shared/relay-wire.js';
+import { startRelay, type RunningRelay } from '../../../../../relay/http/index.js';
+import { deliver, get, LIVE_KEY, makeConfig, SseClient, transaction } from '../../helpers.js';
+import { removeDir, tempDir } from '../../../../support/temp-dir.js';
+import { sleep } from '../../../../support/wait-for.js';
 
 describe('relay: a failed commit is answered 503', () => {
   const tmp = tempDir('relay');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { relayPageSchema, relayEventSchema } from '../../../shared/relay-wire.js';
-import type { RunningRelay } from '../../../relay/http/index.js';
-import { describeEachStore, type StartedRelay } from './stores.js';
-import { deliver, get, LIVE_KEY, SseClient, TEST_KEY, transaction } from './helpers.js';
-import { sleep } from '../../support/wait-for.js';
+import { relayPageSchema, relayEventSchema } from '../../../../shared/relay-wire.js';
+import type { RunningRelay } from '../../../../relay/http/index.js';
+import { describeEachStore, type StartedRelay } from '../stores.js';
+import { deliver, get, LIVE_KEY, SseClient, TEST_KEY, transaction } from '../helpers.js';
+import { sleep } from '../../../support/wait-for.js';
 
 describeEachStore('relay: receiving and pushing over real HTTP', (store) => {
   let started: StartedRelay;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { startRelay } from '../../../relay/http/index.js';
-import { createRelayToken } from '../../../relay/ops/index.js';
-import { deliver, get, LIVE_KEY, post, signedHeaders, transaction, webhookBody } from './helpers.js';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
+import { startRelay } from '../../../../relay/http/index.js';
+import { createRelayToken } from '../../../../relay/ops/index.js';
+import { deliver, get, LIVE_KEY, post, signedHeaders, transaction, webhookBody } from '../helpers.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
 
 describe('startRelay options', () => {
   it('validates a hand-built config, filling the defaults (64 KiB body cap among them)', async () => {
