@@ -1,7 +1,7 @@
 /**
  * Where a delivery is verified: key by X-Service-Key-Id -> signature on the raw bytes (shared
  * verifyWebhook, constant time) -> JSON -> webhookBodySchema -> key environment vs data.sandbox.
- * The result is a Delivery ready for the store (relay/store.ts), or the reason it was refused.
+ * The result is a Delivery ready for the store (relay/store/relay-store.ts), or the reason it was refused.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { checkSignatureHeaders, verifyWebhook, WebhookVerificationError } from '../../shared/webhook-signature.js';

@@ -1,5 +1,5 @@
 /**
- * The relay's defences against hostile and careless clients, as config fields (relay/config.ts
+ * The relay's defences against hostile and careless clients, as config fields (config.ts
  * merges them in). docs/security.md says what each one protects against.
  */
 import { z } from 'zod';
