@@ -29,6 +29,10 @@ const CORE_WIRING = ['index', 'handlers', 'core-context'];
 /** A domain's handler map: `<domain>/handlers.ts` and what it gathers (`*-handlers.ts`). */
 const HANDLER_FILE = 'handlers\\.ts$';
 const SOURCES = '^(electron|relay|sandbox|shared|renderer|scripts|bench)/';
+/** The relay's folders, lowest first: cli -> http -> store -> ops -> shared/. */
+const RELAY_LAYERS = ['ops', 'store', 'http', 'cli'];
+/** A relay folder's front door (the store's two implementations have their own). */
+const RELAY_DOOR = ['^relay/[^/]+/index\\.ts$', '^relay/store/(sqlite|pg)/index\\.ts$'];
 
 const any = (names) => `(${names.join('|')})`;
 
@@ -46,6 +50,47 @@ function coreLayerRules() {
     });
   });
   return rules;
+}
+
+function relayRules() {
+  const layers = RELAY_LAYERS.slice(0, -1).map((folder, rank) => ({
+    name: 'relay-layer-up',
+    comment: `relay/${folder}/ sits below ${RELAY_LAYERS.slice(rank + 1).join(', ')}: it never imports them.`,
+    severity: 'error',
+    from: { path: `^relay/${folder}/` },
+    to: { path: `^relay/${any(RELAY_LAYERS.slice(rank + 1))}/` },
+  }));
+  return [
+    {
+      name: 'relay-front-door',
+      comment: 'A relay folder is reached from another folder only through its index.ts.',
+      severity: 'error',
+      from: { path: '^relay/([^/]+)/' },
+      to: { path: '^relay/[^/]+/', pathNot: ['^relay/$1/', ...RELAY_DOOR] },
+    },
+    {
+      name: 'relay-front-door',
+      comment: "The store's implementations (sqlite/, pg/) are reached from each other only through their index.ts.",
+      severity: 'error',
+      from: { path: '^relay/store/([^/]+)/' },
+      to: { path: '^relay/store/[^/]+/', pathNot: ['^relay/store/$1/', ...RELAY_DOOR] },
+    },
+    {
+      name: 'relay-front-door',
+      comment: 'Outside relay/, its folders are reached only through their index.ts.',
+      severity: 'error',
+      from: { path: SOURCES, pathNot: '^relay/[^/]+/' },
+      to: { path: '^relay/[^/]+/', pathNot: RELAY_DOOR },
+    },
+    {
+      name: 'relay-layer-up',
+      comment: "The store's interface (relay/store/*.ts) never imports an implementation: they import it.",
+      severity: 'error',
+      from: { path: '^relay/store/[^/]+\\.ts$' },
+      to: { path: '^relay/store/(sqlite|pg)/' },
+    },
+    ...layers,
+  ];
 }
 
 module.exports = {
@@ -102,6 +147,7 @@ module.exports = {
       to: { path: [`${CORE}${any(CORE_WIRING)}\\.ts$`, `${CORE}[^/]+/`], pathNot: `${CORE}storage/` },
     },
     ...coreLayerRules(),
+    ...relayRules(),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

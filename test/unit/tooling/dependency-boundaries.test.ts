@@ -32,6 +32,19 @@ const TREE: Record<string, string> = {
   'electron/core/payments/to-wiring.ts': "import type { CoreContext } from '../core-context.js';\nexport type T = CoreContext;",
   // Refused: the shell past the core's index.
   'electron/main/shell.ts': "import { PaymentsRepo } from '../core/payments/index.js';\nexport const shell = PaymentsRepo;",
+  // The relay: folders by concern, each with its front door.
+  'relay/ops/index.ts': "export { metric } from './metrics.js';",
+  'relay/ops/metrics.ts': 'export const metric = 1;',
+  'relay/store/index.ts': "export type { Store } from './relay-store.js';",
+  'relay/store/relay-store.ts': 'export type Store = { kind: string };',
+  'relay/store/sqlite/index.ts': "export { open } from './sqlite-store.js';",
+  // Allowed: an implementation reads the store's interface and ops through their front doors.
+  'relay/store/sqlite/sqlite-store.ts':
+    "import type { Store } from '../index.js';\nimport { metric } from '../../ops/index.js';\nexport const open = (): Store => ({ kind: String(metric) });",
+  // Refused: a deep import into ops, ops importing the store above it, the interface importing an implementation.
+  'relay/http/server.ts': "import { metric } from '../ops/metrics.js';\nexport const server = metric;",
+  'relay/ops/upward.ts': "import type { Store } from '../store/index.js';\nexport type T = Store;",
+  'relay/store/implementation.ts': "import { open } from './sqlite/index.js';\nexport const impl = open;",
   // Refused: an import circle (in shared/, where no folder rule applies).
   'shared/a.ts': "import { b } from './b.js';\nexport const a = () => b;",
   'shared/b.ts': "import { a } from './a.js';\nexport const b = () => a;",
@@ -42,6 +55,9 @@ const EXPECTED = [
   'core-layer-up electron/core/payments/to-wiring.ts -> electron/core/core-context.ts',
   'core-layer-up electron/core/payments/upward.ts -> electron/core/day/index.ts',
   'no-circular shared/a.ts -> shared/b.ts',
+  'relay-front-door relay/http/server.ts -> relay/ops/metrics.ts',
+  'relay-layer-up relay/ops/upward.ts -> relay/store/index.ts',
+  'relay-layer-up relay/store/implementation.ts -> relay/store/sqlite/index.ts',
   'shell-through-core-index electron/main/shell.ts -> electron/core/payments/index.ts',
 ];
 
@@ -56,7 +72,7 @@ beforeAll(() => {
     writeFileSync(join(dir, path), `${text}\n`);
   }
   const cli = join(ROOT, 'node_modules', '.bin', 'depcruise');
-  const run = spawnSync(cli, ['--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', 'electron', 'shared'], {
+  const run = spawnSync(cli, ['--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', 'electron', 'relay', 'shared'], {
     cwd: dir,
     encoding: 'utf8',
   });
@@ -67,7 +83,7 @@ beforeAll(() => {
 afterAll(() => removeDir(dir));
 
 describe('import boundaries (dependency-cruiser, the project config)', () => {
-  it('refuses a deep import, an upward import, a circle and the shell past the core index, and nothing else', () => {
+  it('refuses deep imports, upward imports, a circle and the shell past the core index, and nothing else', () => {
     expect(violations).toEqual(EXPECTED);
   });
 });
