@@ -1,11 +1,11 @@
+// The base (tokens, reset, shared primitives) before anything else: each domain's own stylesheet,
+// imported by its code (e.g. history/history-screen.tsx imports ./history.css), comes after it.
+import './styles/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { AnnouncerProvider } from './components/announcer';
 import { ErrorBoundary, logRenderError } from './error-boundary';
-import './styles/app.css';
-import './styles/print.css';
-import './styles/shifts.css';
 
 const root = document.getElementById('root');
 if (root) {

@@ -14,6 +14,7 @@ import { useChargeFocus } from './use-charge-focus';
 import { useChargeQuestions } from './use-charge-questions';
 import { useSaleFields } from './use-sale-fields';
 import { useAccountName, type AccountLookup } from './use-account-name';
+import './charge.css';
 
 type Props = {
   form: SaleForm;

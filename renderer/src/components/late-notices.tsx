@@ -1,6 +1,7 @@
 /** Notices for payments the cashier stopped waiting for: they still resolve, and say so here. */
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { ghs, phone } from '../format';
+import './components.css';
 
 type Props = { notices: PaymentView[]; onDismiss: (id: string) => void; onOpen: (payment: PaymentView) => void };
 

@@ -7,6 +7,7 @@ import { call, errorMessage, onEvent } from '../api';
 import { dateTime } from '../format';
 import { useCoreRead } from '../hooks/use-core-read';
 import { FormError } from './form-error';
+import './components.css';
 
 const readAlerts = async () => (await call('alerts:list', {})).items;
 

@@ -1,5 +1,6 @@
 /** A payment's state as a cashier says it, with pending ones clearly marked. */
 import type { PaymentState } from '../../../shared/domain';
+import './components.css';
 
 const TEXT: Record<PaymentState, string> = {
   created: 'Pending',

@@ -1,5 +1,6 @@
 /** Always visible: TEST/LIVE, the relay connection and the till's name. */
 import type { AppStatus } from '../hooks/use-app-status';
+import './components.css';
 
 const RELAY_TEXT = {
   connected: 'Results: connected',

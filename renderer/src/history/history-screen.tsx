@@ -10,6 +10,7 @@ import { Screen } from '../components/screen';
 import { CashierPicker, type CashierChoice } from '../components/cashier-picker';
 import { useCashierOptions } from './use-cashier-options';
 import { useHistorySearch } from './use-history-search';
+import './history.css';
 
 /** `cashiers`: a manager or the owner, with staff, may show one person's payments (a cashier's history is their shift's). */
 type Props = {

@@ -13,6 +13,7 @@ import { TableHead } from '../components/table-head';
 import { dayTime, ghs } from '../format';
 import { DayReportView } from './day-report-view';
 import { downloadCsv } from './download-csv';
+import './owner.css';
 
 type Shown = { report: DayReport; id: number | null; sinceClose: SinceCloseLine[] | null };
 

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { AppStatus } from '../hooks/use-app-status';
 import { PinEntry } from './pin-entry';
 import { PinSetup } from './pin-setup';
+import './owner.css';
 
 type Props = { status: AppStatus; onChanged: () => void; onLock: () => void; children: ReactNode };
 

@@ -10,6 +10,7 @@ import { ReceiptForm } from './receipt-form';
 import { TillForm } from './till-form';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
+import './owner.css';
 
 const readSettings = () => call('settings:get', {});
 

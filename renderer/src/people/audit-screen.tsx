@@ -10,6 +10,7 @@ import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 import { SelectOptions } from '../components/select-options';
 import { TableHead } from '../components/table-head';
+import './people.css';
 
 const LABELS: Record<AuditAction, string> = {
   sign_in: 'Signed in',

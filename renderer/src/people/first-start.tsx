@@ -1,5 +1,6 @@
 /** The very first start asks for the owner PIN; it may be skipped to take sandbox payments at once. */
 import { PinSetup } from '../owner/pin-setup';
+import './people.css';
 
 const SKIPPED_KEY = 'momo.ownerPinSkipped';
 

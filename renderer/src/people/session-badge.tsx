@@ -1,6 +1,7 @@
 /** On the status bar: who is selling, one tap to switch person (the till locks for the next PIN), and sign out. */
 import type { PersonView } from '../../../shared/ipc/contract';
 import { call } from '../api';
+import './people.css';
 
 const ROLE_LABELS = { owner: 'owner', manager: 'manager', cashier: 'cashier' } as const;
 

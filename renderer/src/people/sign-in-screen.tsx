@@ -4,6 +4,7 @@ import type { PersonView } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import './people.css';
 
 type Props = { onSignedIn: () => void; reason: string | null };
 

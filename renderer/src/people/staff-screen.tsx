@@ -6,6 +6,7 @@ import { StaffForm } from './staff-form';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 import { TableHead } from '../components/table-head';
+import './people.css';
 
 const ROLE = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' } as const;
 

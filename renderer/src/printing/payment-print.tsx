@@ -10,6 +10,7 @@ import { call, toCallError } from '../api';
 import { PrintSheet } from './print-sheet';
 import { PrintStatus } from './print-status';
 import { usePrinter } from './use-printer';
+import './printing.css';
 
 type Props = {
   payment: PaymentView;

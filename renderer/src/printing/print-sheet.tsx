@@ -7,6 +7,7 @@ import { forwardRef } from 'react';
 import { createPortal } from 'react-dom';
 import type { PaperWidth, PrintBlock, PrintDocument } from '../../../shared/receipt/print-document';
 import { QrCode } from './qr-code';
+import './printing.css';
 
 function Block({ block }: { block: PrintBlock }) {
   switch (block.kind) {

@@ -1,5 +1,6 @@
 /** Under the print button: printing, printed, or the printer's problem with "Print again". */
 import type { PrintState } from './use-printer';
+import './printing.css';
 
 export function PrintStatus({ state, onRetry }: { state: PrintState; onRetry: () => void }) {
   if (state.phase === 'printing') {

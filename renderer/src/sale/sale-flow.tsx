@@ -6,6 +6,7 @@ import type { AppStatus } from '../hooks/use-app-status';
 import type { useSale } from '../hooks/use-sale';
 import { ResultScreen } from './result-screen';
 import { WaitingScreen } from './waiting-screen';
+import './sale.css';
 
 type Props = {
   sale: ReturnType<typeof useSale>;

@@ -10,6 +10,7 @@ import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 import { ShiftList } from './shift-list';
 import { ShiftReportPanel } from './shift-report-panel';
+import './shifts.css';
 
 type Props = { timeZone: string; person: PersonView };
 

@@ -6,7 +6,7 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ErrorBoundary, logRenderError } from '../../../renderer/src/error-boundary';
-import '../../../renderer/src/styles/app.css';
+import '../../../renderer/src/styles/base.css';
 
 const SECRET_IN_ERROR = 'sk_test_BoundaryLeakCheck0123456789 customer 0241234567';
 
