@@ -1,7 +1,7 @@
 /**
  * The documents to print, drawn for paper: one page per document, 58 or 80 mm wide. Drawn straight
  * under <body> (a portal), laid out but invisible on screen (so its height can be measured for the
- * page size); in print media it is the only thing on the page (print.css).
+ * page size); in print media it is the only thing on the page (printing.css).
  */
 import { forwardRef } from 'react';
 import { createPortal } from 'react-dom';
