@@ -10,6 +10,10 @@ export const SUMS_SQL = `coalesce(sum(status = 'SUCCESS'), 0) AS succeeded, coal
   coalesce(sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END), 0) AS fees,
   coalesce(sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END), 0) AS net`;
 
+/** SQL for the Sums of a set of daily rollup rows (daily_takings). */
+export const ROLLUP_SUMS_SQL = `coalesce(sum(succeeded), 0) AS succeeded, coalesce(sum(failed), 0) AS failed,
+  coalesce(sum(gross), 0) AS gross, coalesce(sum(fees), 0) AS fees, coalesce(sum(net), 0) AS net`;
+
 export const zeroSums = (): Sums => ({ succeeded: 0, failed: 0, gross: 0, fees: 0, net: 0 });
 
 export function addSums(into: Sums, row: Sums): void {

@@ -5,13 +5,13 @@
  */
 import { displayMsisdn } from '../../../shared/phone.js';
 import { formatAmount } from '../../../shared/money.js';
-import { addSums, SUMS_SQL, toTotals, zeroSums, type Sums } from './sums.js';
+import { addSums, ROLLUP_SUMS_SQL, toTotals, zeroSums, type Sums } from './sums.js';
 import type { TakingsAwaiting, TakingsReport } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import { CoreError } from '../errors.js';
 import { datesBetween } from '../../../shared/local-date.js';
 import { OVERDUE_AFTER_MS } from '../../../shared/overdue.js';
-import { TAKINGS_NETWORK_SQL } from './transactions-store.js';
+import { NOBODY, TAKINGS_NETWORK_SQL } from './transactions-store.js';
 import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
 import { csvCell } from '../../../shared/csv.js';
@@ -22,8 +22,11 @@ type RollupRow = Sums & { local_date: string; till_id: string; network: string }
 /** One person's figures only (a staff id; null: payments started with nobody signed in); undefined: everyone's. */
 export type CashierFilter = string | null | undefined;
 /** The SQL parameters of a cashier filter: `(@all OR staff_id IS @cashier)`. */
-const WHO_SQL = '(@all OR staff_id IS @cashier)';
-const who = (cashierId: CashierFilter) => ({ all: cashierId === undefined ? 1 : 0, cashier: cashierId ?? null });
+const WHO_SQL = '(@all OR staff_key = @cashier)';
+const who = (cashierId: CashierFilter) => ({ all: cashierId === undefined ? 1 : 0, cashier: cashierId ?? NOBODY });
+/** The same filter over payments and transactions, where nobody signed in is a NULL staff_id. */
+const WHO_ROW_SQL = '(@all OR staff_id IS @cashier)';
+const whoRow = (cashierId: CashierFilter) => ({ all: cashierId === undefined ? 1 : 0, cashier: cashierId ?? null });
 
 export function checkRange(from: string, to: string): string[] {
   if (from > to) throw new CoreError('INVALID_REQUEST', 'The start date must be on or before the end date.');
@@ -34,7 +37,6 @@ export function checkRange(from: string, to: string): string[] {
 
 export class Takings {
   private readonly rollup;
-  private readonly cashierRollup;
   private readonly rows;
   private readonly handChecks;
   private readonly awaitingSums;
@@ -49,30 +51,19 @@ export class Takings {
     // Served by the payments (environment, state) index: only the few open payments are read.
     this.awaitingSums = db.prepare(
       `SELECT count(*) AS count, coalesce(sum(amount), 0) AS amount, coalesce(sum(created_at < ?), 0) AS overdue
-       FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) AND ${WHO_SQL}`,
+       FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) AND ${WHO_ROW_SQL}`,
     );
     this.tillNames = db.prepare('SELECT till_id, name FROM till_names');
-    this.rollup = db.prepare(
-      'SELECT local_date, till_id, network, succeeded, failed, gross, fees, net FROM daily_takings WHERE environment = ? AND local_date BETWEEN ? AND ?',
-    );
-    // One person's figures are not in the rollup: summed from the range's transactions, keyed as the rollup is
-    // (grouped by column 3, the takings network: the name `network` would group by the service's).
-    this.cashierRollup = db.prepare(
-      `SELECT local_date, till_id, ${TAKINGS_NETWORK_SQL} AS network, ${SUMS_SQL}
-       FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? AND staff_id IS ? GROUP BY local_date, till_id, 3`,
-    );
-    // Not in the rollup: summed from the range's transactions (the environment-and-date index) by who started them.
+    // Everything below reads the daily rollup (one row per environment, day, till, network, cashier and whether
+    // settled by hand), never the range's transactions: a 30-day range is a few hundred rows at any volume.
+    const RANGE = 'FROM daily_takings WHERE environment = @environment AND local_date BETWEEN @from AND @to';
+    this.rollup = db.prepare(`SELECT local_date, till_id, network, succeeded, failed, gross, fees, net ${RANGE} AND ${WHO_SQL}`);
     this.cashierSums = db.prepare(
-      `SELECT staff_id, max(staff_name) AS staff_name, ${SUMS_SQL}
-       FROM transactions WHERE environment = ? AND local_date BETWEEN ? AND ? GROUP BY staff_id ORDER BY staff_name`,
+      `SELECT nullif(staff_key, '') AS staff_id, nullif(max(coalesce(staff_name, '')), '') AS staff_name, ${ROLLUP_SUMS_SQL}
+       ${RANGE} GROUP BY staff_key ORDER BY 2`,
     );
     // The part of the figures settled by hand that the service has not (yet) corrected.
-    // Through the partial index of the few results settled by hand: left to itself SQLite reads every row of
-    // the range by date (bench:takings: a 30-day range went from ~72 to ~87 ms).
-    this.handSums = db.prepare(
-      `SELECT ${SUMS_SQL} FROM transactions INDEXED BY transactions_by_hand
-       WHERE environment = ? AND local_date BETWEEN ? AND ? AND settled_by_hand = 1 AND ${WHO_SQL}`,
-    );
+    this.handSums = db.prepare(`SELECT ${ROLLUP_SUMS_SQL} ${RANGE} AND by_hand = 1 AND ${WHO_SQL}`);
     // What the service later said of the few payments settled by hand (the payments_by_hand index), read once per export.
     this.handChecks = db.prepare('SELECT merchant_ref, hand_check FROM payments WHERE environment = ? AND hand_outcome IS NOT NULL');
     this.rows = db.prepare(
@@ -81,16 +72,15 @@ export class Takings {
       // what the service said ("SANDBOX" for every TEST result).
       `SELECT local_date, completed_at, reference, client_reference, till_id, ${TAKINGS_NETWORK_SQL} AS network, network AS service_network,
          msisdn, status, amount, fee, net, description, staff_name, settled_by_hand
-       FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? AND ${WHO_SQL} ORDER BY local_date, completed_at`,
+       FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? AND ${WHO_ROW_SQL} ORDER BY local_date, completed_at`,
     );
   }
 
   /** `cashierId`: one person's figures (byCashier stays everyone's, for choosing); the rollup serves everyone's. */
   report(environment: Environment, from: string, to: string, timeZone: string, cashierId?: CashierFilter): TakingsReport {
     const days = checkRange(from, to);
-    const rows = (
-      cashierId === undefined ? this.rollup.iterate(environment, from, to) : this.cashierRollup.iterate(environment, from, to, cashierId)
-    ) as Iterable<RollupRow>;
+    const range = { environment, from, to };
+    const rows = this.rollup.iterate({ ...range, ...who(cashierId) }) as Iterable<RollupRow>;
     const all = zeroSums();
     const byNetwork = new Map<string, Sums>();
     const byTill = new Map<string, Sums>();
@@ -115,11 +105,13 @@ export class Takings {
       totals: toTotals(all),
       byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...toTotals(s) })),
       byTill: this.tillRows(byTill),
-      byCashier: (this.cashierSums.all(environment, from, to) as (Sums & { staff_id: string | null; staff_name: string | null })[]).map(
-        (r) => ({ cashierId: r.staff_id, cashier: r.staff_name, ...toTotals(r) }),
-      ),
+      byCashier: (this.cashierSums.all(range) as (Sums & { staff_id: string | null; staff_name: string | null })[]).map((r) => ({
+        cashierId: r.staff_id,
+        cashier: r.staff_name,
+        ...toTotals(r),
+      })),
       byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...toTotals(s) })),
-      byHand: toTotals(this.handSums.get(environment, from, to, who(cashierId)) as Sums),
+      byHand: toTotals(this.handSums.get({ ...range, ...who(cashierId) }) as Sums),
       awaiting: this.awaiting(environment, cashierId),
     };
   }
@@ -134,7 +126,7 @@ export class Takings {
 
   /** This till's payments still without a final state in this environment (any date), of one person with `cashierId`. */
   awaiting(environment: Environment, cashierId?: CashierFilter): TakingsAwaiting {
-    const row = this.awaitingSums.get(this.now() - OVERDUE_AFTER_MS, environment, who(cashierId)) as {
+    const row = this.awaitingSums.get(this.now() - OVERDUE_AFTER_MS, environment, whoRow(cashierId)) as {
       count: number;
       amount: number;
       overdue: number;
@@ -155,7 +147,7 @@ export class Takings {
       ]),
     );
     let person: string | null = null;
-    for (const r of this.rows.iterate(environment, from, to, who(cashierId)) as Iterable<Record<string, string | number | null>>) {
+    for (const r of this.rows.iterate(environment, from, to, whoRow(cashierId)) as Iterable<Record<string, string | number | null>>) {
       person ??= r.staff_name as string | null;
       lines.push(
         [

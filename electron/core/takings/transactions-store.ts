@@ -48,6 +48,16 @@ export type TransactionRow = {
   settled_by_hand: 0 | 1;
 };
 
+/** The rollup's staff_key for payments started with nobody signed in (a key column cannot be NULL). */
+export const NOBODY = '';
+
+/** What the rollup is keyed and summed by, from a transaction row. */
+type RollupSource = Pick<
+  TransactionRow,
+  'environment' | 'local_date' | 'till_id' | 'network' | 'amount' | 'fee' | 'net' | 'settled_by_hand'
+> &
+  Cashier & { status: string };
+
 export class TransactionsStore {
   private readonly insertRow;
   private readonly bumpRollup;
@@ -71,9 +81,11 @@ export class TransactionsStore {
        ON CONFLICT (environment, reference) DO NOTHING`,
     );
     this.bumpRollup = db.prepare(
-      `INSERT INTO daily_takings (environment, local_date, till_id, network, succeeded, failed, gross, fees, net)
-       VALUES (@environment, @local_date, @till_id, @network, @succeeded, @failed, @gross, @fees, @net)
-       ON CONFLICT (environment, local_date, till_id, network) DO UPDATE SET
+      `INSERT INTO daily_takings (environment, local_date, till_id, network, staff_key, by_hand, staff_name,
+         succeeded, failed, gross, fees, net)
+       VALUES (@environment, @local_date, @till_id, @network, @staff_key, @by_hand, @staff_name, @succeeded, @failed, @gross, @fees, @net)
+       ON CONFLICT (environment, local_date, till_id, network, staff_key, by_hand) DO UPDATE SET
+         staff_name = CASE WHEN excluded.staff_name > coalesce(staff_name, '') THEN excluded.staff_name ELSE staff_name END,
          succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed,
          gross = gross + excluded.gross, fees = fees + excluded.fees, net = net + excluded.net`,
     );
@@ -95,7 +107,7 @@ export class TransactionsStore {
     this.replaceKeepingZ = replace('');
     this.dropEmpty = db.prepare(
       `DELETE FROM daily_takings WHERE environment = @environment AND local_date = @local_date AND till_id = @till_id
-         AND network = @network AND succeeded = 0 AND failed = 0`,
+         AND network = @network AND staff_key = @staff_key AND by_hand = @by_hand AND succeeded = 0 AND failed = 0`,
     );
     this.chargedNetwork = db.prepare('SELECT network FROM payments WHERE environment = ? AND merchant_ref = ?');
     this.byReference = db.prepare('SELECT * FROM transactions WHERE environment = ? AND reference = ?');
@@ -106,7 +118,8 @@ export class TransactionsStore {
   insert(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number): boolean {
     const row = this.rowOf(environment, tx, relaySeq, receivedAt);
     const inserted = this.insertRow.run({ ...row, settled_by_hand: 0 }).changes === 1;
-    if (inserted) this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
+    if (inserted)
+      this.addToRollup({ ...row, settled_by_hand: 0, network: this.takingsNetwork(environment, row.network, row.client_reference) });
     // Only the till its merchantRef names (a name in metadata cannot relabel another till's takings).
     const till = tillOf(tx.metadata);
     if (inserted && till?.id === row.till_id) this.nameTill.run(till.id, till.name, row.completed_at);
@@ -119,7 +132,7 @@ export class TransactionsStore {
     if (this.insertRow.run({ ...full, settled_by_hand: 1 }).changes !== 1) {
       throw new Error(`transaction ${row.reference} already exists`);
     }
-    this.addToRollup({ ...full, network: this.takingsNetwork(row.environment, row.network, row.client_reference) });
+    this.addToRollup({ ...full, settled_by_hand: 1, network: this.takingsNetwork(row.environment, row.network, row.client_reference) });
   }
 
   /**
@@ -135,7 +148,7 @@ export class TransactionsStore {
     receivedAt: number,
     agrees: boolean,
   ): void {
-    const old = this.byReference.get(environment, handReference) as TransactionRow | undefined;
+    const old = this.byReference.get(environment, handReference) as (TransactionRow & Cashier) | undefined;
     if (!old) {
       this.insert(environment, tx, relaySeq, receivedAt);
       return;
@@ -143,7 +156,11 @@ export class TransactionsStore {
     this.addToRollup({ ...old, network: this.takingsNetwork(environment, old.network, old.client_reference) }, -1);
     const row = this.rowOf(environment, tx, relaySeq, receivedAt);
     (agrees ? this.replaceKeepingZ : this.replaceReopening).run({ ...row, settled_by_hand: agrees ? 1 : 0, old_reference: handReference });
-    this.addToRollup({ ...row, network: this.takingsNetwork(environment, row.network, row.client_reference) });
+    this.addToRollup({
+      ...row,
+      settled_by_hand: agrees ? 1 : 0,
+      network: this.takingsNetwork(environment, row.network, row.client_reference),
+    });
   }
 
   private rowOf(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number) {
@@ -178,15 +195,24 @@ export class TransactionsStore {
     return own?.network ?? wireNetwork;
   }
 
-  /** `sign` -1 takes a row back out (a hand settlement the service's result replaces). */
-  private addToRollup(
-    row: Pick<TransactionRow, 'environment' | 'local_date' | 'till_id' | 'network' | 'amount' | 'fee' | 'net'> & { status: string },
-    sign: 1 | -1 = 1,
-  ): void {
+  /**
+   * `sign` -1 takes a row back out (a hand settlement the service's result replaces). The rollup is keyed by
+   * who started the payment and whether it was settled by hand too, so takings' figures per cashier and the
+   * part settled by hand read the rollup's few rows, never the range's transactions (issue 20 item 14).
+   */
+  private addToRollup(row: RollupSource, sign: 1 | -1 = 1): void {
     const success = row.status === 'SUCCESS';
-    const key = { environment: row.environment, local_date: row.local_date, till_id: row.till_id, network: row.network };
+    const key = {
+      environment: row.environment,
+      local_date: row.local_date,
+      till_id: row.till_id,
+      network: row.network,
+      staff_key: row.staff_id ?? NOBODY,
+      by_hand: row.settled_by_hand,
+    };
     this.bumpRollup.run({
       ...key,
+      staff_name: row.staff_name,
       succeeded: success ? sign : 0,
       failed: success ? 0 : sign,
       gross: success ? sign * row.amount : 0,
@@ -221,12 +247,13 @@ export class TransactionsStore {
 
 /** Rebuild the daily rollup from the transactions matching `where` (SQL over `t`), by takings network. */
 export function rebuildRollupSql(where: string): string {
-  return `INSERT INTO daily_takings (environment, local_date, till_id, network, succeeded, failed, gross, fees, net)
-    SELECT environment, local_date, till_id, takings_network,
+  return `INSERT INTO daily_takings (environment, local_date, till_id, network, staff_key, by_hand, staff_name,
+      succeeded, failed, gross, fees, net)
+    SELECT environment, local_date, till_id, takings_network, coalesce(staff_id, ''), settled_by_hand, max(staff_name),
       sum(status = 'SUCCESS'), sum(status = 'FAILED'),
       sum(CASE WHEN status = 'SUCCESS' THEN amount ELSE 0 END),
       sum(CASE WHEN status = 'SUCCESS' THEN fee ELSE 0 END),
       sum(CASE WHEN status = 'SUCCESS' THEN net ELSE 0 END)
     FROM (SELECT t.*, ${TAKINGS_NETWORK_SQL} AS takings_network FROM transactions t WHERE ${where})
-    GROUP BY environment, local_date, till_id, takings_network`;
+    GROUP BY environment, local_date, till_id, takings_network, coalesce(staff_id, ''), settled_by_hand`;
 }

@@ -343,6 +343,26 @@ describe('migration 13: payments settled by hand indexed', () => {
   });
 });
 
+describe('migration 14: daily rollup by cashier and by hand', () => {
+  it('rebuilds the rollup keyed also by who started each payment and whether it was settled by hand, with the same figures', () => {
+    const v13 = tillAt(13);
+    insertRow(v13, 'transactions', transaction('TX_AMA', { staff_id: 'S_AMA', staff_name: 'Ama', network: 'MTN' }));
+    insertRow(v13, 'transactions', transaction('TX_AMA_2', { staff_id: 'S_AMA', staff_name: 'Ama', network: 'MTN', status: 'FAILED' }));
+    insertRow(v13, 'transactions', transaction('TX_NOBODY', { network: 'MTN', amount: 500, fee: 10, net: 490 }));
+    insertRow(v13, 'transactions', transaction('TX_HAND', { staff_id: 'S_AMA', staff_name: 'Ama', network: 'MTN', settled_by_hand: 1 }));
+    migrateTo(v13, MIGRATIONS, 14);
+    const rows = v13
+      .prepare('SELECT staff_key, by_hand, staff_name, succeeded, failed, gross, fees, net FROM daily_takings ORDER BY staff_key, by_hand')
+      .all();
+    expect(rows).toEqual([
+      { staff_key: '', by_hand: 0, staff_name: null, succeeded: 1, failed: 0, gross: 500, fees: 10, net: 490 },
+      { staff_key: 'S_AMA', by_hand: 0, staff_name: 'Ama', succeeded: 1, failed: 1, gross: 100, fees: 2, net: 98 },
+      { staff_key: 'S_AMA', by_hand: 1, staff_name: 'Ama', succeeded: 1, failed: 0, gross: 100, fees: 2, net: 98 },
+    ]);
+    expect(isStrict(v13, 'daily_takings')).toBe(true);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(13);
+  expect(SCHEMA_VERSION).toBe(14);
 });
