@@ -1,12 +1,11 @@
 /** The relay's command line: which command, and how an error ends it. */
 import { parseArgs } from 'node:util';
-import { DamagedDatabaseError } from '../../shared/sqlite-file.js';
-import { RelayConfigError } from '../ops/index.js';
-import { MasterKeyError, TenantError } from '../store/pg/index.js';
 import { PG_COMMANDS, runPgCommand } from './pg-commands.js';
+import { plainMessage } from './plain-errors.js';
+import { refuseMixedStores } from './store-choice.js';
 import { serve } from './serve.js';
 import { logIdCommand, tokenCommand } from './sqlite-commands.js';
-import { fail, out, USAGE } from './usage.js';
+import { fail, out, PROG, USAGE } from './usage.js';
 
 function parse() {
   try {
@@ -25,6 +24,8 @@ function parse() {
         name: { type: 'string' },
         'public-id': { type: 'string' },
         'from-sqlite': { type: 'string' },
+        'pg-pool-size': { type: 'string' },
+        'expected-instances': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -41,8 +42,9 @@ async function main(): Promise<void> {
   }
   const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
   const noun = positionals[0] ?? '';
+  refuseMixedStores(noun, values, databaseUrl);
   if (PG_COMMANDS.has(noun) || (noun === 'token' && databaseUrl)) {
-    if (!databaseUrl) fail(`${noun} commands need --database-url <postgres://…> (or RELAY_DATABASE_URL)`);
+    if (!databaseUrl) fail(`${PROG} ${noun} … needs --database-url <postgres://…> (or RELAY_DATABASE_URL)`);
     return runPgCommand(positionals, values, databaseUrl);
   }
   if (positionals[0] === 'token') return tokenCommand(positionals, values);
@@ -54,14 +56,9 @@ async function main(): Promise<void> {
 /** Runs the command line; an error ends the process (status 2 for the ones said plainly, 1 otherwise). */
 export function runCli(): void {
   main().catch((err: unknown) => {
-    // Said plainly, without a stack trace: a bad config, a bad master key or tenant, a damaged database.
-    if (
-      err instanceof RelayConfigError ||
-      err instanceof MasterKeyError ||
-      err instanceof TenantError ||
-      err instanceof DamagedDatabaseError
-    )
-      fail(err.message);
+    // Said plainly in one line, without a stack trace (see plain-errors.ts).
+    const plain = plainMessage(err);
+    if (plain !== undefined) fail(plain);
     console.error((err as Error).stack ?? String(err));
     process.exit(1);
   });

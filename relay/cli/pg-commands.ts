@@ -26,7 +26,7 @@ import {
   revokeToken,
   TenantError,
 } from '../store/pg/index.js';
-import { out } from './usage.js';
+import { out, PROG } from './usage.js';
 
 export type PgCliValues = {
   'database-url'?: string;
@@ -42,8 +42,14 @@ export type PgCliValues = {
 export const PG_COMMANDS = new Set(['merchant', 'key', 'import']);
 
 function required(value: string | undefined, flag: string, command: string): string {
-  if (!value) throw new TenantError(`${command} needs --${flag}`);
+  if (!value) throw new TenantError(`${PROG} ${command} needs --${flag}`);
   return value;
+}
+
+/** An unknown or missing verb: the verbs there are, as typed. */
+function verbs(noun: string, verb: string | undefined, known: string[]): TenantError {
+  const what = verb ? `Unknown command "${noun} ${verb}"` : `${noun} needs a command`;
+  return new TenantError(`${what}: ${known.map((k) => `${PROG} ${noun} ${k}`).join(', ')}`);
 }
 
 async function readStdin(): Promise<string> {
@@ -59,15 +65,18 @@ async function merchantCommand(pool: pg.Pool, verb: string | undefined, v: PgCli
   if (verb === 'add') {
     const id = required(v.id, 'id MCH_…', 'merchant add');
     await addMerchant(pool, id, v.name);
-    console.error(`Merchant ${id} added. Next: relay key add --merchant ${id} --public-id pk_… < secret, and relay token create.`);
+    console.error(
+      `Merchant ${id} added. Next: ${PROG} key add --merchant ${id} --public-id pk_… < secret, and ${PROG} token create --merchant ${id} --label <till>.`,
+    );
   } else if (verb === 'list') {
     for (const m of await listMerchants(pool)) {
       out([m.id, m.name ?? '', `lastSeq=${m.lastSeq}`, `keys=${m.keys}`, `tokens=${m.tokens}`, m.createdAt].join('\t'));
     }
-  } else throw new TenantError('merchant: add or list');
+  } else throw verbs('merchant', verb, ['add', 'list']);
 }
 
 async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
+  if (verb !== 'add' && verb !== 'remove') throw verbs('key', verb, ['add', 'remove']);
   const publicId = required(v['public-id'], 'public-id pk_…', `key ${verb ?? ''}`.trim());
   if (verb === 'add') {
     const merchant = required(v.merchant, 'merchant MCH_…', 'key add');
@@ -78,10 +87,11 @@ async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValue
     const removed = await removeKey(pool, publicId);
     if (!removed) throw new TenantError(`No key ${publicId}`);
     console.error(`Key ${publicId} removed from ${removed.merchantId}. Its deliveries are refused from now on.`);
-  } else throw new TenantError('key: add or remove');
+  } else throw verbs('key', verb, ['add', 'remove']);
 }
 
 async function tokenCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
+  if (verb !== 'create' && verb !== 'list' && verb !== 'revoke') throw verbs('token', verb, ['create', 'list', 'revoke']);
   const merchant = required(v.merchant, 'merchant MCH_…', `token ${verb ?? ''}`.trim());
   if (verb === 'create') {
     const label = required(v.label, 'label <name>', 'token create');
@@ -93,7 +103,7 @@ async function tokenCommand(pool: pg.Pool, verb: string | undefined, v: PgCliVal
     const label = required(v.label, 'label <name>', 'token revoke');
     if (!(await revokeToken(pool, merchant, label))) throw new TenantError(`${merchant} has no till labelled "${label}"`);
     console.error(`Token of till "${label}" revoked; its open streams end within seconds on every instance.`);
-  } else throw new TenantError('token: create, list or revoke');
+  } else throw verbs('token', verb, ['create', 'list', 'revoke']);
 }
 
 async function importCommand(pool: pg.Pool, v: PgCliValues): Promise<void> {
@@ -103,7 +113,7 @@ async function importCommand(pool: pg.Pool, v: PgCliValues): Promise<void> {
   out(JSON.stringify({ merchant, ...r }));
   console.error(
     `Copied ${r.copied} events into ${merchant} (sequences ${r.fromSeq + 1}-${r.toSeq}; ${r.skipped} already there). ` +
-      `Its log has a new id: tills read it again from the start. Move the service keys over with relay key add.`,
+      `Its log has a new id: tills read it again from the start. Move the service keys over with ${PROG} key add.`,
   );
 }
 

@@ -13,14 +13,39 @@ export type ServeValues = {
   config?: string;
   'database-url'?: string;
   'master-key-file'?: string;
+  'pg-pool-size'?: string;
+  'expected-instances'?: string;
 };
+
+/** A whole number in [min, max] from a flag or its environment variable, or the default. */
+function intSetting(value: string | undefined, names: string, min: number, max: number, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < min || n > max) fail(`${names}: must be a whole number from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+/** PostgreSQL: connections per instance, instances sharing the database (checked against max_connections at start). */
+function pgOptions(values: ServeValues) {
+  return {
+    poolSize: intSetting(values['pg-pool-size'] ?? process.env.RELAY_PG_POOL_SIZE, '--pg-pool-size (RELAY_PG_POOL_SIZE)', 1, 1000, 10),
+    expectedInstances: intSetting(
+      values['expected-instances'] ?? process.env.RELAY_INSTANCES,
+      '--expected-instances (RELAY_INSTANCES)',
+      1,
+      1000,
+      2,
+    ),
+    waitForDatabase: true,
+  };
+}
 
 /** Where the log lives: a PostgreSQL database (many merchants) or a SQLite data folder (one). */
 function storeOptions(values: ServeValues, configFile: string | undefined) {
   const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
   if (databaseUrl) {
     if (values.data) fail('--data and --database-url exclude each other: the log lives in one or the other');
-    return { databaseUrl, masterKey: loadMasterKey(values['master-key-file']), kind: 'postgres' as const };
+    return { databaseUrl, masterKey: loadMasterKey(values['master-key-file']), pg: pgOptions(values), kind: 'postgres' as const };
   }
   const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
   if (!dataDir) fail(`--data <dir> (or RELAY_DATA_DIR), or --database-url, is required\n${USAGE}`);

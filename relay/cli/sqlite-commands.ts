@@ -6,14 +6,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { addTillToken, loadRelayConfig, revokeTillToken } from '../ops/index.js';
 import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from '../store/sqlite/index.js';
-import { fail, out, USAGE } from './usage.js';
+import { fail, out, PROG, USAGE } from './usage.js';
 
 export function tokenCommand(positionals: string[], values: { label?: string; config?: string }): void {
   const file = values.config ?? process.env.RELAY_CONFIG;
-  if (!file) fail('token commands need --config <file> (or RELAY_CONFIG)');
+  if (!file) fail(`${PROG} token … needs --config <file> (or RELAY_CONFIG), or --merchant MCH_… with --database-url on PostgreSQL`);
   const verb = positionals[1];
   if (verb === 'create') {
-    if (!values.label) fail('token create needs --label <name>');
+    if (!values.label) fail(`${PROG} token create needs --label <name>`);
     const { token } = addTillToken(file, values.label);
     out(token);
     console.error(
@@ -24,7 +24,7 @@ export function tokenCommand(positionals: string[], values: { label?: string; co
     const config = loadRelayConfig(file, {});
     for (const till of config.tills) out(`${till.label}\t${till.createdAt ?? ''}`);
   } else if (verb === 'revoke') {
-    if (!values.label) fail('token revoke needs --label <name>');
+    if (!values.label) fail(`${PROG} token revoke needs --label <name>`);
     if (!revokeTillToken(file, values.label)) fail(`No till labelled "${values.label}" in ${file}`);
     console.error(`Token of till "${values.label}" revoked.`);
   } else {
@@ -34,7 +34,7 @@ export function tokenCommand(positionals: string[], values: { label?: string; co
 
 export function logIdCommand(positionals: string[], values: { data?: string }): void {
   const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
-  if (!dataDir) fail('log-id commands need --data <dir> (or RELAY_DATA_DIR)');
+  if (!dataDir) fail(`${PROG} log-id … needs --data <dir> (or RELAY_DATA_DIR)`);
   const verb = positionals[1];
   if (verb !== 'show' && verb !== 'new') fail(USAGE);
   if (!existsSync(join(dataDir, DB_FILE_NAME))) fail(`No relay database in ${dataDir} (expected ${DB_FILE_NAME})`);

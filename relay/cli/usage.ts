@@ -1,6 +1,26 @@
 /** The relay's usage text, and how a command answers or gives up. */
+import { basename, relative } from 'node:path';
 
-export const USAGE = `Usage:
+/**
+ * The command as the operator types it, for messages: `npm run relay --` from a checkout (the
+ * TypeScript entry, or any npm script), the installed bin's name (`momo-relay`), or `node <path>` for
+ * the built file run directly.
+ */
+export function programName(env: NodeJS.ProcessEnv = process.env, script: string = process.argv[1] ?? ''): string {
+  const file = basename(script);
+  if (env.npm_lifecycle_event === 'relay' || file === 'cli.ts') return 'npm run relay --';
+  if (file.endsWith('.js') || file.endsWith('.mjs')) return `node ${relative(process.cwd(), script) || file}`;
+  return file || 'momo-relay';
+}
+
+export const PROG = programName();
+
+/** Commands named in messages from lower layers ("relay merchant add …") said the way this operator types them. */
+export function asTyped(message: string): string {
+  return message.replace(/\brelay (?=(merchant|key|token|import|log-id|master-key|admin-token)\b)/g, `${PROG} `);
+}
+
+export const USAGE = `Usage (see relay/README.md):
   relay --port <n> --data <dir> --config <file> [--host 127.0.0.1]
   relay token create --label <name> --config <file>
   relay token list --config <file>
@@ -8,6 +28,7 @@ export const USAGE = `Usage:
   relay log-id show|new --data <dir>   (new: after restoring a backup, with the relay stopped)
 Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_DATABASE_URL):
   relay --port <n> --database-url <url> [--config <file>] [--master-key-file <file>]
+        [--pg-pool-size 10] [--expected-instances 2]
   relay merchant add --id MCH_… [--name <name>]
   relay merchant list
   relay key add --merchant MCH_… --public-id pk_… < secret-on-stdin
@@ -21,7 +42,7 @@ Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, R
   RELAY_MASTER_KEY_FILE,
   RELAY_MAX_CONNECTIONS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS, RELAY_KEEP_ALIVE_TIMEOUT_MS,
   RELAY_MAX_REQUESTS_PER_SOCKET, RELAY_MAX_PENDING_BODY_BYTES, RELAY_WARNING_SUMMARY_SECONDS,
-  RELAY_LOG_LEVEL=debug (see relay/README.md).`;
+  RELAY_LOG_LEVEL=debug, RELAY_PG_POOL_SIZE, RELAY_INSTANCES (see relay/README.md).`.replace(/^ {2}relay /gm, `  ${PROG} `);
 
 /** A usage error: said on stderr, exit status 2. */
 export function fail(message: string): never {

@@ -39,6 +39,8 @@ export type RelayOptions = {
   masterKey?: Buffer;
   /** PostgreSQL: period of the catch-up read that bounds the delay of a lost notification (ms). */
   catchUpMs?: number;
+  /** PostgreSQL: pool size, instances sharing the database, and whether to wait for it at start (the CLI's `serve` does). */
+  pg?: { poolSize?: number; expectedInstances?: number; waitForDatabase?: boolean };
   /**
    * The config object (same shape as the JSON config file). It is validated again here, so a
    * hand-built object gets the defaults and a bad one fails with the field named. With PostgreSQL it
@@ -71,6 +73,7 @@ async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn)
       masterKey: options.masterKey,
       maxBatch: config.groupCommitMaxBatch,
       catchUpMs: options.catchUpMs,
+      ...options.pg,
       log,
     });
   }

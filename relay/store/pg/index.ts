@@ -6,6 +6,7 @@
 export { connectionConfig, openPgPool, PgStore, type PgStoreOptions } from './pg-store.js';
 export { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION, PgSchemaError } from './schema.js';
 export { loadMasterKey, MasterKeyError } from './secret-box.js';
+export { PgSetupError, PgUnreachableError } from './pg-startup.js';
 export {
   addKey,
   addMerchant,

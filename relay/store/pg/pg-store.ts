@@ -21,6 +21,8 @@ import { PgCommitter } from './pg-committer.js';
 import { PgDirectory } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';
 import { migratePg } from './schema.js';
+import { MasterKeyError } from './secret-box.js';
+import { checkConnectionBudget, connectError, migrationError, waitForDatabase } from './pg-startup.js';
 
 export type PgStoreOptions = {
   databaseUrl: string;
@@ -30,6 +32,10 @@ export type PgStoreOptions = {
   poolSize?: number;
   /** Period of the catch-up read that bounds the cost of a lost notification. */
   catchUpMs?: number;
+  /** How many instances share the database (for the max_connections check at start; default 2). */
+  expectedInstances?: number;
+  /** Wait (with back-off, logged) for a database unreachable at start, instead of failing. */
+  waitForDatabase?: boolean;
   log: LogFn;
 };
 
@@ -58,14 +64,16 @@ export async function openPgPool(databaseUrl: string, max = 10): Promise<pg.Pool
   pool.on('error', () => undefined); // an idle connection's error: the next query on a new one says more
   const client = await pool.connect().catch(async (err: Error) => {
     await pool.end().catch(() => undefined);
-    throw new Error(`Cannot connect to the relay database: ${err.message}`);
+    throw connectError(err);
   });
   try {
     const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
     if (sync.rows[0]?.synchronous_commit !== 'on') {
       throw new Error(`synchronous_commit is ${sync.rows[0]?.synchronous_commit}, expected on`);
     }
-    await migratePg(client);
+    await migratePg(client).catch(async (err: unknown) => {
+      throw await migrationError(client, err);
+    });
     client.release();
     return pool;
   } catch (err) {
@@ -112,12 +120,15 @@ export class PgStore implements RelayStore {
   }
 
   static async open(options: PgStoreOptions): Promise<PgStore> {
-    const pool = await openPgPool(options.databaseUrl, options.poolSize ?? 10);
+    const poolSize = options.poolSize ?? 10;
+    const open = () => openPgPool(options.databaseUrl, poolSize);
+    const pool = options.waitForDatabase ? await waitForDatabase(open, { log: options.log }) : await open();
     try {
+      await checkConnectionBudget(pool, { poolSize, instances: options.expectedInstances ?? 2 }, options.log);
       const directory = new PgDirectory(options.masterKey, options.log);
       const unreadable = await directory.reload(pool);
       if (unreadable.length > 0) {
-        throw new Error(
+        throw new MasterKeyError(
           `The master key does not open the secrets of ${unreadable.join(', ')}: start every instance with the key the secrets were added with`,
         );
       }

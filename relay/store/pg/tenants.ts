@@ -17,9 +17,10 @@ export class TenantError extends Error {
 
 const merchantIdSchema = z.string().regex(MERCHANT_ID, 'must look like MCH_ followed by letters, digits, _ or - (at most 60)');
 
-function checkMerchantId(id: string): void {
+/** `flag`: where the operator gave the id (`--id` for merchant add, `--merchant` elsewhere). */
+function checkMerchantId(id: string, flag = '--merchant'): void {
   const r = merchantIdSchema.safeParse(id);
-  if (!r.success) throw new TenantError(`--merchant: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  if (!r.success) throw new TenantError(`${flag}: ${r.error.issues[0]?.message ?? 'invalid'}`);
 }
 
 async function requireMerchant(db: pg.ClientBase | pg.Pool, id: string): Promise<void> {
@@ -29,7 +30,7 @@ async function requireMerchant(db: pg.ClientBase | pg.Pool, id: string): Promise
 }
 
 export async function addMerchant(db: pg.Pool, id: string, name?: string): Promise<void> {
-  checkMerchantId(id);
+  checkMerchantId(id, '--id');
   if (name !== undefined && (name.length === 0 || name.length > 200)) throw new TenantError('--name: must be 1-200 characters');
   const { rowCount } = await db.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [
     id,
