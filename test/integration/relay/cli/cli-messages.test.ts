@@ -1,0 +1,74 @@
+/**
+ * The CLI's messages name the flag the operator typed and the command as they type it (issue 19, §7:
+ * `merchant add --id bad` used to answer `--merchant: …`), and a single-shop command with a PostgreSQL
+ * database also named refuses the mix instead of acting on one store silently (§6).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
+import { LIVE_KEY, runRelayCli } from '../helpers.js';
+
+describe('relay CLI: one store per command', () => {
+  const tmp = tempDir('relay-mixed');
+  afterAll(() => removeDir(tmp));
+  // Nothing listens there: the refusal must come before any connection.
+  const env = { RELAY_DATABASE_URL: 'postgres://relay@127.0.0.1:1/relay' };
+
+  it('token --config with RELAY_DATABASE_URL exported is refused, the file untouched', async () => {
+    const file = join(tmp, 'relay.json');
+    writeFileSync(file, JSON.stringify({ keys: [LIVE_KEY] }));
+    const r = await runRelayCli(['token', 'create', '--label', 'front-counter', '--config', file], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^npm run relay -- token: --config names a single shop's store \(the config file .*relay\.json\), but RELAY_DATABASE_URL \(exported in this shell\) names a PostgreSQL database/,
+    );
+    expect(r.stderr).toContain('unset RELAY_DATABASE_URL');
+    expect(r.stderr).toContain('give --merchant MCH_…');
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ keys: [LIVE_KEY] });
+  });
+
+  it('log-id --data with --database-url is refused', async () => {
+    const r = await runRelayCli(['log-id', 'new', '--data', tmp, '--database-url', env.RELAY_DATABASE_URL], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^npm run relay -- log-id: --data names a single shop's store \(the SQLite log in .*\), but --database-url names/,
+    );
+  });
+});
+
+describePg('relay CLI messages on PostgreSQL', () => {
+  const cluster = usePgCluster();
+  let env: Record<string, string> = {};
+  beforeAll(async () => {
+    env = { RELAY_DATABASE_URL: await cluster().createDatabase() };
+  });
+
+  it('merchant add names --id (not --merchant) and the next commands as typed', async () => {
+    const bad = await runRelayCli(['merchant', 'add', '--id', 'shop 2'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toMatch(/^--id: must look like MCH_/);
+    expect(bad.stderr).not.toContain('--merchant');
+
+    const missing = await runRelayCli(['merchant', 'add'], env);
+    expect(missing.stderr.trim()).toBe('npm run relay -- merchant add needs --id MCH_…');
+
+    const ok = await runRelayCli(['merchant', 'add', '--id', 'MCH_words'], env);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain('Next: npm run relay -- key add --merchant MCH_words');
+  });
+
+  it('an unknown verb lists the commands there are; a missing merchant says how to add it', async () => {
+    const unknown = await runRelayCli(['merchant', 'frobnicate'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^Unknown command "merchant frobnicate": npm run relay -- merchant add, npm run relay -- merchant list/);
+
+    const noLabel = await runRelayCli(['token', 'create', '--merchant', 'MCH_words'], env);
+    expect(noLabel.stderr.trim()).toBe('npm run relay -- token create needs --label <name>');
+
+    const noMerchant = await runRelayCli(['token', 'create', '--merchant', 'MCH_nobody', '--label', 'x'], env);
+    expect(noMerchant.stderr.trim()).toBe('No merchant MCH_nobody (add it first: npm run relay -- merchant add --id MCH_nobody)');
+  });
+});
