@@ -151,7 +151,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|out|dist|coverage|test-results)/' },
+    exclude: { path: '^(node_modules|out|dist|coverage|test-results|relay/dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -1,0 +1,45 @@
+/**
+ * npm run bench:relay-cli [-- --runs 7 --database-url postgres://…]: the time of one relay CLI call
+ * (`merchant list`, against a throwaway PostgreSQL 15 cluster with 3 merchants unless a URL is given),
+ * the built file (`node relay/dist/cli.js`, after `npm run build:relay`) against the TypeScript entry
+ * (`node --import tsx relay/cli.ts`). Target: under 300 ms for the built file. The last line is
+ * {"builtMedianMs":…,"builtRuns":[…],"tsxMedianMs":…,"tsxRuns":[…],"loadavg":…}.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { benchDatabase } from './relay-bench-targets.js';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, 'database-url': { type: 'string' } } });
+const runs = Number(values.runs);
+
+function timed(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { env }, (err) => (err ? reject(err) : resolve(Math.round(performance.now() - start))));
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+if (!existsSync('relay/dist/cli.js')) {
+  console.error('relay/dist/cli.js is missing: run npm run build:relay first');
+  process.exit(2);
+}
+const db = await benchDatabase(values['database-url']);
+try {
+  const env = { ...process.env, RELAY_DATABASE_URL: await db.url('relay_cli_bench') };
+  for (const id of ['MCH_a', 'MCH_b', 'MCH_c']) await timed(['relay/dist/cli.js', 'merchant', 'add', '--id', id], env).catch(() => 0);
+  const built: number[] = [];
+  const tsx: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    built.push(await timed(['relay/dist/cli.js', 'merchant', 'list'], env));
+    if (i < Math.min(runs, 3)) tsx.push(await timed(['--import', 'tsx', 'relay/cli.ts', 'merchant', 'list'], env));
+  }
+  console.log(
+    JSON.stringify({ builtMedianMs: median(built), builtRuns: built, tsxMedianMs: median(tsx), tsxRuns: tsx, loadavg: loadavg()[0] }),
+  );
+} finally {
+  await db.stop();
+}

@@ -1,0 +1,117 @@
+/**
+ * The production install of relay/README.md ("Installing on a server"), run as written (issue 19, §1 and
+ * §6): `npm run build:relay`, `npm pack ./relay`, then the server's commands in a temporary folder standing
+ * for `/`; the installed relay, run by plain `node` with no TypeScript loader and none of the till's
+ * packages, manages merchants and serves on a real PostgreSQL. The systemd unit's files are the ones the
+ * install created.
+ *
+ * Two departures from the README, both for this machine: the host steps `useradd` and `chown` are left
+ * out (they need a real root system), and `npm install` runs with `--ignore-scripts` because
+ * better-sqlite3's install script downloads its addon from GitHub (unreachable here) or compiles it for
+ * minutes; the PostgreSQL relay loads no native code, and npm's registry is reachable (here and in CI).
+ */
+import { execFile, spawn } from 'node:child_process';
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const run = promisify(execFile);
+const readme = readFileSync(join(ROOT, 'relay/README.md'), 'utf8');
+
+/** The first ```<lang> block after `heading`. */
+function block(heading: string, lang: string): string {
+  const section = readme.slice(readme.indexOf(heading));
+  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(section);
+  if (!m) throw new Error(`relay/README.md: no ${lang} block under "${heading}"`);
+  return m[1]!;
+}
+
+describePg('the relay installed on its own, as relay/README.md says', () => {
+  const cluster = usePgCluster();
+  const tmp = tempDir('relay-install');
+  const fsRoot = join(tmp, 'root');
+  const at = (path: string) => join(fsRoot, path);
+  const cli = at('/opt/momo-relay/node_modules/@momo-till/relay/dist/cli.js');
+  let url = '';
+
+  beforeAll(async () => {
+    url = await cluster().createDatabase();
+    await run(process.execPath, ['scripts/build-relay.mjs'], { cwd: ROOT });
+    const packed = await run('npm', ['pack', './relay', '--pack-destination', tmp, '--json'], { cwd: ROOT });
+    const tarball = join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+    expect(block('## Installing on a server', 'sh')).toContain(`npm pack ./relay`);
+
+    // The server's commands, with / moved to the temporary folder.
+    const serverBlock = readme.slice(readme.indexOf('On the server ('));
+    const steps = /```sh\n([\s\S]*?)\n```/
+      .exec(serverBlock)![1]!
+      .split('\n')
+      .filter((line) => !/^(useradd|chown) /.test(line))
+      .map((line) =>
+        line
+          .replaceAll('/opt/momo-relay', at('/opt/momo-relay'))
+          .replaceAll('/etc/momo-relay', at('/etc/momo-relay'))
+          .replace('/tmp/momo-till-relay-0.1.0.tgz', tarball)
+          .replace('npm install --omit=dev', 'npm install --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund'),
+      );
+    mkdirSync(fsRoot);
+    await run('bash', ['-e', '-c', steps.join('\n')], { cwd: tmp });
+  }, 900_000);
+
+  afterAll(() => removeDir(tmp));
+
+  it('installs only the relay’s packages, and the built file, with no TypeScript loader', () => {
+    const modules = readdirSync(at('/opt/momo-relay/node_modules'));
+    expect(modules).toEqual(expect.arrayContaining(['pg', 'zod', 'better-sqlite3', '@momo-till']));
+    for (const absent of ['tsx', 'typescript', 'esbuild', 'react', 'electron', 'vite']) expect(modules).not.toContain(absent);
+    expect(readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(statSync(at('/etc/momo-relay/master.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(at('/etc/momo-relay/relay.env')).mode & 0o777).toBe(0o600);
+  });
+
+  it('the systemd unit names files the install created', () => {
+    const unit = block('A systemd unit per instance', 'ini');
+    const paths = [...unit.matchAll(/(?<=[=\s])(\/(?:opt|etc)\/momo-relay\/?[^\s]*)/g)].map((m) => m[1]!);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/opt/momo-relay',
+        '/etc/momo-relay/relay.env',
+        '/etc/momo-relay/master.key',
+        '/opt/momo-relay/node_modules/@momo-till/relay/dist/cli.js',
+        '/etc/momo-relay/relay.json',
+      ]),
+    );
+    for (const path of paths) expect(existsSync(at(path)), path).toBe(true);
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/opt\/momo-relay\/node_modules\/@momo-till\/relay\/dist\/cli\.js /m);
+  });
+
+  it('plain node runs the installed relay: merchants on PostgreSQL, and serving', async () => {
+    const env = { PATH: process.env.PATH ?? '', RELAY_DATABASE_URL: url, RELAY_MASTER_KEY_FILE: at('/etc/momo-relay/master.key') };
+    const added = await run('node', [cli, 'merchant', 'add', '--id', 'MCH_installed'], { cwd: tmp, env });
+    expect(added.stderr).toMatch(/Next: node .*dist\/cli\.js key add --merchant MCH_installed/);
+    const listed = await run(at('/opt/momo-relay/node_modules/.bin/momo-relay'), ['merchant', 'list'], { cwd: tmp, env });
+    expect(listed.stdout).toMatch(/^MCH_installed\t/);
+
+    const relay = spawn('node', [cli, '--port', '0', '--config', at('/etc/momo-relay/relay.json')], { cwd: tmp, env });
+    let stdout = '';
+    relay.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    const exited = new Promise<number | null>((resolve) => relay.on('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no ready line')), 60_000);
+        relay.stdout.on('data', () => stdout.includes('\n') && (clearTimeout(timer), resolve()));
+        void exited.then(() => reject(new Error('the relay exited')));
+      });
+      expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({ ready: true });
+    } finally {
+      relay.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 120_000);
+});
