@@ -19,6 +19,12 @@ function parse() {
         label: { type: 'string' },
         'database-url': { type: 'string' },
         'master-key-file': { type: 'string' },
+        'master-key-previous-file': { type: 'string' },
+        'new-key-file': { type: 'string' },
+        'admin-port': { type: 'string' },
+        'admin-host': { type: 'string' },
+        json: { type: 'boolean' },
+        all: { type: 'boolean' },
         merchant: { type: 'string' },
         id: { type: 'string' },
         name: { type: 'string' },
@@ -43,7 +49,8 @@ async function main(): Promise<void> {
   const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
   const noun = positionals[0] ?? '';
   refuseMixedStores(noun, values, databaseUrl);
-  if (PG_COMMANDS.has(noun) || (noun === 'token' && databaseUrl)) {
+  const pgLogId = noun === 'log-id' && (values.merchant !== undefined || values.all);
+  if (PG_COMMANDS.has(noun) || pgLogId || (noun === 'token' && databaseUrl)) {
     if (!databaseUrl) fail(`${PROG} ${noun} … needs --database-url <postgres://…> (or RELAY_DATABASE_URL)`);
     return runPgCommand(positionals, values, databaseUrl);
   }

@@ -2,12 +2,17 @@
  * The PostgreSQL relay's management commands (each with --database-url or RELAY_DATABASE_URL):
  *
  *   relay merchant add --id MCH_… [--name "…"]
- *   relay merchant list
+ *   relay merchant list [--json]
+ *   relay merchant suspend|resume|remove --id MCH_…             (admin-commands.ts)
  *   relay key add --merchant MCH_… --public-id pk_… < secret-on-stdin
+ *   relay key list --merchant MCH_… [--json]
  *   relay key remove --public-id pk_…
  *   relay token create --merchant MCH_… --label <name>   (prints the rt_… token alone on stdout, once)
- *   relay token list --merchant MCH_…
+ *   relay token list [--merchant MCH_…] [--json]
  *   relay token revoke --merchant MCH_… --label <name>
+ *   relay log-id new --merchant MCH_…|--all                        (admin-commands.ts)
+ *   relay admin-token create|list|revoke [--label <name>]          (admin-commands.ts)
+ *   relay master-key rotate [--new-key-file <file>] (or the new key on stdin)   (admin-commands.ts)
  *   relay import --from-sqlite <data dir> --merchant MCH_…
  *
  * Running instances see every change within a couple of seconds.
@@ -20,45 +25,25 @@ import {
   addKey,
   addMerchant,
   createToken,
+  listKeys,
   listMerchants,
   listTokens,
   removeKey,
   revokeToken,
   TenantError,
 } from '../store/pg/index.js';
+import { ADMIN_NOUNS, adminCommand } from './admin-commands.js';
+import { printList, readStdin, required, type PgCliValues } from './input.js';
+
+export type { PgCliValues } from './input.js';
 import { out, PROG } from './usage.js';
 
-export type PgCliValues = {
-  'database-url'?: string;
-  'master-key-file'?: string;
-  'from-sqlite'?: string;
-  'public-id'?: string;
-  merchant?: string;
-  label?: string;
-  name?: string;
-  id?: string;
-};
-
-export const PG_COMMANDS = new Set(['merchant', 'key', 'import']);
-
-function required(value: string | undefined, flag: string, command: string): string {
-  if (!value) throw new TenantError(`${PROG} ${command} needs --${flag}`);
-  return value;
-}
+export const PG_COMMANDS = new Set(['merchant', 'key', 'import', 'admin-token', 'master-key']);
 
 /** An unknown or missing verb: the verbs there are, as typed. */
 function verbs(noun: string, verb: string | undefined, known: string[]): TenantError {
   const what = verb ? `Unknown command "${noun} ${verb}"` : `${noun} needs a command`;
   return new TenantError(`${what}: ${known.map((k) => `${PROG} ${noun} ${k}`).join(', ')}`);
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new TenantError('key add reads the secret from stdin: pipe it in (… < secret-file), never as an argument');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const secret = Buffer.concat(chunks).toString('utf8').trim();
-  if (!secret) throw new TenantError('key add: no secret on stdin');
-  return secret;
 }
 
 async function merchantCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
@@ -69,14 +54,28 @@ async function merchantCommand(pool: pg.Pool, verb: string | undefined, v: PgCli
       `Merchant ${id} added. Next: ${PROG} key add --merchant ${id} --public-id pk_… < secret, and ${PROG} token create --merchant ${id} --label <till>.`,
     );
   } else if (verb === 'list') {
-    for (const m of await listMerchants(pool)) {
-      out([m.id, m.name ?? '', `lastSeq=${m.lastSeq}`, `keys=${m.keys}`, `tokens=${m.tokens}`, m.createdAt].join('\t'));
-    }
-  } else throw verbs('merchant', verb, ['add', 'list']);
+    const merchants = await listMerchants(pool);
+    printList(v, merchants, (m) =>
+      [
+        m.id,
+        m.name ?? '',
+        `lastSeq=${m.lastSeq}`,
+        `keys=${m.keys}`,
+        `tokens=${m.tokens}`,
+        m.createdAt,
+        ...(m.suspendedAt ? ['suspended'] : []),
+      ].join('\t'),
+    );
+  } else return adminCommand(pool, ['merchant', verb ?? ''], v);
 }
 
 async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
-  if (verb !== 'add' && verb !== 'remove') throw verbs('key', verb, ['add', 'remove']);
+  if (verb === 'list') {
+    const keys = await listKeys(pool, required(v.merchant, 'merchant MCH_…', 'key list'));
+    return printList(v, keys, (k) =>
+      [k.publicId, k.environment, `created=${k.createdAt}`, `lastUsed=${k.lastUsedAt ?? 'never'}`].join('\t'),
+    );
+  }
   const publicId = required(v['public-id'], 'public-id pk_…', `key ${verb ?? ''}`.trim());
   if (verb === 'add') {
     const merchant = required(v.merchant, 'merchant MCH_…', 'key add');
@@ -87,18 +86,20 @@ async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValue
     const removed = await removeKey(pool, publicId);
     if (!removed) throw new TenantError(`No key ${publicId}`);
     console.error(`Key ${publicId} removed from ${removed.merchantId}. Its deliveries are refused from now on.`);
-  } else throw verbs('key', verb, ['add', 'remove']);
+  } else throw verbs('key', verb, ['add', 'list', 'remove']);
 }
 
 async function tokenCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
-  if (verb !== 'create' && verb !== 'list' && verb !== 'revoke') throw verbs('token', verb, ['create', 'list', 'revoke']);
+  if (verb === 'list') {
+    const tokens = await listTokens(pool, v.merchant);
+    return printList(v, tokens, (t) => [t.merchantId, t.label, `created=${t.createdAt}`, `lastUsed=${t.lastUsedAt ?? 'never'}`].join('\t'));
+  }
+  if (verb !== 'create' && verb !== 'revoke') throw verbs('token', verb, ['create', 'list', 'revoke']);
   const merchant = required(v.merchant, 'merchant MCH_…', `token ${verb ?? ''}`.trim());
   if (verb === 'create') {
     const label = required(v.label, 'label <name>', 'token create');
     out(await createToken(pool, merchant, label));
     console.error(`Token for till "${label}" of ${merchant} created; only its hash is stored. This is the only time it is shown.`);
-  } else if (verb === 'list') {
-    for (const t of await listTokens(pool, merchant)) out(`${t.label}\t${t.createdAt}`);
   } else if (verb === 'revoke') {
     const label = required(v.label, 'label <name>', 'token revoke');
     if (!(await revokeToken(pool, merchant, label))) throw new TenantError(`${merchant} has no till labelled "${label}"`);
@@ -126,6 +127,7 @@ export async function runPgCommand(positionals: string[], v: PgCliValues, databa
     else if (noun === 'key') await keyCommand(pool, verb, v);
     else if (noun === 'token') await tokenCommand(pool, verb, v);
     else if (noun === 'import') await importCommand(pool, v);
+    else if (noun && ADMIN_NOUNS.includes(noun)) await adminCommand(pool, positionals, v);
     else throw new TenantError(`Unknown command "${positionals.join(' ')}"`);
   } finally {
     await pool.end();

@@ -3,7 +3,7 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { stopWithParent } from '../../shared/stop-with-parent.js';
 import { startRelay } from '../http/index.js';
 import { loadRelayConfig } from '../ops/index.js';
-import { loadMasterKey } from '../store/pg/index.js';
+import { loadMasterKey, loadPreviousMasterKeys } from '../store/pg/index.js';
 import { fail, USAGE } from './usage.js';
 
 export type ServeValues = {
@@ -15,6 +15,9 @@ export type ServeValues = {
   'master-key-file'?: string;
   'pg-pool-size'?: string;
   'expected-instances'?: string;
+  'master-key-previous-file'?: string;
+  'admin-port'?: string;
+  'admin-host'?: string;
 };
 
 /** A whole number in [min, max] from a flag or its environment variable, or the default. */
@@ -45,7 +48,13 @@ function storeOptions(values: ServeValues, configFile: string | undefined) {
   const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
   if (databaseUrl) {
     if (values.data) fail('--data and --database-url exclude each other: the log lives in one or the other');
-    return { databaseUrl, masterKey: loadMasterKey(values['master-key-file']), pg: pgOptions(values), kind: 'postgres' as const };
+    return {
+      databaseUrl,
+      masterKey: loadMasterKey(values['master-key-file']),
+      previousMasterKeys: loadPreviousMasterKeys(values['master-key-previous-file']),
+      pg: pgOptions(values),
+      kind: 'postgres' as const,
+    };
   }
   const dataDir = values.data ?? process.env.RELAY_DATA_DIR;
   if (!dataDir) fail(`--data <dir> (or RELAY_DATA_DIR), or --database-url, is required\n${USAGE}`);
@@ -53,15 +62,27 @@ function storeOptions(values: ServeValues, configFile: string | undefined) {
   return { dataDir, kind: 'sqlite' as const };
 }
 
+function port(text: string, flag: string): number {
+  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) fail(`${flag}: must be 0-65535, got "${text}"`);
+  return Number(text);
+}
+
+/** The admin API's listener: `--admin-port` / RELAY_ADMIN_PORT, on `--admin-host` / RELAY_ADMIN_HOST (127.0.0.1). */
+function adminOptions(values: ServeValues): { adminPort?: number; adminHost?: string } {
+  const text = values['admin-port'] ?? process.env.RELAY_ADMIN_PORT;
+  if (text === undefined || text === '') return {};
+  return { adminPort: port(text, '--admin-port'), adminHost: values['admin-host'] ?? process.env.RELAY_ADMIN_HOST ?? '127.0.0.1' };
+}
+
 export async function serve(values: ServeValues): Promise<void> {
   const portText = values.port ?? process.env.RELAY_PORT ?? '0';
-  if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) fail(`--port: must be 0-65535, got "${portText}"`);
+  port(portText, '--port');
   const host = values.host ?? process.env.RELAY_HOST ?? '127.0.0.1';
   const configFile = values.config ?? process.env.RELAY_CONFIG;
   const { kind, ...store } = storeOptions(values, configFile);
 
   const config = loadRelayConfig(configFile, process.env, kind);
-  const relay = await startRelay({ port: Number(portText), host, ...store, config });
+  const relay = await startRelay({ port: Number(portText), host, ...store, ...adminOptions(values), config });
 
   const reload = (why: string) => {
     try {
@@ -90,5 +111,5 @@ export async function serve(values: ServeValues): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   stopWithParent(stop);
   // Ready only once it can also be stopped.
-  process.stdout.write(`${JSON.stringify({ ready: true, url: relay.url })}\n`);
+  process.stdout.write(`${JSON.stringify({ ready: true, url: relay.url, ...(relay.adminUrl ? { adminUrl: relay.adminUrl } : {}) })}\n`);
 }

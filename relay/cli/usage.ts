@@ -30,16 +30,22 @@ Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_
   relay --port <n> --database-url <url> [--config <file>] [--master-key-file <file>]
         [--pg-pool-size 10] [--expected-instances 2]
   relay merchant add --id MCH_… [--name <name>]
-  relay merchant list
+  relay --port <n> --database-url <url> --admin-port <n> [--admin-host 127.0.0.1] [--master-key-previous-file <file>]
+  relay merchant list [--json]
+  relay merchant suspend|resume|remove --id MCH_…
   relay key add --merchant MCH_… --public-id pk_… < secret-on-stdin
+  relay key list --merchant MCH_… [--json]
   relay key remove --public-id pk_…
-  relay token create|list|revoke --merchant MCH_… [--label <name>]
+  relay token create|list|revoke --merchant MCH_… [--label <name>] [--json]
+  relay log-id new --merchant MCH_…|--all   (after restoring a backup)
+  relay admin-token create|list|revoke [--label <name>] [--json]
+  relay master-key rotate [--new-key-file <file>]   (else the new key on stdin)
   relay import --from-sqlite <data dir> --merchant MCH_…
 Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, RELAY_TILLS,
   RELAY_SIGNED_PAYLOAD, RELAY_TIMESTAMP_TOLERANCE_SECONDS, RELAY_MAX_BODY_BYTES, RELAY_HEARTBEAT_SECONDS,
   RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS,
   RELAY_MAX_STREAMS_PER_MERCHANT, RELAY_MAX_STREAMS_PER_TOKEN, RELAY_DATABASE_URL, RELAY_MASTER_KEY,
-  RELAY_MASTER_KEY_FILE,
+  RELAY_MASTER_KEY_FILE, RELAY_MASTER_KEY_PREVIOUS, RELAY_MASTER_KEY_PREVIOUS_FILE, RELAY_ADMIN_PORT, RELAY_ADMIN_HOST,
   RELAY_MAX_CONNECTIONS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS, RELAY_KEEP_ALIVE_TIMEOUT_MS,
   RELAY_MAX_REQUESTS_PER_SOCKET, RELAY_MAX_PENDING_BODY_BYTES, RELAY_WARNING_SUMMARY_SECONDS,
   RELAY_LOG_LEVEL=debug, RELAY_PG_POOL_SIZE, RELAY_INSTANCES (see relay/README.md).`.replace(/^ {2}relay /gm, `  ${PROG} `);

@@ -25,6 +25,7 @@ import type { StoreKind } from '../store/index.js';
 import { createTillApi } from './till-api.js';
 import { guardConnections } from './connection-guard.js';
 import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
+import { startAdminListener, type AdminListener } from './admin-api.js';
 
 export type { RelayConfig } from '../ops/index.js';
 
@@ -37,6 +38,12 @@ export type RelayOptions = {
   databaseUrl?: string;
   /** PostgreSQL: the master key that opens the service secrets (RELAY_MASTER_KEY). */
   masterKey?: Buffer;
+  /** PostgreSQL: a previous master key still accepted during a rotation (RELAY_MASTER_KEY_PREVIOUS). */
+  previousMasterKeys?: Buffer[];
+  /** The admin API's port (its own listener; none when undefined). */
+  adminPort?: number;
+  /** The admin API's address (default 127.0.0.1). */
+  adminHost?: string;
   /** PostgreSQL: period of the catch-up read that bounds the delay of a lost notification (ms). */
   catchUpMs?: number;
   /** PostgreSQL: pool size, instances sharing the database, and whether to wait for it at start (the CLI's `serve` does). */
@@ -55,6 +62,8 @@ export type RelayOptions = {
 
 export type RunningRelay = {
   url: string;
+  /** The admin API's base URL, when `adminPort` was given. */
+  adminUrl?: string;
   store: StoreKind;
   /** Stops accepting, finishes in-flight requests, ends SSE streams, closes the store. */
   close(): Promise<void>;
@@ -71,6 +80,7 @@ async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn)
     return PgStore.open({
       databaseUrl: options.databaseUrl,
       masterKey: options.masterKey,
+      previousMasterKeys: options.previousMasterKeys,
       maxBatch: config.groupCommitMaxBatch,
       catchUpMs: options.catchUpMs,
       ...options.pg,
@@ -98,10 +108,12 @@ function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics
       committed: publishCommits({ metrics, streams, log, perMerchantMetrics: store.kind === 'postgres' }),
       advanced: (merchantId, lastSeq) => streams.advanced(merchantId, lastSeq),
       // A revoked token, or a merchant's log given a new identity (an import): its streams end, the tills reconnect.
+      // A suspended merchant's streams end too (its tills are refused with 503 until it is resumed).
       authChanged: () =>
-        streams.dropInvalid(
-          (till, logId) => store.findTill(till.tokenHash)?.merchantId === till.merchantId && store.logId(till.merchantId) === logId,
-        ),
+        streams.dropInvalid((till, logId) => {
+          const now = store.findTill(till.tokenHash);
+          return now?.merchantId === till.merchantId && !now.suspended && store.logId(till.merchantId) === logId;
+        }),
     },
     () => streams.merchants(),
   );
@@ -158,6 +170,7 @@ function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerRespon
     if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
     if (url.pathname === '/metrics' && req.method === 'GET') {
       metrics.merchantStreams.values.clear();
+      if (store instanceof PgStore) metrics.unreadableKeys.set(store.unreadableKeys().length);
       if (store.kind === 'postgres') for (const [merchant, n] of streams.countsByMerchant()) metrics.merchantStreams.set(n, { merchant });
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
       res.end(metrics.render());
@@ -246,10 +259,21 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     await store.close();
     throw err;
   }
+  let admin: AdminListener | undefined;
+  if (options.adminPort !== undefined) {
+    const adminOptions = { port: options.adminPort, host: options.adminHost ?? '127.0.0.1', masterKey: options.masterKey ?? null, log };
+    admin = await startAdminListener({ ...adminOptions, store, streams, metrics, isClosing: () => closing }).catch(async (err: unknown) => {
+      server.close();
+      streams.closeAll();
+      await store.close();
+      throw err;
+    });
+  }
   log({
     level: 'info',
     msg: 'relay_started',
     url,
+    ...(admin ? { adminUrl: admin.url } : {}),
     store: kind,
     ...(store instanceof SqliteStore
       ? { lastSeq: store.lastSeqNow(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
@@ -260,7 +284,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   let closed: Promise<void> | null = null;
   function close(): Promise<void> {
     closing = true;
-    closed ??= shutDown(server, deps, log).finally(() => warnings.flush());
+    closed ??= Promise.all([admin?.close(), shutDown(server, deps, log)]).then(() => warnings.flush());
     return closed;
   }
 
@@ -271,5 +295,5 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log({ level: 'info', msg: 'config_reloaded', ...detail });
   }
 
-  return { url, store: kind, close, setConfig, metrics };
+  return { url, ...(admin ? { adminUrl: admin.url } : {}), store: kind, close, setConfig, metrics };
 }

@@ -165,6 +165,11 @@ export function createTillApi(deps: TillApiDeps) {
       refuse(res, path);
       return true;
     }
+    if (till.suspended) {
+      // The merchant is suspended: its tills wait and retry (its streams were ended).
+      sendError(res, 503, 'FORBIDDEN', 'This merchant is suspended on this relay', { 'retry-after': '60' });
+      return true;
+    }
     res.setHeader(RELAY_LOG_ID_HEADER, deps.store.logId(till.merchantId));
     if (isEvents) events(deps, req, res, url, till);
     else if (isList) transactions(deps, res, url, till.merchantId).catch((err: unknown) => readFailed(res, path, err));

@@ -18,7 +18,10 @@ import type { WarningSummary } from '../ops/index.js';
 import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './webhook-verify.js';
 
 /** The store looks up keys (in VerifierDeps) and commits deliveries. */
-export type WebhookReceiverDeps = VerifierDeps & { store: Pick<RelayStore, 'enqueue' | 'flush'>; warnings: WarningSummary };
+export type WebhookReceiverDeps = VerifierDeps & {
+  store: Pick<RelayStore, 'enqueue' | 'flush' | 'noteRejection'>;
+  warnings: WarningSummary;
+};
 
 const ERROR_CODE_OF = { 400: 'VALIDATION_ERROR', 401: 'UNAUTHENTICATED', 413: 'PAYLOAD_TOO_LARGE', 503: 'RATE_LIMITED' } as const;
 
@@ -215,6 +218,7 @@ class Receiver implements WebhookReceiver {
 
   refuse(incoming: IncomingWebhook, r: Rejection): void {
     this.deps.metrics.rejected.inc({ reason: r.reason });
+    if (incoming.keyId) this.deps.store.noteRejection?.(incoming.keyId, r.reason);
     this.deps.warnings.warn('webhook_rejected', r.reason, { status: r.status, keyId: loggable(incoming.keyId), ...r.detail });
     // The rest of an unread body is not waited for: the connection closes after the answer.
     const unread = !incoming.req.complete;

@@ -38,7 +38,11 @@ export function isRejection<T extends object>(value: T | Rejection): value is Re
 /** The key named by X-Service-Key-Id: its secret, and the merchant the delivery is stored for. */
 function keyOf(lookup: VerifierDeps['findKey'], keyId: string | undefined): ServiceKey | Rejection {
   if (!keyId) return { status: 401, reason: 'missing_key_id', message: 'No X-Service-Key-Id header' };
-  return lookup(keyId) ?? { status: 401, reason: 'unknown_key', message: 'Unknown X-Service-Key-Id' };
+  const key = lookup(keyId);
+  if (!key) return { status: 401, reason: 'unknown_key', message: 'Unknown X-Service-Key-Id' };
+  // A suspended merchant's deliveries are not stored, and answered 503 so the service keeps retrying.
+  if (key.suspended) return { status: 503, reason: 'merchant_suspended', message: 'This merchant is suspended on this relay; retry later' };
+  return key;
 }
 
 function verificationRejection(err: unknown): Rejection {

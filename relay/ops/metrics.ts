@@ -103,6 +103,11 @@ export class RelayMetrics {
     'gauge',
   );
   readonly merchantStreams = new Counter('relay_merchant_sse_clients', 'Open event streams on this instance, per merchant.', 'gauge');
+  readonly unreadableKeys = new Counter(
+    'relay_unreadable_keys',
+    "Service keys set aside because their sealed secret does not open with this instance's master key (PostgreSQL).",
+    'gauge',
+  );
   readonly databaseUp = new Counter('relay_database_up', '1 while the store can commit, 0 while its database is unreachable.', 'gauge');
   readonly pushLatency = new Histogram(
     'relay_push_latency_seconds',
@@ -133,6 +138,7 @@ export class RelayMetrics {
         this.merchantLastSeq,
         this.merchantStreams,
         this.databaseUp,
+        this.unreadableKeys,
         this.pushLatency,
         this.commitBatchSize,
       ]

@@ -64,11 +64,14 @@ export class CommitError extends Error {
 
 export type CommitReport = Array<{ delivery: TenantDelivery; outcome: ApplyOutcome }>;
 
-/** A service key as the receiver needs it: its secret, in memory only, and whose deliveries it signs. */
-export type ServiceKey = { publicId: string; secret: string; merchantId: string };
+/**
+ * A service key as the receiver needs it: its secret, in memory only, and whose deliveries it signs.
+ * `suspended`: its merchant is suspended (deliveries answered 503, the service retries).
+ */
+export type ServiceKey = { publicId: string; secret: string; merchantId: string; suspended?: true };
 
-/** The till a token belongs to. */
-export type TillIdentity = { merchantId: string; label: string; tokenHash: string };
+/** The till a token belongs to (`suspended`: its merchant is suspended; its requests are refused with 503). */
+export type TillIdentity = { merchantId: string; label: string; tokenHash: string; suspended?: true };
 
 export interface StoreListener {
   /** This instance committed these deliveries (durably; before any of them is answered). */
@@ -86,6 +89,8 @@ export interface RelayStore {
   findKey(publicId: string): ServiceKey | undefined;
   /** The till whose token hashes to `tokenHash` (`sha256:<hex>`), or undefined. */
   findTill(tokenHash: string): TillIdentity | undefined;
+  /** Told of a refused delivery whose key is known (usage per merchant); optional. */
+  noteRejection?(keyId: string, reason: string): void;
   /** Queues a delivery for its merchant's next group commit; the waiter hears once it is durable (or failed). */
   enqueue(delivery: TenantDelivery, waiter: CommitWaiter): void;
   /** Starts the commits of everything queued (called once per event-loop turn by the receiver). */

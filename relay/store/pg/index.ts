@@ -1,22 +1,36 @@
 /**
  * store/pg/: many merchants on PostgreSQL, several instances on one database. `PgStore` implements
- * store/'s `RelayStore`; the rest is what the CLI manages with (merchants, keys, tokens, the master
- * key, `import --from-sqlite`).
+ * store/'s `RelayStore`; the rest is what the CLI and the admin API manage with (merchants, keys,
+ * tokens, the master key and its rotation, admin tokens, the audit, usage, `import --from-sqlite`).
  */
 export { connectionConfig, openPgPool, PgStore, type PgStoreOptions } from './pg-store.js';
 export { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION, PgSchemaError } from './schema.js';
-export { loadMasterKey, MasterKeyError } from './secret-box.js';
+export { decodeKey, loadMasterKey, loadPreviousMasterKeys, MasterKeyError, readMasterKeyFile, type MasterKeyWarn } from './secret-box.js';
+export { assertMasterKey, rotateMasterKey, type RotateResult } from './master-key.js';
+export type { UnreadableKey } from './pg-directory.js';
 export { PgSetupError, PgUnreachableError } from './pg-startup.js';
 export {
   addKey,
   addMerchant,
+  checkMerchantId,
   createToken,
   listMerchants,
-  listTokens,
   MERCHANT_ID,
   removeKey,
+  requireMerchant,
   revokeToken,
   TenantError,
   type MerchantSummary,
 } from './tenants.js';
+export { listKeys, listTokens, removeMerchant, renewLogIds, setSuspended, type KeySummary, type TokenSummary } from './merchant-admin.js';
+export {
+  ADMIN_TOKEN,
+  authenticateAdmin,
+  createAdminToken,
+  listAdminTokens,
+  revokeAdminToken,
+  type AdminTokenSummary,
+} from './admin-tokens.js';
+export { audit, cliActor, listAudit, type AuditEntry, type AuditRow } from './audit.js';
+export { merchantUsage, type UsageDay } from './usage.js';
 export { importFromSqlite, type ImportResult } from './import-sqlite.js';

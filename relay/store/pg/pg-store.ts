@@ -18,16 +18,21 @@ import {
 } from '../index.js';
 import type { LogFn } from '../../ops/index.js';
 import { PgCommitter } from './pg-committer.js';
-import { PgDirectory } from './pg-directory.js';
+import { assertMasterKey } from './master-key.js';
+import { PgDirectory, type UnreadableKey } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';
 import { migratePg } from './schema.js';
-import { MasterKeyError } from './secret-box.js';
 import { checkConnectionBudget, connectError, migrationError, waitForDatabase } from './pg-startup.js';
+import { UsageRecorder } from './usage.js';
 
 export type PgStoreOptions = {
   databaseUrl: string;
   masterKey: Buffer;
+  /** A previous master key kept readable during a rotation (RELAY_MASTER_KEY_PREVIOUS). */
+  previousMasterKeys?: Buffer[];
   maxBatch: number;
+  /** How often usage figures and last-used times are written (ms; default 5000). */
+  usageFlushMs?: number;
   /** Connections per instance (commits of different merchants run in parallel on them). */
   poolSize?: number;
   /** Period of the catch-up read that bounds the cost of a lost notification. */
@@ -90,12 +95,15 @@ export class PgStore implements RelayStore {
   private reloading: Promise<void> | null = null;
   private readonly committer: PgCommitter;
   private readonly feed: PgFeed;
+  private readonly usage: UsageRecorder;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly directory: PgDirectory,
     options: PgStoreOptions,
   ) {
+    this.usage = new UsageRecorder(pool, options.log);
+    this.usage.start(options.usageFlushMs ?? 5_000);
     this.feed = new PgFeed(pool, {
       connection: connectionConfig(options.databaseUrl),
       catchUpMs: options.catchUpMs ?? 1_000,
@@ -114,7 +122,10 @@ export class PgStore implements RelayStore {
       maxBatch: options.maxBatch,
       available: () => this.feed.isAvailable,
       unavailable: (err) => this.feed.unavailable(err),
-      committed: (report) => this.listener?.committed(report),
+      committed: (report) => {
+        this.usage.committed(report);
+        this.listener?.committed(report);
+      },
       log: options.log,
     });
   }
@@ -125,13 +136,11 @@ export class PgStore implements RelayStore {
     const pool = options.waitForDatabase ? await waitForDatabase(open, { log: options.log }) : await open();
     try {
       await checkConnectionBudget(pool, { poolSize, instances: options.expectedInstances ?? 2 }, options.log);
-      const directory = new PgDirectory(options.masterKey, options.log);
-      const unreadable = await directory.reload(pool);
-      if (unreadable.length > 0) {
-        throw new MasterKeyError(
-          `The master key does not open the secrets of ${unreadable.join(', ')}: start every instance with the key the secrets were added with`,
-        );
-      }
+      const keys = [options.masterKey, ...(options.previousMasterKeys ?? [])];
+      // Another key than the relay's is a start-up error; one secret that does not open is only set aside.
+      await assertMasterKey(pool, keys, true);
+      const directory = new PgDirectory(keys, options.log);
+      await directory.reload(pool);
       const store = new PgStore(pool, directory, options);
       await store.feed.start();
       return store;
@@ -159,7 +168,33 @@ export class PgStore implements RelayStore {
   }
 
   findTill(tokenHash: string): TillIdentity | undefined {
-    return this.directory.findTill(tokenHash);
+    const till = this.directory.findTill(tokenHash);
+    if (till) this.usage.tillSeen(till.merchantId, till.label, tokenHash);
+    return till;
+  }
+
+  noteRejection(keyId: string, reason: string): void {
+    const key = this.directory.findKey(keyId);
+    if (key) this.usage.rejected(key.merchantId, reason);
+  }
+
+  /** Keys set aside because their secret does not open with this instance's master keys. */
+  unreadableKeys(): UnreadableKey[] {
+    return this.directory.unreadableKeys();
+  }
+
+  isSuspended(merchantId: string): boolean {
+    return this.directory.isSuspended(merchantId);
+  }
+
+  /** The instance's pool, for the admin API (its reads and changes are few). */
+  get db(): pg.Pool {
+    return this.pool;
+  }
+
+  /** Writes the usage counted so far (tests; the timer does it every few seconds). */
+  flushUsage(): Promise<void> {
+    return this.usage.flush();
   }
 
   enqueue(delivery: TenantDelivery, waiter: CommitWaiter): void {
@@ -241,6 +276,7 @@ export class PgStore implements RelayStore {
 
   async close(): Promise<void> {
     await this.committer.close();
+    await this.usage.close();
     await this.feed.close();
     await this.pool.end();
   }

@@ -5,6 +5,7 @@
  * a database from a newer relay is refused.
  */
 import type pg from 'pg';
+import { ADMIN } from './schema-admin.js';
 
 export type PgMigration = { version: number; name: string; up: string };
 
@@ -197,6 +198,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     version: 3,
     name: 'relay_commit linear in the group size: unnest, INSERT … ON CONFLICT on (merchant, reference, environment)',
     up: COMMIT_ON_CONFLICT,
+  },
+  {
+    version: 4,
+    name: 'admin: master key check, suspended merchants, last used, admin tokens, audit, usage per day',
+    up: ADMIN,
   },
 ];
 

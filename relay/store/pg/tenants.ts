@@ -7,6 +7,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { createRelayToken, relayKeySchema, relayTillSchema } from '../../ops/index.js';
 import { newLogId } from '../index.js';
+import { audit, cliActor, inTransaction, type Db } from './audit.js';
+import { withCheckedMasterKey } from './master-key.js';
 import { sealSecret } from './secret-box.js';
 
 export const MERCHANT_ID = /^MCH_[A-Za-z0-9_-]{1,60}$/;
@@ -18,36 +20,57 @@ export class TenantError extends Error {
 const merchantIdSchema = z.string().regex(MERCHANT_ID, 'must look like MCH_ followed by letters, digits, _ or - (at most 60)');
 
 /** `flag`: where the operator gave the id (`--id` for merchant add, `--merchant` elsewhere). */
-function checkMerchantId(id: string, flag = '--merchant'): void {
+export function checkMerchantId(id: string, flag = '--merchant'): void {
   const r = merchantIdSchema.safeParse(id);
   if (!r.success) throw new TenantError(`${flag}: ${r.error.issues[0]?.message ?? 'invalid'}`);
 }
 
-async function requireMerchant(db: pg.ClientBase | pg.Pool, id: string): Promise<void> {
+export async function requireMerchant(db: Db, id: string): Promise<void> {
   checkMerchantId(id);
   const { rowCount } = await db.query('SELECT 1 FROM merchants WHERE id = $1', [id]);
   if (!rowCount) throw new TenantError(`No merchant ${id} (add it first: relay merchant add --id ${id})`);
 }
 
-export async function addMerchant(db: pg.Pool, id: string, name?: string): Promise<void> {
+export async function addMerchant(db: pg.Pool, id: string, name?: string, actor = cliActor()): Promise<void> {
   checkMerchantId(id, '--id');
   if (name !== undefined && (name.length === 0 || name.length > 200)) throw new TenantError('--name: must be 1-200 characters');
-  const { rowCount } = await db.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [
-    id,
-    name ?? null,
-    newLogId(),
-  ]);
-  if (!rowCount) throw new TenantError(`Merchant ${id} already exists`);
+  await inTransaction(db, async (client) => {
+    const { rowCount } = await client.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [
+      id,
+      name ?? null,
+      newLogId(),
+    ]);
+    if (!rowCount) throw new TenantError(`Merchant ${id} already exists`);
+    await audit(client, actor, { action: 'merchant.add', merchantId: id, detail: { name: name ?? null } });
+  });
 }
 
-export type MerchantSummary = { id: string; name: string | null; lastSeq: number; keys: number; tokens: number; createdAt: string };
+export type MerchantSummary = {
+  id: string;
+  name: string | null;
+  lastSeq: number;
+  keys: number;
+  tokens: number;
+  createdAt: string;
+  suspendedAt: string | null;
+};
 
-export async function listMerchants(db: pg.Pool): Promise<MerchantSummary[]> {
-  const { rows } = await db.query<{ id: string; name: string | null; last_seq: string; keys: string; tokens: string; created_at: Date }>(
-    `SELECT m.id, m.name, m.last_seq, m.created_at,
+/** Every merchant (or the one named), with its counts. */
+export async function listMerchants(db: Db, only?: string): Promise<MerchantSummary[]> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string | null;
+    last_seq: string;
+    keys: string;
+    tokens: string;
+    created_at: Date;
+    suspended_at: Date | null;
+  }>(
+    `SELECT m.id, m.name, m.last_seq, m.created_at, m.suspended_at,
        (SELECT count(*) FROM service_keys k WHERE k.merchant_id = m.id) AS keys,
        (SELECT count(*) FROM till_tokens t WHERE t.merchant_id = m.id) AS tokens
-     FROM merchants m ORDER BY m.id`,
+     FROM merchants m WHERE ($1::text IS NULL OR m.id = $1) ORDER BY m.id`,
+    [only ?? null],
   );
   return rows.map((r) => ({
     id: r.id,
@@ -56,57 +79,73 @@ export async function listMerchants(db: pg.Pool): Promise<MerchantSummary[]> {
     keys: Number(r.keys),
     tokens: Number(r.tokens),
     createdAt: r.created_at.toISOString(),
+    suspendedAt: r.suspended_at ? r.suspended_at.toISOString() : null,
   }));
 }
 
 /** Adds a service key to a merchant; the secret is sealed with the master key before it leaves memory. */
-export async function addKey(db: pg.Pool, masterKey: Buffer, merchantId: string, publicId: string, secret: string): Promise<void> {
+export async function addKey(
+  db: pg.Pool,
+  masterKey: Buffer,
+  merchantId: string,
+  publicId: string,
+  secret: string,
+  actor = cliActor(),
+): Promise<void> {
   const parsed = relayKeySchema.safeParse({ publicId, secret });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new TenantError(`${issue?.path.join('.') === 'secret' ? 'secret (stdin)' : '--public-id'}: ${issue?.message ?? 'invalid'}`);
   }
-  await requireMerchant(db, merchantId);
-  const { rows } = await db.query<{ merchant_id: string }>(
-    `INSERT INTO service_keys (public_id, merchant_id, secret_sealed) VALUES ($1, $2, $3)
-     ON CONFLICT (public_id) DO NOTHING RETURNING merchant_id`,
-    [publicId, merchantId, sealSecret(masterKey, publicId, secret)],
-  );
-  if (rows.length === 0) throw new TenantError(`Key ${publicId} is already registered (remove it first to replace it)`);
+  checkMerchantId(merchantId);
+  // Refused, with nothing written, unless this master key is the one the stored secrets are sealed with.
+  await withCheckedMasterKey(db, masterKey, async (client) => {
+    await requireMerchant(client, merchantId);
+    const { rows } = await client.query<{ merchant_id: string }>(
+      `INSERT INTO service_keys (public_id, merchant_id, secret_sealed) VALUES ($1, $2, $3)
+       ON CONFLICT (public_id) DO NOTHING RETURNING merchant_id`,
+      [publicId, merchantId, sealSecret(masterKey, publicId, secret)],
+    );
+    if (rows.length === 0) throw new TenantError(`Key ${publicId} is already registered (remove it first to replace it)`);
+    await audit(client, actor, { action: 'key.add', merchantId, target: publicId });
+  });
 }
 
-export async function removeKey(db: pg.Pool, publicId: string): Promise<{ merchantId: string } | null> {
-  const { rows } = await db.query<{ merchant_id: string }>('DELETE FROM service_keys WHERE public_id = $1 RETURNING merchant_id', [
-    publicId,
-  ]);
-  return rows[0] ? { merchantId: rows[0].merchant_id } : null;
+export async function removeKey(db: pg.Pool, publicId: string, actor = cliActor()): Promise<{ merchantId: string } | null> {
+  return inTransaction(db, async (client) => {
+    const { rows } = await client.query<{ merchant_id: string }>('DELETE FROM service_keys WHERE public_id = $1 RETURNING merchant_id', [
+      publicId,
+    ]);
+    if (!rows[0]) return null;
+    await audit(client, actor, { action: 'key.remove', merchantId: rows[0].merchant_id, target: publicId });
+    return { merchantId: rows[0].merchant_id };
+  });
 }
 
 /** A new till token for the merchant; only its SHA-256 is stored. Returns the token, to be shown once. */
-export async function createToken(db: pg.Pool, merchantId: string, label: string): Promise<string> {
+export async function createToken(db: pg.Pool, merchantId: string, label: string, actor = cliActor()): Promise<string> {
   const check = relayTillSchema.shape.label.safeParse(label);
   if (!check.success) throw new TenantError(`--label: ${check.error.issues[0]?.message ?? 'invalid'}`);
-  await requireMerchant(db, merchantId);
+  checkMerchantId(merchantId);
   const { token, tokenHash } = createRelayToken();
-  const { rowCount } = await db.query(
-    'INSERT INTO till_tokens (merchant_id, label, token_hash) VALUES ($1, $2, $3) ON CONFLICT (merchant_id, label) DO NOTHING',
-    [merchantId, label, tokenHash],
-  );
-  if (!rowCount) throw new TenantError(`Merchant ${merchantId} already has a till labelled "${label}" (revoke it first)`);
+  await inTransaction(db, async (client) => {
+    await requireMerchant(client, merchantId);
+    const { rowCount } = await client.query(
+      'INSERT INTO till_tokens (merchant_id, label, token_hash) VALUES ($1, $2, $3) ON CONFLICT (merchant_id, label) DO NOTHING',
+      [merchantId, label, tokenHash],
+    );
+    if (!rowCount) throw new TenantError(`Merchant ${merchantId} already has a till labelled "${label}" (revoke it first)`);
+    await audit(client, actor, { action: 'token.create', merchantId, target: label });
+  });
   return token;
 }
 
-export async function revokeToken(db: pg.Pool, merchantId: string, label: string): Promise<boolean> {
+export async function revokeToken(db: pg.Pool, merchantId: string, label: string, actor = cliActor()): Promise<boolean> {
   checkMerchantId(merchantId);
-  const { rowCount } = await db.query('DELETE FROM till_tokens WHERE merchant_id = $1 AND label = $2', [merchantId, label]);
-  return (rowCount ?? 0) > 0;
-}
-
-export async function listTokens(db: pg.Pool, merchantId: string): Promise<Array<{ label: string; createdAt: string }>> {
-  checkMerchantId(merchantId);
-  const { rows } = await db.query<{ label: string; created_at: Date }>(
-    'SELECT label, created_at FROM till_tokens WHERE merchant_id = $1 ORDER BY label',
-    [merchantId],
-  );
-  return rows.map((r) => ({ label: r.label, createdAt: r.created_at.toISOString() }));
+  return inTransaction(db, async (client) => {
+    const { rowCount } = await client.query('DELETE FROM till_tokens WHERE merchant_id = $1 AND label = $2', [merchantId, label]);
+    if (!rowCount) return false;
+    await audit(client, actor, { action: 'token.revoke', merchantId, target: label });
+    return true;
+  });
 }

@@ -1,0 +1,38 @@
+/** What the PostgreSQL commands read: their flags, a required flag, stdin, and how a list is printed. */
+import { TenantError } from '../store/pg/index.js';
+import { out, PROG } from './usage.js';
+
+export type PgCliValues = {
+  'database-url'?: string;
+  'master-key-file'?: string;
+  'from-sqlite'?: string;
+  'public-id'?: string;
+  merchant?: string;
+  label?: string;
+  name?: string;
+  id?: string;
+  'new-key-file'?: string;
+  json?: boolean;
+  all?: boolean;
+};
+
+export function required(value: string | undefined, flag: string, command: string): string {
+  if (!value) throw new TenantError(`${PROG} ${command} needs --${flag}`);
+  return value;
+}
+
+/** A secret or key from stdin (never from an argument, which other users can see in the process list). */
+export async function readStdin(command = 'key add', what = 'the secret'): Promise<string> {
+  if (process.stdin.isTTY) throw new TenantError(`${command} reads ${what} from stdin: pipe it in (… < file), never as an argument`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (!text) throw new TenantError(`${command}: nothing on stdin (expected ${what})`);
+  return text;
+}
+
+/** A list: one JSON array with --json, else one tab-separated line per item. */
+export function printList<T>(v: { json?: boolean }, items: T[], line: (item: T) => string): void {
+  if (v.json) out(JSON.stringify(items));
+  else for (const item of items) out(line(item));
+}

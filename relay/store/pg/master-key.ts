@@ -1,0 +1,136 @@
+/**
+ * Which master key the stored secrets are sealed with, and changing it.
+ *
+ * A key check value (a known text sealed with the master key, in `master_key_check`) tells at once
+ * whether a key is the relay's: `key add` with another key is refused before it writes anything,
+ * and an instance started with another key says so instead of finding every secret unreadable. A
+ * database from before the check value is checked by trying its stored secrets (one that opens is
+ * enough); the check value is then written with the key that opened them.
+ *
+ * `master-key rotate` re-seals every secret and the check value with the new key in one transaction.
+ */
+import type pg from 'pg';
+import { audit, cliActor } from './audit.js';
+import { MasterKeyError, openSecret, openWithAny, sealSecret } from './secret-box.js';
+
+const CHECK_ID = 'momo-relay:master-key-check';
+const CHECK_TEXT = 'momo-relay master key check v1';
+/** Key changes and rotations take this lock, so a `key add` never interleaves with a rotation. */
+const LOCK = "SELECT pg_advisory_xact_lock(hashtext('momo-relay-master-key'))";
+
+type Db = pg.ClientBase | pg.Pool;
+
+function opensCheck(keys: readonly Buffer[], sealed: Buffer): Buffer | null {
+  for (const key of keys) {
+    try {
+      if (openSecret(key, CHECK_ID, sealed) === CHECK_TEXT) return key;
+    } catch {
+      /* not this one */
+    }
+  }
+  return null;
+}
+
+const WRONG_KEY =
+  'use the master key the relay was set up with (RELAY_MASTER_KEY or --master-key-file, the same on every instance); ' +
+  'after a rotation, the new one';
+
+/**
+ * Throws MasterKeyError unless one of `keys` (the current first, then any previous one) is the key
+ * the stored secrets are sealed with. With `writeCheck`, a missing check value is written with the
+ * current key, when that key opens what is stored (or nothing is stored yet).
+ */
+export async function assertMasterKey(db: Db, keys: readonly Buffer[], writeCheck: boolean): Promise<void> {
+  const current = keys[0];
+  if (!current) throw new MasterKeyError('No master key given');
+  const { rows } = await db.query<{ sealed: Buffer }>('SELECT sealed FROM master_key_check');
+  if (rows[0]) {
+    if (!opensCheck(keys, rows[0].sealed)) throw new MasterKeyError(`This master key is not the relay's: ${WRONG_KEY}.`);
+    return;
+  }
+  const stored = await db.query<{ public_id: string; secret_sealed: Buffer }>('SELECT public_id, secret_sealed FROM service_keys');
+  const opener = (key: Buffer) =>
+    stored.rows.some((r) => {
+      try {
+        openSecret(key, r.public_id, r.secret_sealed);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  if (stored.rows.length > 0 && !keys.some(opener)) {
+    throw new MasterKeyError(`This master key opens none of the ${stored.rows.length} stored secrets: ${WRONG_KEY}.`);
+  }
+  if (writeCheck && (stored.rows.length === 0 || opener(current))) {
+    await db.query('INSERT INTO master_key_check (id, sealed) VALUES (true, $1) ON CONFLICT (id) DO NOTHING', [
+      sealSecret(current, CHECK_ID, CHECK_TEXT),
+    ]);
+  }
+}
+
+/** Runs `fn` in a transaction holding the master-key lock, with the key checked first. */
+export async function withCheckedMasterKey<T>(pool: pg.Pool, masterKey: Buffer, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(LOCK);
+    await assertMasterKey(client, [masterKey], true);
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export type RotateResult = { resealed: number };
+
+/**
+ * Re-seals every service secret, and the check value, from `oldKey` to `newKey` in one transaction.
+ * Refused, with nothing written, when `oldKey` is not the relay's key, when the new key is the same,
+ * or when some secret does not open with the old key (it is named: remove it or add it again first).
+ * Running instances keep serving: they hold the opened secrets in memory (see pg-directory.ts).
+ */
+export async function rotateMasterKey(pool: pg.Pool, oldKey: Buffer, newKey: Buffer, actor = cliActor()): Promise<RotateResult> {
+  if (oldKey.equals(newKey)) throw new MasterKeyError('The new master key is the same as the current one');
+  return withCheckedMasterKey(pool, oldKey, async (client) => {
+    const { rows } = await client.query<{ public_id: string; secret_sealed: Buffer }>(
+      'SELECT public_id, secret_sealed FROM service_keys ORDER BY public_id FOR UPDATE',
+    );
+    const ids: string[] = [];
+    const sealed: Buffer[] = [];
+    const unreadable: string[] = [];
+    for (const r of rows) {
+      try {
+        const secret = openWithAny([oldKey], r.public_id, r.secret_sealed);
+        ids.push(r.public_id);
+        sealed.push(sealSecret(newKey, r.public_id, secret));
+      } catch {
+        unreadable.push(r.public_id);
+      }
+    }
+    if (unreadable.length > 0) {
+      throw new MasterKeyError(
+        `Not rotated: the secrets of ${unreadable.join(', ')} do not open with the current master key. ` +
+          'Remove those keys (relay key remove) or add them again, then rotate.',
+      );
+    }
+    if (ids.length > 0) {
+      await client.query(
+        `UPDATE service_keys k SET secret_sealed = u.sealed FROM unnest($1::text[], $2::bytea[]) AS u(id, sealed)
+         WHERE k.public_id = u.id`,
+        [ids, sealed],
+      );
+    }
+    await client.query(
+      `INSERT INTO master_key_check (id, sealed) VALUES (true, $1)
+       ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed, updated_at = now()`,
+      [sealSecret(newKey, CHECK_ID, CHECK_TEXT)],
+    );
+    await audit(client, actor, { action: 'master-key.rotate', detail: { resealed: ids.length } });
+    return { resealed: ids.length };
+  });
+}

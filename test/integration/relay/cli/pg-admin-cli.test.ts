@@ -1,0 +1,125 @@
+/**
+ * The PostgreSQL relay's admin commands as an operator types them (issue 19 §2, §3), against a real
+ * PostgreSQL 15: `key add` with another master key exits non-zero and writes nothing; lists with
+ * --json; merchant suspend/resume/remove; log-id new; admin tokens; master-key rotate from stdin.
+ * Each command is its own process, as slow as the machine is loaded: one test, a long time-out.
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { beforeAll, expect, it } from 'vitest';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { LIVE_KEY, TEST_KEY } from '../helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+type Result = { code: number | null; stdout: string; stderr: string };
+
+function cli(args: string[], env: Record<string, string>, input = ''): Promise<Result> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, RELAY_MASTER_KEY: '', RELAY_MASTER_KEY_FILE: '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  proc.stdin.end(input);
+  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describePg('relay on PostgreSQL: the admin commands', () => {
+  const cluster = usePgCluster();
+  let url: string;
+  const masterKey = randomBytes(32).toString('base64');
+
+  beforeAll(async () => {
+    url = await cluster().createDatabase();
+  });
+
+  it(
+    'refuses a wrong master key, lists as JSON, suspends, removes, renews log ids, rotates the master key',
+    { timeout: 400_000 },
+    async () => {
+      const env = () => ({ RELAY_DATABASE_URL: url, RELAY_MASTER_KEY: masterKey });
+      const run = async (args: string[], input?: string, extra: Record<string, string> = {}) => {
+        const r = await cli(args, { ...env(), ...extra }, input);
+        return r;
+      };
+      expect((await run(['merchant', 'add', '--id', 'MCH_ama'])).code).toBe(0);
+      expect((await run(['key', 'add', '--merchant', 'MCH_ama', '--public-id', LIVE_KEY.publicId], LIVE_KEY.secret)).code).toBe(0);
+
+      const wrong = await run(['key', 'add', '--merchant', 'MCH_ama', '--public-id', TEST_KEY.publicId], TEST_KEY.secret, {
+        RELAY_MASTER_KEY: randomBytes(32).toString('base64'),
+      });
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.stderr).toMatch(/not the relay's/);
+      expect(wrong.stderr).not.toMatch(/\n\s+at /); // one clear line, no stack trace
+
+      const keys = await run(['key', 'list', '--merchant', 'MCH_ama', '--json']);
+      expect(JSON.parse(keys.stdout)).toEqual([
+        { publicId: LIVE_KEY.publicId, merchantId: 'MCH_ama', environment: 'live', createdAt: expect.any(String), lastUsedAt: null },
+      ]);
+      expect((await run(['token', 'create', '--merchant', 'MCH_ama', '--label', 'front-counter'])).code).toBe(0);
+      expect(JSON.parse((await run(['token', 'list', '--json'])).stdout)).toMatchObject([
+        { merchantId: 'MCH_ama', label: 'front-counter', lastUsedAt: null },
+      ]);
+
+      expect((await run(['merchant', 'remove', '--id', 'MCH_ama'])).stderr).toMatch(/not suspended: suspend it first/);
+      expect((await run(['merchant', 'suspend', '--id', 'MCH_ama'])).code).toBe(0);
+      expect(JSON.parse((await run(['merchant', 'list', '--json'])).stdout)).toMatchObject([
+        { id: 'MCH_ama', suspendedAt: expect.any(String) },
+      ]);
+
+      const client = new pg.Client(url);
+      await client.connect();
+      try {
+        const before = (await client.query("SELECT log_id FROM merchants WHERE id = 'MCH_ama'")).rows[0].log_id as string;
+        const renewed = await run(['log-id', 'new', '--all']);
+        expect(renewed.code).toBe(0);
+        expect(renewed.stdout).toMatch(/^MCH_ama\t\S+\n$/);
+        expect((await client.query("SELECT log_id FROM merchants WHERE id = 'MCH_ama'")).rows[0].log_id).not.toBe(before);
+
+        const admin = await run(['admin-token', 'create', '--label', 'ops']);
+        expect(admin.stdout.trim()).toMatch(/^at_[A-Za-z0-9_-]{43}$/);
+        expect((await run(['admin-token', 'revoke', '--label', 'ops'])).code).toBe(0);
+        expect(JSON.parse((await run(['admin-token', 'list', '--json'])).stdout)).toMatchObject([
+          { label: 'ops', revokedAt: expect.any(String) },
+        ]);
+
+        const newKey = randomBytes(32).toString('base64');
+        const sealed = (await client.query('SELECT secret_sealed FROM service_keys')).rows[0].secret_sealed as Buffer;
+        const rotated = await run(['master-key', 'rotate'], `${newKey}\n`);
+        expect(rotated.code).toBe(0);
+        expect(JSON.parse(rotated.stdout)).toEqual({ resealed: 1 });
+        expect(((await client.query('SELECT secret_sealed FROM service_keys')).rows[0].secret_sealed as Buffer).equals(sealed)).toBe(false);
+        // The old key is now refused; the new one works.
+        expect((await run(['key', 'add', '--merchant', 'MCH_ama', '--public-id', TEST_KEY.publicId], TEST_KEY.secret)).code).not.toBe(0);
+        const withNew = await run(['key', 'add', '--merchant', 'MCH_ama', '--public-id', TEST_KEY.publicId], TEST_KEY.secret, {
+          RELAY_MASTER_KEY: newKey,
+        });
+        expect(withNew.code).toBe(0);
+
+        expect((await run(['merchant', 'remove', '--id', 'MCH_ama'])).code).toBe(0);
+        expect((await client.query('SELECT count(*)::int AS n FROM service_keys')).rows[0].n).toBe(0);
+        const actions = (await client.query('SELECT actor, action FROM admin_audit ORDER BY id')).rows;
+        expect(actions.map((r: { action: string }) => r.action)).toEqual([
+          'merchant.add',
+          'key.add',
+          'token.create',
+          'merchant.suspend',
+          'log-id.new',
+          'admin-token.create',
+          'admin-token.revoke',
+          'master-key.rotate',
+          'key.add',
+          'merchant.remove',
+        ]);
+        expect(actions.every((r: { actor: string }) => r.actor.startsWith('cli:'))).toBe(true);
+      } finally {
+        await client.end();
+      }
+    },
+  );
+});
