@@ -60,7 +60,11 @@ const round2 = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 async function measureLatency(target: Target): Promise<{ p50Ms: number; p99Ms: number }> {
   const l = target.latency!;
   let after = l.after;
-  if (after < 0) after = ((await (await request(`${l.sseUrl}/healthz`)).body.json()) as { lastSeq: number }).lastSeq;
+  if (after < 0) {
+    // The SQLite relay's highest sequence, from its metrics (the public /healthz says only ok or not).
+    const metrics = await (await request(`${l.sseUrl}/metrics`)).body.text();
+    after = Number(/^relay_event_log_last_seq (\d+)$/m.exec(metrics)?.[1] ?? 0);
+  }
   const { latencies, lost } = await latency(l.postUrl, l.sseUrl, l.token, after, l.key);
   latencies.sort((a, b) => a - b);
   const p50Ms = percentile(latencies, 50);

@@ -30,6 +30,8 @@ export type StreamRefusal = 'relay_full' | 'merchant_full' | 'token_full';
 
 type Stream = {
   res: ServerResponse;
+  /** Caught up once: what it reads from the store from then on is live (committed elsewhere), and timed. */
+  live: boolean;
   till: TillIdentity;
   logId: string;
   environment: Environment | undefined;
@@ -62,7 +64,8 @@ export class EventStreams {
   constructor(
     private readonly store: Pick<RelayStore, 'rowsAfter' | 'lastSeq' | 'logId'>,
     private readonly metrics: RelayMetrics,
-    private readonly options: StreamLimits & { heartbeatMs: number; log: LogFn },
+    /** perMerchantMetrics: a multi-merchant relay (PostgreSQL), where other instances commit too. */
+    private readonly options: StreamLimits & { heartbeatMs: number; log: LogFn; perMerchantMetrics?: boolean },
   ) {
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
     this.heartbeat.unref();
@@ -84,7 +87,7 @@ export class EventStreams {
     if ((this.byMerchant.get(till.merchantId)?.size ?? 0) >= maxPerMerchant) return 'merchant_full';
     if ((this.perToken.get(till.tokenHash) ?? 0) >= maxPerToken) return 'token_full';
     const logId = this.store.logId(till.merchantId);
-    const stream: Stream = { res, till, logId, environment, cursor: after, busy: true, blocked: false, closed: false };
+    const stream: Stream = { res, till, logId, environment, cursor: after, live: false, busy: true, blocked: false, closed: false };
     this.add(stream);
     req.socket.setNoDelay(true);
     req.socket.setKeepAlive(true, 30_000);
@@ -180,16 +183,32 @@ export class EventStreams {
           if (row.seq <= stream.cursor) continue;
           writable = stream.res.write(frame(row.seq, eventJson(row)));
           stream.cursor = row.seq;
+          if (stream.live && this.options.perMerchantMetrics) this.timeCrossInstance(merchantId, row.received_at);
         }
         // A short page holds everything committed before the read began, `target` included.
         if (rows.length < PAGE) stream.cursor = Math.max(stream.cursor, target);
         if (!writable) return this.waitForDrain(stream);
-        if (rows.length < PAGE && stream.cursor >= (this.known.get(merchantId) ?? 0)) return;
+        if (rows.length < PAGE && stream.cursor >= (this.known.get(merchantId) ?? 0)) {
+          stream.live = true;
+          return;
+        }
       }
     } catch (err) {
       // Left where it is: the next commit or catch-up announcement reads again.
       this.options.log({ level: 'warn', msg: 'sse_read_failed', merchantId, error: (err as Error).message });
     }
+  }
+
+  /**
+   * A live event another instance committed, pushed here after PostgreSQL's NOTIFY (or the catch-up):
+   * timed on this instance, the one that pushes it, from its arrival on the other (its receivedAt;
+   * instances' clocks kept by NTP), so the cross-instance target is measured where it happens.
+   */
+  private timeCrossInstance(merchantId: string, receivedAt: string): void {
+    const seconds = Math.max(0, (Date.now() - Date.parse(receivedAt)) / 1000);
+    if (!Number.isFinite(seconds)) return;
+    this.metrics.crossInstancePushLatency.observe(seconds);
+    this.metrics.merchantPushLatency.observe(seconds, { merchant: merchantId });
   }
 
   private waitForDrain(stream: Stream): void {
@@ -219,7 +238,9 @@ export class EventStreams {
         if (e.seq <= stream.cursor) continue;
         if (stream.environment && e.environment !== stream.environment) continue;
         writable = stream.res.write(frame(e.seq, e.json));
-        this.metrics.pushLatency.observe((performance.now() - e.arrivedAt) / 1000);
+        const seconds = (performance.now() - e.arrivedAt) / 1000;
+        this.metrics.pushLatency.observe(seconds);
+        if (this.options.perMerchantMetrics) this.metrics.merchantPushLatency.observe(seconds, { merchant: merchantId });
       }
       stream.cursor = Math.max(stream.cursor, last.seq);
       if (!writable) this.waitForDrain(stream);

@@ -38,6 +38,8 @@ export function publishCommits(deps: { metrics: RelayMetrics; streams: EventStre
       // A merchant's commits are numbered in order, so its sequence numbers are already ascending.
       const first = m.published[0];
       const last = m.published[m.published.length - 1];
+      if (deps.perMerchantMetrics && (m.accepted.length || m.duplicates.length))
+        metrics.merchantLastDelivery.set(Date.now() / 1000, { merchant: merchantId });
       if (last) {
         if (deps.perMerchantMetrics) {
           metrics.merchantAccepted.inc({ merchant: merchantId }, m.published.length);

@@ -26,51 +26,13 @@ import { createTillApi } from './till-api.js';
 import { guardConnections } from './connection-guard.js';
 import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 import { startAdminListener, type AdminListener } from './admin-api.js';
+import type { RelayOptions, RunningRelay } from './relay-types.js';
+import { requestIdOf } from './request-id.js';
+import { watchDatabase } from './database-watch.js';
 
 export type { RelayConfig } from '../ops/index.js';
 
-export type RelayOptions = {
-  port?: number;
-  host?: string;
-  /** SQLite (one merchant): the folder of relay.sqlite. */
-  dataDir?: string;
-  /** PostgreSQL (many merchants, several instances): the database. Takes the place of dataDir. */
-  databaseUrl?: string;
-  /** PostgreSQL: the master key that opens the service secrets (RELAY_MASTER_KEY). */
-  masterKey?: Buffer;
-  /** PostgreSQL: a previous master key still accepted during a rotation (RELAY_MASTER_KEY_PREVIOUS). */
-  previousMasterKeys?: Buffer[];
-  /** The admin API's port (its own listener; none when undefined). */
-  adminPort?: number;
-  /** The admin API's address (default 127.0.0.1). */
-  adminHost?: string;
-  /** PostgreSQL: period of the catch-up read that bounds the delay of a lost notification (ms). */
-  catchUpMs?: number;
-  /** PostgreSQL: pool size, instances sharing the database, and whether to wait for it at start (the CLI's `serve` does). */
-  pg?: { poolSize?: number; expectedInstances?: number; waitForDatabase?: boolean };
-  /**
-   * The config object (same shape as the JSON config file). It is validated again here, so a
-   * hand-built object gets the defaults and a bad one fails with the field named. With PostgreSQL it
-   * holds the settings only: keys and tokens live in the database.
-   */
-  config: RelayConfig | RelayConfigInput;
-  /** Injected clock (ms). */
-  now?: () => number;
-  /** Structured logs; default JSON lines to stderr. */
-  log?: LogFn;
-};
-
-export type RunningRelay = {
-  url: string;
-  /** The admin API's base URL, when `adminPort` was given. */
-  adminUrl?: string;
-  store: StoreKind;
-  /** Stops accepting, finishes in-flight requests, ends SSE streams, closes the store. */
-  close(): Promise<void>;
-  /** Swaps in a new config (settings; with SQLite also keys and tokens: streams of revoked tokens end). */
-  setConfig(config: RelayConfig | RelayConfigInput): void;
-  metrics: RelayMetrics;
-};
+export type { RelayOptions, RunningRelay } from './relay-types.js';
 
 type Store = SqliteStore | PgStore;
 
@@ -102,6 +64,7 @@ function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics
     maxPerMerchant: config.maxStreamsPerMerchant,
     maxPerToken: config.maxStreamsPerToken,
     log,
+    perMerchantMetrics: store.kind === 'postgres',
   });
   store.watch(
     {
@@ -129,16 +92,15 @@ type RouteDeps = {
   isClosing: () => boolean;
 };
 
-/** 200 while deliveries can be committed; 503 while shutting down or while the database is unreachable. */
+/**
+ * The public health check: 200 {"ok":true} while deliveries can be committed, 503 {"ok":false} while
+ * shutting down or while the database is unreachable. Nothing else: an outsider learns no database
+ * address, driver message or merchant count (the reason is in the logs, the figures in /metrics).
+ */
 async function health(deps: RouteDeps, res: ServerResponse): Promise<void> {
-  const { store, streams, metrics } = deps;
-  const state = deps.isClosing() ? { ok: false, reason: 'shutting down' } : await store.health();
-  if (!deps.isClosing()) metrics.databaseUp.set(state.ok ? 1 : 0);
-  const body =
-    store instanceof SqliteStore
-      ? { ...state, lastSeq: store.lastSeqNow(), sseClients: streams.size }
-      : { ...state, store: store.kind, merchants: store.merchantCount, sseClients: streams.size };
-  sendJson(res, state.ok ? 200 : 503, body);
+  const state = deps.isClosing() ? { ok: false } : await deps.store.health();
+  if (!deps.isClosing()) deps.metrics.databaseUp.set(state.ok ? 1 : 0);
+  sendJson(res, state.ok ? 200 : 503, { ok: state.ok });
 }
 
 /** The request target as a URL, or null when it is not one (e.g. `http://[::1`). */
@@ -169,11 +131,16 @@ function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerRespon
     if (url.pathname === '/v1/webhooks') return webhook(req, res);
     if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
     if (url.pathname === '/metrics' && req.method === 'GET') {
-      metrics.merchantStreams.values.clear();
+      metrics.merchantStreams.reset();
       if (store instanceof PgStore) metrics.unreadableKeys.set(store.unreadableKeys().length);
       if (store.kind === 'postgres') for (const [merchant, n] of streams.countsByMerchant()) metrics.merchantStreams.set(n, { merchant });
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(metrics.render());
+      void metrics.render().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+          res.end(text);
+        },
+        () => sendError(res, 500, 'INTERNAL', 'Could not collect the metrics'),
+      );
       return;
     }
     if (isClosing() && url.pathname === '/v1/events') {
@@ -223,6 +190,22 @@ async function shutDown(server: Server, deps: RouteDeps, log: LogFn): Promise<vo
   log({ level: 'info', msg: 'relay_stopped' });
 }
 
+/** One line saying what started: where, which store, and (SQLite) which keys and tills. */
+function logStarted(log: LogFn, o: { url: string; adminUrl?: string; kind: StoreKind; store: Store; config: RelayConfig }): void {
+  const { store, config } = o;
+  log({
+    level: 'info',
+    msg: 'relay_started',
+    url: o.url,
+    ...(o.adminUrl ? { adminUrl: o.adminUrl } : {}),
+    store: o.kind,
+    ...(store instanceof SqliteStore
+      ? { lastSeq: store.lastSeqNow(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
+      : { merchants: store.merchantCount }),
+    signedPayload: config.signedPayload,
+  });
+}
+
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
@@ -234,8 +217,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   if (store instanceof SqliteStore) metrics.lastSeq.set(store.lastSeqNow());
   const streams = connectStreams(store, config, metrics, log);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
-  const receiver = createWebhookReceiver({ getConfig, findKey: (id) => store.findKey(id), store, metrics, now, log, warnings });
-  const handleTill = createTillApi({ getConfig, store, streams, metrics, log, warnings });
+  const perMerchantMetrics = kind === 'postgres';
+  const findKey = (id: string) => store.findKey(id);
+  const receiver = createWebhookReceiver({ getConfig, findKey, store, metrics, now, log, warnings, perMerchantMetrics });
+  const handleTill = createTillApi({ getConfig, store, streams, metrics, log, warnings, perMerchantMetrics });
+  const databaseCheck = watchDatabase(store, metrics, () => closing);
   let closing = false;
   const deps: RouteDeps = { store, streams, metrics, receiver, handleTill, isClosing: () => closing };
   const route = createRouter(deps);
@@ -244,7 +230,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     try {
       route(req, res);
     } catch (err) {
-      log({ level: 'error', msg: 'request_failed', path: req.url?.split('?')[0], error: (err as Error).message });
+      const requestId = requestIdOf(req);
+      log({ level: 'error', msg: 'request_failed', requestId, path: req.url?.split('?')[0], error: (err as Error).message });
       if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
       else res.destroy();
     }
@@ -255,6 +242,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   try {
     url = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   } catch (err) {
+    clearInterval(databaseCheck);
     streams.closeAll();
     await store.close();
     throw err;
@@ -269,22 +257,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       throw err;
     });
   }
-  log({
-    level: 'info',
-    msg: 'relay_started',
-    url,
-    ...(admin ? { adminUrl: admin.url } : {}),
-    store: kind,
-    ...(store instanceof SqliteStore
-      ? { lastSeq: store.lastSeqNow(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
-      : { merchants: store.merchantCount }),
-    signedPayload: config.signedPayload,
-  });
+  logStarted(log, { url, adminUrl: admin?.url, kind, store, config });
 
   let closed: Promise<void> | null = null;
   function close(): Promise<void> {
     closing = true;
-    closed ??= Promise.all([admin?.close(), shutDown(server, deps, log)]).then(() => warnings.flush());
+    clearInterval(databaseCheck);
+    closed ??= Promise.all([admin?.close(), shutDown(server, deps, log)])
+      .then(() => undefined)
+      .finally(() => warnings.flush());
     return closed;
   }
 

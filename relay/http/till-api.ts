@@ -9,6 +9,7 @@ import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '
 import { hashRelayToken, type RelayConfig, type LogFn, type RelayMetrics, type WarningSummary } from '../ops/index.js';
 import { sendError, sendJson } from '../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
+import { requestIdOf } from './request-id.js';
 import { rowToEvent, type RelayStore, type TillIdentity } from '../store/index.js';
 
 const seqParam = z
@@ -54,6 +55,8 @@ export type TillApiDeps = {
   streams: EventStreams;
   metrics: RelayMetrics;
   log: LogFn;
+  /** A multi-merchant relay: counts refusals per merchant too. */
+  perMerchantMetrics?: boolean;
 };
 
 /** Each refusal names the limit it hit, so whoever reads the answer knows what to change. */
@@ -85,7 +88,8 @@ function events(deps: TillApiDeps, req: IncomingMessage, res: ServerResponse, ur
   }
   const refused = deps.streams.open(req, res, till, after, q.data.environment);
   if (refused) {
-    deps.warnings.warn('sse_refused', refused, { merchantId: till.merchantId, till: till.label });
+    if (deps.perMerchantMetrics) deps.metrics.merchantTillRefusals.inc({ merchant: till.merchantId, reason: refused });
+    deps.warnings.warn('sse_refused', refused, { merchantId: till.merchantId, till: till.label, requestId: requestIdOf(req) });
     sendError(res, 503, 'RATE_LIMITED', REFUSALS[refused](deps.getConfig()), { 'retry-after': '10' });
   }
 }
@@ -134,17 +138,25 @@ async function oneTransaction(deps: TillApiDeps, res: ServerResponse, reference:
 }
 
 export function createTillApi(deps: TillApiDeps) {
-  function refuse(res: ServerResponse, path: string): void {
+  function refuse(req: IncomingMessage, res: ServerResponse, path: string): void {
     deps.metrics.tillAuthFailures.inc();
-    deps.warnings.warn('till_unauthenticated', 'no_valid_token', { path });
+    deps.warnings.warn('till_unauthenticated', 'no_valid_token', { path, requestId: requestIdOf(req) });
     sendError(res, 401, 'UNAUTHENTICATED', 'A valid relay token is required (Authorization: Bearer rt_…)', {
       'www-authenticate': 'Bearer realm="momo-relay"',
     });
   }
 
   /** A read the store could not answer (its database unreachable): 503, the till retries. */
-  function readFailed(res: ServerResponse, path: string, err: unknown): void {
-    deps.log({ level: 'error', msg: 'till_read_failed', path, error: (err as Error).message });
+  function readFailed(req: IncomingMessage, res: ServerResponse, till: TillIdentity, err: unknown): void {
+    const path = req.url?.split('?')[0];
+    deps.log({
+      level: 'error',
+      msg: 'till_read_failed',
+      merchantId: till.merchantId,
+      requestId: requestIdOf(req),
+      path,
+      error: (err as Error).message,
+    });
     if (!res.headersSent) sendError(res, 503, 'INTERNAL', 'The relay cannot read its store right now; retry later', { 'retry-after': '2' });
     else res.destroy();
   }
@@ -162,7 +174,7 @@ export function createTillApi(deps: TillApiDeps) {
     }
     const till = authenticate(deps.store, req);
     if (!till) {
-      refuse(res, path);
+      refuse(req, res, path);
       return true;
     }
     if (till.suspended) {
@@ -172,7 +184,7 @@ export function createTillApi(deps: TillApiDeps) {
     }
     res.setHeader(RELAY_LOG_ID_HEADER, deps.store.logId(till.merchantId));
     if (isEvents) events(deps, req, res, url, till);
-    else if (isList) transactions(deps, res, url, till.merchantId).catch((err: unknown) => readFailed(res, path, err));
+    else if (isList) transactions(deps, res, url, till.merchantId).catch((err: unknown) => readFailed(req, res, till, err));
     else {
       let reference: string;
       try {
@@ -181,7 +193,7 @@ export function createTillApi(deps: TillApiDeps) {
         sendError(res, 400, 'VALIDATION_ERROR', 'reference: badly encoded');
         return true;
       }
-      oneTransaction(deps, res, reference, url, till.merchantId).catch((err: unknown) => readFailed(res, path, err));
+      oneTransaction(deps, res, reference, url, till.merchantId).catch((err: unknown) => readFailed(req, res, till, err));
     }
     return true;
   };

@@ -15,12 +15,16 @@ import { sendError } from '../../shared/http-util.js';
 import { KEY_ID_HEADER } from '../../shared/wire/index.js';
 import type { ApplyOutcome, CommitWaiter, Delivery, RelayStore, TenantDelivery } from '../store/index.js';
 import type { WarningSummary } from '../ops/index.js';
+import { reportCommitFailure, reportConflict, reportOutOfOrder, type OutcomeContext } from './delivery-reports.js';
+import { requestIdOf } from './request-id.js';
 import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './webhook-verify.js';
 
 /** The store looks up keys (in VerifierDeps) and commits deliveries. */
 export type WebhookReceiverDeps = VerifierDeps & {
   store: Pick<RelayStore, 'enqueue' | 'flush' | 'noteRejection'>;
   warnings: WarningSummary;
+  /** A multi-merchant relay: counts refusals and failed commits per merchant too. */
+  perMerchantMetrics?: boolean;
 };
 
 const ERROR_CODE_OF = { 400: 'VALIDATION_ERROR', 401: 'UNAUTHENTICATED', 413: 'PAYLOAD_TOO_LARGE', 503: 'RATE_LIMITED' } as const;
@@ -56,6 +60,8 @@ class IncomingWebhook implements CommitWaiter {
   /** Bytes of this body counted in the receiver's pool of pending bodies. */
   private held = 0;
   raw: Buffer = Buffer.alloc(0);
+  /** The merchant, once the delivery is verified (its key names it). */
+  merchantId: string | undefined;
 
   constructor(
     private readonly receiver: Receiver,
@@ -205,7 +211,10 @@ class Receiver implements WebhookReceiver {
         continue;
       }
       if (isRejection(result)) this.refuse(incoming, result);
-      else store.enqueue(result, incoming);
+      else {
+        incoming.merchantId = result.merchantId;
+        store.enqueue(result, incoming);
+      }
     }
     // Commit the batch now, in this same turn (the SQLite store waits for its window when one is configured).
     store.flush();
@@ -217,9 +226,14 @@ class Receiver implements WebhookReceiver {
   }
 
   refuse(incoming: IncomingWebhook, r: Rejection): void {
-    this.deps.metrics.rejected.inc({ reason: r.reason });
+    const { metrics, warnings } = this.deps;
+    metrics.rejected.inc({ reason: r.reason });
     if (incoming.keyId) this.deps.store.noteRejection?.(incoming.keyId, r.reason);
-    this.deps.warnings.warn('webhook_rejected', r.reason, { status: r.status, keyId: loggable(incoming.keyId), ...r.detail });
+    // Known when the key is: a refusal before that (no key, unknown key) names no merchant.
+    const merchantId = incoming.keyId === undefined ? undefined : this.deps.findKey(incoming.keyId)?.merchantId;
+    if (merchantId !== undefined && this.deps.perMerchantMetrics) metrics.merchantRejected.inc({ merchant: merchantId, reason: r.reason });
+    const fields = { status: r.status, keyId: loggable(incoming.keyId), merchantId, requestId: requestIdOf(incoming.req), ...r.detail };
+    warnings.warn('webhook_rejected', r.reason, fields);
     // The rest of an unread body is not waited for: the connection closes after the answer.
     const unread = !incoming.req.complete;
     const headers: Record<string, string> = unread ? { connection: 'close' } : {};
@@ -230,14 +244,23 @@ class Receiver implements WebhookReceiver {
 
   /** The client went away (or its stream broke) before the end of its body: nothing to answer. */
   cutOff(incoming: IncomingWebhook, err?: Error): void {
-    this.deps.log({ level: 'debug', msg: 'webhook_upload_cut_off', keyId: loggable(incoming.keyId), error: err?.message });
+    const requestId = requestIdOf(incoming.req);
+    this.deps.log({ level: 'debug', msg: 'webhook_upload_cut_off', requestId, keyId: loggable(incoming.keyId), error: err?.message });
     incoming.res.destroy();
     this.finish();
   }
 
   /** An unexpected error (a bug): 500, nothing stored. */
   fail(incoming: IncomingWebhook, err: Error): void {
-    this.deps.log({ level: 'error', msg: 'request_failed', path: '/v1/webhooks', error: err.message });
+    const requestId = requestIdOf(incoming.req);
+    this.deps.log({
+      level: 'error',
+      msg: 'request_failed',
+      path: '/v1/webhooks',
+      requestId,
+      merchantId: incoming.merchantId,
+      error: err.message,
+    });
     const { res } = incoming;
     if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
     else res.destroy();
@@ -249,45 +272,26 @@ class Receiver implements WebhookReceiver {
     const { res } = incoming;
     try {
       if (err || !outcome) {
-        this.deps.metrics.commitFailures.inc();
-        this.deps.log({ level: 'error', msg: 'commit_failed', reference: delivery.reference, error: err?.message });
+        reportCommitFailure(this.deps, outcomeContext(incoming), delivery, err);
         sendError(res, 503, 'INTERNAL', 'Could not store the delivery; retry later', { 'retry-after': '5' });
       } else if (outcome.kind === 'accepted') {
         sendAck(res, outcome.seq, false);
       } else if (outcome.kind === 'duplicate') {
-        if (outcome.outOfOrder) this.flagOutOfOrder(delivery, outcome.previousTimestamp);
+        if (outcome.outOfOrder) reportOutOfOrder(this.deps, outcomeContext(incoming), delivery, outcome.previousTimestamp);
         sendAck(res, outcome.seq, true);
       } else {
-        this.alertConflict(delivery, outcome);
+        reportConflict(this.deps, outcomeContext(incoming), delivery, outcome);
         sendError(res, 409, 'DUPLICATE_REFERENCE', 'This reference already has a different final state; the delivery was not stored');
       }
     } finally {
       this.finish();
     }
   }
+}
 
-  private flagOutOfOrder(delivery: Delivery, latestTimestamp: number): void {
-    this.deps.metrics.outOfOrder.inc({ environment: delivery.environment });
-    const { reference, timestamp } = delivery;
-    this.deps.log({ level: 'warn', msg: 'webhook_out_of_order', reference, timestamp, latestTimestamp });
-  }
-
-  private alertConflict(delivery: Delivery, outcome: Extract<ApplyOutcome, { kind: 'conflict' }>): void {
-    const { metrics, log } = this.deps;
-    metrics.rejected.inc({ reason: 'conflicting_repeat' });
-    metrics.securityAlerts.inc({ kind: 'conflicting_repeat' });
-    log({
-      level: 'alert',
-      msg: 'security_alert',
-      kind: 'conflicting_repeat',
-      reference: delivery.reference,
-      keyId: delivery.keyId,
-      environment: delivery.environment,
-      storedEnvironment: outcome.storedEnvironment,
-      storedSeq: outcome.seq,
-      differingFields: outcome.fields,
-    });
-  }
+/** What the reports of a delivery's outcome name: its merchant and its request. */
+function outcomeContext(incoming: IncomingWebhook): OutcomeContext {
+  return { merchantId: incoming.merchantId, requestId: requestIdOf(incoming.req) };
 }
 
 export function createWebhookReceiver(deps: WebhookReceiverDeps): WebhookReceiver {

@@ -5,12 +5,13 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { checkSignatureHeaders, verifyWebhook, WebhookVerificationError } from '../../shared/webhook-signature.js';
+import { hasInvisibleCharacters } from '../../shared/characters.js';
 import type { Environment } from '../../shared/domain.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody } from '../../shared/wire/index.js';
 import { environmentOfKey } from '../../shared/wire/keys.js';
 import { describeZodError } from '../../shared/zod-error.js';
 import type { RelayConfig, LogFn, RelayMetrics } from '../ops/index.js';
-import type { ServiceKey, TenantDelivery } from '../store/index.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, type ServiceKey, type TenantDelivery } from '../store/index.js';
 
 export type Rejection = { status: 400 | 401 | 413 | 503; reason: string; message: string; detail?: Record<string, unknown> };
 
@@ -65,36 +66,12 @@ export function checkHeaders(headers: IncomingHttpHeaders, keyId: string | undef
   }
 }
 
-/** Deeper JSON than any webhook needs; the limit also keeps parsing and storing off deep recursion. */
-export const MAX_JSON_DEPTH = 32;
-
-/** True when the JSON text nests objects and arrays deeper than `max` (a byte scan, strings skipped). */
-export function nestedDeeperThan(raw: Buffer, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < raw.length; i++) {
-    const b = raw[i];
-    if (inString) {
-      if (b === 0x5c) i++;
-      else if (b === 0x22) inString = false;
-    } else if (b === 0x22) inString = true;
-    else if (b === 0x7b || b === 0x5b) {
-      if (++depth > max) return true;
-    } else if (b === 0x7d || b === 0x5d) depth--;
-  }
-  return false;
-}
-
-/** C0 and C1 control characters (NUL included) and the bidirectional marks, overrides and isolates. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const ODD_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
-/** References are shown to cashiers and matched by tills: no invisible or reordering characters. */
+/** References are shown to cashiers and matched by tills: no invisible, format or reordering characters. */
 function checkCharacters(body: WebhookBody): Rejection | null {
   for (const field of ['reference', 'clientReference'] as const) {
     const value = body.data[field];
-    if (typeof value === 'string' && ODD_CHARACTERS.test(value)) {
-      const message = `data.${field}: must not hold control characters or bidirectional marks`;
+    if (typeof value === 'string' && hasInvisibleCharacters(value)) {
+      const message = `data.${field}: must not hold control, invisible or format characters (Unicode Cc, Cf, Zl, Zp, Hangul fillers)`;
       return { status: 400, reason: 'invalid_characters', message, detail: { field: `data.${field}` } };
     }
   }
@@ -173,7 +150,7 @@ export class DeliveryVerifier {
     if (isRejection(checked)) return checked;
     const { body } = parsed;
     const nowMs = this.deps.now();
-    this.flagStaleTimestamp(config, signed.timestamp, nowMs, checked.environment, body.data.reference);
+    this.flagStaleTimestamp(config, signed.timestamp, nowMs, checked.environment, body.data.reference, key.merchantId);
     return {
       merchantId: key.merchantId,
       reference: body.data.reference,
@@ -190,11 +167,18 @@ export class DeliveryVerifier {
   }
 
   /** An unsigned timestamp cannot be enforced (verifyWebhook enforces a signed one): flagged only. */
-  private flagStaleTimestamp(config: RelayConfig, timestamp: number, nowMs: number, environment: Environment, reference: string): void {
+  private flagStaleTimestamp(
+    config: RelayConfig,
+    timestamp: number,
+    nowMs: number,
+    environment: Environment,
+    reference: string,
+    merchantId: string,
+  ): void {
     const nowSeconds = Math.floor(nowMs / 1000);
     if (Math.abs(nowSeconds - timestamp) <= config.timestampToleranceSeconds) return;
     this.deps.metrics.staleTimestamps.inc({ environment });
-    this.deps.log({ level: 'warn', msg: 'webhook_stale_timestamp', reference, skewSeconds: nowSeconds - timestamp });
+    this.deps.log({ level: 'warn', msg: 'webhook_stale_timestamp', merchantId, reference, skewSeconds: nowSeconds - timestamp });
   }
 
   private isoAt(ms: number): string {

@@ -81,6 +81,26 @@ export function differingFields(stored: Record<string, unknown>, incoming: Recor
   return [...names].filter((n) => canonicalJson(stored[n]) !== canonicalJson(incoming[n])).sort();
 }
 
+/** Deeper JSON than any webhook needs; the limit also keeps parsing and storing off deep recursion. */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when the JSON text nests objects and arrays deeper than `max` (a byte scan, strings skipped). */
+export function nestedDeeperThan(raw: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i];
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > max) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** A new log identity: 16 random bytes, base64url (22 characters). */
 export function newLogId(): string {
   return randomBytes(16).toString('base64url');

@@ -18,4 +18,13 @@ export {
   type TenantDelivery,
   type TillIdentity,
 } from './relay-store.js';
-export { acceptedOutcome, canonicalJson, differingFields, eventJson, newLogId, rowToEvent } from './events.js';
+export {
+  acceptedOutcome,
+  canonicalJson,
+  differingFields,
+  eventJson,
+  MAX_JSON_DEPTH,
+  nestedDeeperThan,
+  newLogId,
+  rowToEvent,
+} from './events.js';

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
+import { hasForbiddenNameCharacters, visibleName } from '../../../shared/characters.js';
 import { createRelayToken, relayKeySchema, relayTillSchema } from '../../ops/index.js';
 import { newLogId } from '../index.js';
 import { audit, cliActor, inTransaction, type Db } from './audit.js';
@@ -31,16 +32,34 @@ export async function requireMerchant(db: Db, id: string): Promise<void> {
   if (!rowCount) throw new TenantError(`No merchant ${id} (add it first: relay merchant add --id ${id})`);
 }
 
+/** A merchant's name is shown in terminals and on screens: no controls, separators or bidirectional characters. */
+function checkMerchantName(name: string | undefined): void {
+  if (name === undefined) return;
+  if (name.length === 0 || name.length > 200) throw new TenantError('--name: must be 1-200 characters');
+  if (hasForbiddenNameCharacters(name)) {
+    throw new TenantError(`--name: must not hold control, line-separator or bidirectional characters (given "${visibleName(name)}")`);
+  }
+}
+
 export async function addMerchant(db: pg.Pool, id: string, name?: string, actor = cliActor()): Promise<void> {
   checkMerchantId(id, '--id');
-  if (name !== undefined && (name.length === 0 || name.length > 200)) throw new TenantError('--name: must be 1-200 characters');
+  checkMerchantName(name);
   await inTransaction(db, async (client) => {
-    const { rowCount } = await client.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [
+    // No conflict target: the id's key and its case-insensitive index (MCH_alpha and MCH_ALPHA are one merchant) both count.
+    const { rowCount } = await client.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
       id,
       name ?? null,
       newLogId(),
     ]);
-    if (!rowCount) throw new TenantError(`Merchant ${id} already exists`);
+    if (!rowCount) {
+      const { rows } = await client.query<{ id: string }>('SELECT id FROM merchants WHERE lower(id) = lower($1)', [id]);
+      const existing = rows[0]?.id ?? id;
+      throw new TenantError(
+        existing === id
+          ? `Merchant ${id} already exists`
+          : `Merchant ${existing} already exists (ids differ only in case: ${id} is the same id)`,
+      );
+    }
     await audit(client, actor, { action: 'merchant.add', merchantId: id, detail: { name: name ?? null } });
   });
 }
@@ -74,7 +93,8 @@ export async function listMerchants(db: Db, only?: string): Promise<MerchantSumm
   );
   return rows.map((r) => ({
     id: r.id,
-    name: r.name,
+    // Written before names were checked, a name may still hold controls: shown escaped, never obeyed.
+    name: r.name === null ? null : visibleName(r.name),
     lastSeq: Number(r.last_seq),
     keys: Number(r.keys),
     tokens: Number(r.tokens),

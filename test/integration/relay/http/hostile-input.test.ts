@@ -179,6 +179,26 @@ describe('relay against hostile input', () => {
     expect((await deliver(relay.url, transaction('live', { reference: 'TX_Ünïcödé_ok' }), LIVE_KEY)).status).toBe(200);
   });
 
+  it('refuses invisible and format characters in references and client references (issue 19 §7)', async () => {
+    const { relay } = await relayWith();
+    // Each was accepted before: zero-width space and joiner, word joiner, byte-order mark, soft hyphen,
+    // line separator, Hangul filler; then the other Hangul fillers and a paragraph separator.
+    const invisible = ['\u200b', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u2028', '\u3164', '\u115f', '\u1160', '\uffa0', '\u2029'];
+    for (const c of invisible) {
+      for (const field of ['reference', 'clientReference'] as const) {
+        const tx = transaction('live', { [field]: `TX_${c}look_alike` });
+        const res = await deliver(relay.url, tx, LIVE_KEY);
+        expect(res.status, `${field} U+${c.codePointAt(0)!.toString(16)}`).toBe(400);
+        expect(JSON.stringify(res.json)).toContain(`data.${field}`);
+      }
+    }
+    expect(relay.metrics.rejected.get({ reason: 'invalid_characters' })).toBe(invisible.length * 2);
+    // Letters of every script, and visible punctuation, still pass.
+    for (const reference of ['TX_Ünïcödé_ok', 'TX_한국어_ok', 'TX_ኢትዮጵያ', 'TX_a b·c']) {
+      expect((await deliver(relay.url, transaction('live', { reference }), LIVE_KEY)).status, reference).toBe(200);
+    }
+  });
+
   it('caps the event streams one till token may hold, and says so; another till still connects (11.5)', async () => {
     const { relay, token, config } = await relayWith({ maxStreamsPerToken: 2 });
     const other = makeConfig();

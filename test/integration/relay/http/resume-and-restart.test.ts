@@ -92,7 +92,8 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
     expect(res.json).toMatchObject({ seq: 10, duplicate: false });
     await c.waitFor((x) => x.events.length === 1);
     expect(c.events[0]!.seq).toBe(10);
-    expect((await get(`${relay.url}/healthz`)).json).toMatchObject({ ok: true, lastSeq: 10 });
+    expect((await get(`${relay.url}/healthz`)).json).toEqual({ ok: true });
+    expect((await get(`${relay.url}/metrics`)).body).toMatch(/^relay_event_log_last_seq 10$/m);
   });
 
   it('ends the streams of a revoked token and refuses it afterwards', async () => {

@@ -33,12 +33,19 @@ describe('relay: a failed commit is answered 503', () => {
     const blocker = new Database(join(tmp, 'relay.sqlite'));
     blocker.prepare('BEGIN IMMEDIATE').run();
     const tx = transaction('live');
+    const other = transaction('live');
     try {
-      const [a, b] = await Promise.all([deliver(relay.url, tx, LIVE_KEY), deliver(relay.url, transaction('live'), LIVE_KEY)]);
+      const [a, b] = await Promise.all([deliver(relay.url, tx, LIVE_KEY), deliver(relay.url, other, LIVE_KEY)]);
       expect(a.status).toBe(503);
       expect(b.status).toBe(503);
-      expect(relay.metrics.commitFailures.get()).toBeGreaterThanOrEqual(1);
-      expect(logs.some((l) => l.msg === 'commit_failed' && l.reference === tx.reference)).toBe(true);
+      expect(relay.metrics.commitFailures.get()).toBe(2);
+      // Aggregated like the other warnings (issue 19 §4): one line for the first failure, with its
+      // reference and request id; the second is counted in the summary line that follows.
+      const failed = logs.filter((l) => l.msg === 'commit_failed');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ level: 'error', count: 1 });
+      expect([tx.reference, other.reference]).toContain(failed[0]!.reference);
+      expect(failed[0]!.requestId).toEqual(expect.any(String));
     } finally {
       blocker.prepare('ROLLBACK').run();
       blocker.close();

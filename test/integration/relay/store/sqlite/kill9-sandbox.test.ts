@@ -102,8 +102,8 @@ describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => 
 
     // Kill -9 once the relay has committed part of the burst.
     for (;;) {
-      const h = await get(`${relay.url}/healthz`).catch(() => null);
-      const lastSeq = (h?.json as { lastSeq?: number } | null)?.lastSeq ?? 0;
+      const m = await get(`${relay.url}/metrics`).catch(() => null);
+      const lastSeq = Number(/^relay_event_log_last_seq (\d+)$/m.exec(m?.body ?? '')?.[1] ?? 0);
       if (lastSeq >= 12) {
         relay.proc.kill('SIGKILL');
         killedAtSeq = lastSeq;

@@ -1,0 +1,88 @@
+/**
+ * Merchants' ids and names as outside input, against a real PostgreSQL (issue 19 §7): an id is one
+ * id whatever its case, and a name cannot carry what a terminal would obey or what reorders text.
+ */
+import pg from 'pg';
+import { expect, it } from 'vitest';
+import { addMerchant, listMerchants, migratePg, openPgPool } from '../../../../../relay/store/pg/index.js';
+import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
+
+describePg('relay on PostgreSQL: merchant ids and names', () => {
+  const cluster = usePgCluster();
+
+  it('refuses a second merchant whose id differs only in case, in the CLI check and in the database', async () => {
+    const pool = await openPgPool(await cluster().createDatabase(), 2);
+    try {
+      await addMerchant(pool, 'MCH_alpha');
+      await expect(addMerchant(pool, 'MCH_ALPHA')).rejects.toThrow(/Merchant MCH_alpha already exists.*only in case/);
+      await expect(addMerchant(pool, 'MCH_alpha')).rejects.toThrow(/^Merchant MCH_alpha already exists$/);
+      // Written around the CLI, the database itself refuses it.
+      await expect(pool.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_Alpha', 'x')")).rejects.toThrow(/merchants_id_lower/);
+      expect((await listMerchants(pool)).map((m) => m.id)).toEqual(['MCH_alpha']);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('refuses control and bidirectional characters in a name; letters of any script and joiners pass', async () => {
+    const pool = await openPgPool(await cluster().createDatabase(), 2);
+    try {
+      const bad = [
+        'Ama\u001b[2J Stores',
+        'Ama\u0007',
+        'Ama\u009b31m',
+        'Evil\u202eserotS',
+        'Ama\u2066x\u2069',
+        'Ama\u200fStores',
+        'Ama\u2028Stores',
+        'A\nB',
+      ];
+      for (const [i, name] of bad.entries()) {
+        await expect(addMerchant(pool, `MCH_bad${i}`, name), JSON.stringify(name)).rejects.toThrow(/--name: must not hold control/);
+        // The database refuses it too.
+        await expect(
+          pool.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3)', [`MCH_raw${i}`, name, 'x']),
+        ).rejects.toThrow(/merchants_name_printable/);
+      }
+      for (const [i, name] of ['Ama Stores', 'Àkwàaba Shop', 'Ɔkɔmfo Anɔkye Ltd', 'Family 👨\u200d👩\u200d👧'].entries()) {
+        await addMerchant(pool, `MCH_good${i}`, name);
+      }
+      expect((await listMerchants(pool)).map((m) => m.id)).toEqual(['MCH_good0', 'MCH_good1', 'MCH_good2', 'MCH_good3']);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('upgrading: a name written before the check is listed escaped; ids clashing in case stop the upgrade, named', async () => {
+    const url = await cluster().createDatabase();
+    const client = new pg.Client(url);
+    await client.connect();
+    try {
+      await migratePg(client, 3);
+      await client.query("INSERT INTO merchants (id, name, log_id) VALUES ('MCH_old', $1, 'x')", ['Old\u001b]0;pwned\u0007 Shop\u202e']);
+      await migratePg(client);
+      const pool = await openPgPool(url, 1);
+      try {
+        const [old] = await listMerchants(pool);
+        expect(old?.name).toBe('Old\\u{001B}]0;pwned\\u{0007} Shop\\u{202E}');
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      await client.end();
+    }
+
+    const clashing = new pg.Client(await cluster().createDatabase());
+    await clashing.connect();
+    try {
+      await migratePg(clashing, 3);
+      await clashing.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_beta', 'x'), ('MCH_BETA', 'y'), ('MCH_gamma', 'z')");
+      await expect(migratePg(clashing)).rejects.toThrow(/merchant ids differ only in case \(MCH_BETA, MCH_beta\)/);
+      // Nothing of the upgrade was applied: the database stays at version 3.
+      const { rows } = await clashing.query('SELECT max(version) AS v FROM relay_schema_migrations');
+      expect(rows[0].v).toBe(3);
+    } finally {
+      await clashing.end();
+    }
+  });
+});
