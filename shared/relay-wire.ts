@@ -53,6 +53,22 @@ export const relayCursorAheadSchema = z.object({
   error: z.object({ code: z.literal(CURSOR_AHEAD), message: z.string(), logId: relayLogIdSchema, lastSeq: z.number().int().nonnegative() }),
 });
 
+/**
+ * `GET /v1/transactions?after=<seq>` with `after` (not 0) below the log's pruned-through mark answers
+ * 410 with this code: the events from `after + 1` to `prunedThrough` were pruned by the relay's
+ * retention and cannot be sent. The till reads on from `prunedThrough` (the oldest kept event follows).
+ */
+export const CURSOR_PRUNED = 'CURSOR_PRUNED';
+export const relayCursorPrunedSchema = z.object({
+  error: z.object({
+    code: z.literal(CURSOR_PRUNED),
+    message: z.string(),
+    logId: relayLogIdSchema,
+    lastSeq: z.number().int().nonnegative(),
+    prunedThrough: z.number().int().positive(),
+  }),
+});
+
 /** `GET /v1/transactions?after=<seq>&limit=<n>&environment=<test|live>` */
 export const relayPageSchema = z.object({
   /** The log these sequence numbers belong to. */

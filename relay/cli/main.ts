@@ -32,6 +32,7 @@ function parse() {
         'from-sqlite': { type: 'string' },
         'pg-pool-size': { type: 'string' },
         'expected-instances': { type: 'string' },
+        'retention-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

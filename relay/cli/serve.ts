@@ -4,6 +4,7 @@ import { stopWithParent } from '../../shared/stop-with-parent.js';
 import { startRelay } from '../http/index.js';
 import { loadRelayConfig } from '../ops/index.js';
 import { loadMasterKey, loadPreviousMasterKeys } from '../store/pg/index.js';
+import { DEFAULT_RETENTION_DAYS, parseRetentionDays } from '../store/index.js';
 import { fail, USAGE } from './usage.js';
 
 export type ServeValues = {
@@ -18,6 +19,7 @@ export type ServeValues = {
   'master-key-previous-file'?: string;
   'admin-port'?: string;
   'admin-host'?: string;
+  'retention-days'?: string;
 };
 
 /** A whole number in [min, max] from a flag or its environment variable, or the default. */
@@ -80,9 +82,17 @@ export async function serve(values: ServeValues): Promise<void> {
   const host = values.host ?? process.env.RELAY_HOST ?? '127.0.0.1';
   const configFile = values.config ?? process.env.RELAY_CONFIG;
   const { kind, ...store } = storeOptions(values, configFile);
+  const fromEnv = values['retention-days'] === undefined && process.env.RELAY_RETENTION_DAYS !== undefined;
+  const retentionText = values['retention-days'] ?? process.env.RELAY_RETENTION_DAYS ?? String(DEFAULT_RETENTION_DAYS);
+  let retentionDays: number;
+  try {
+    retentionDays = parseRetentionDays(retentionText, fromEnv ? 'RELAY_RETENTION_DAYS' : '--retention-days');
+  } catch (err) {
+    fail((err as Error).message);
+  }
 
   const config = loadRelayConfig(configFile, process.env, kind);
-  const relay = await startRelay({ port: Number(portText), host, ...store, ...adminOptions(values), config });
+  const relay = await startRelay({ port: Number(portText), host, ...store, ...adminOptions(values), config, retentionDays });
 
   const reload = (why: string) => {
     try {

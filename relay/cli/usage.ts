@@ -21,7 +21,7 @@ export function asTyped(message: string): string {
 }
 
 export const USAGE = `Usage (see relay/README.md):
-  relay --port <n> --data <dir> --config <file> [--host 127.0.0.1]
+  relay --port <n> --data <dir> --config <file> [--host 127.0.0.1] [--retention-days 90]
   relay token create --label <name> --config <file>
   relay token list --config <file>
   relay token revoke --label <name> --config <file>
@@ -46,6 +46,7 @@ Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, R
   RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS,
   RELAY_MAX_STREAMS_PER_MERCHANT, RELAY_MAX_STREAMS_PER_TOKEN, RELAY_DATABASE_URL, RELAY_MASTER_KEY,
   RELAY_MASTER_KEY_FILE, RELAY_MASTER_KEY_PREVIOUS, RELAY_MASTER_KEY_PREVIOUS_FILE, RELAY_ADMIN_PORT, RELAY_ADMIN_HOST,
+  RELAY_RETENTION_DAYS (0 keeps every event),
   RELAY_MAX_CONNECTIONS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS, RELAY_KEEP_ALIVE_TIMEOUT_MS,
   RELAY_MAX_REQUESTS_PER_SOCKET, RELAY_MAX_PENDING_BODY_BYTES, RELAY_WARNING_SUMMARY_SECONDS,
   RELAY_LOG_LEVEL=debug, RELAY_PG_POOL_SIZE, RELAY_INSTANCES (see relay/README.md).`.replace(/^ {2}relay /gm, `  ${PROG} `);

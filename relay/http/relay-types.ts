@@ -29,6 +29,10 @@ export type RelayOptions = {
   config: RelayConfig | RelayConfigInput;
   /** Injected clock (ms). */
   now?: () => number;
+  /** Days events are kept (default 90; 0 keeps every event): see store/retention.ts. */
+  retentionDays?: number;
+  /** How often retention runs a pass (default hourly). */
+  pruneIntervalMs?: number;
   /** Structured logs; default JSON lines to stderr. */
   log?: LogFn;
 };
@@ -42,5 +46,7 @@ export type RunningRelay = {
   close(): Promise<void>;
   /** Swaps in a new config (settings; with SQLite also keys and tokens: streams of revoked tokens end). */
   setConfig(config: RelayConfig | RelayConfigInput): void;
+  /** Runs a retention pass now (it also runs on its own); resolves with the number of events pruned. */
+  prune(): Promise<number>;
   metrics: RelayMetrics;
 };

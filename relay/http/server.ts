@@ -21,7 +21,7 @@ import { EventStreams } from './event-streams.js';
 import { PgStore, MasterKeyError } from '../store/pg/index.js';
 import { publishCommits } from './publish-commits.js';
 import { SqliteStore } from '../store/sqlite/index.js';
-import type { StoreKind } from '../store/index.js';
+import { DEFAULT_RETENTION_DAYS, Retention, type StoreKind } from '../store/index.js';
 import { createTillApi } from './till-api.js';
 import { guardConnections } from './connection-guard.js';
 import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
@@ -90,6 +90,7 @@ type RouteDeps = {
   receiver: WebhookReceiver;
   handleTill: ReturnType<typeof createTillApi>;
   isClosing: () => boolean;
+  retention: Retention;
 };
 
 /**
@@ -186,12 +187,16 @@ async function shutDown(server: Server, deps: RouteDeps, log: LogFn): Promise<vo
   await Promise.race([stopped, new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
   server.closeAllConnections();
   await stopped;
+  await deps.retention.stop();
   await deps.store.close();
   log({ level: 'info', msg: 'relay_stopped' });
 }
 
 /** One line saying what started: where, which store, and (SQLite) which keys and tills. */
-function logStarted(log: LogFn, o: { url: string; adminUrl?: string; kind: StoreKind; store: Store; config: RelayConfig }): void {
+function logStarted(
+  log: LogFn,
+  o: { url: string; adminUrl?: string; kind: StoreKind; store: Store; config: RelayConfig; retentionDays: number },
+): void {
   const { store, config } = o;
   log({
     level: 'info',
@@ -203,6 +208,7 @@ function logStarted(log: LogFn, o: { url: string; adminUrl?: string; kind: Store
       ? { lastSeq: store.lastSeqNow(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
       : { merchants: store.merchantCount }),
     signedPayload: config.signedPayload,
+    retentionDays: o.retentionDays,
   });
 }
 
@@ -223,7 +229,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const handleTill = createTillApi({ getConfig, store, streams, metrics, log, warnings, perMerchantMetrics });
   const databaseCheck = watchDatabase(store, metrics, () => closing);
   let closing = false;
-  const deps: RouteDeps = { store, streams, metrics, receiver, handleTill, isClosing: () => closing };
+  const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  const retention = new Retention(store, { days: retentionDays, intervalMs: options.pruneIntervalMs, now, log });
+  const deps: RouteDeps = { store, streams, metrics, receiver, handleTill, isClosing: () => closing, retention };
   const route = createRouter(deps);
 
   const server = createServer(serverOptions(config), (req, res) => {
@@ -257,7 +265,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       throw err;
     });
   }
-  logStarted(log, { url, adminUrl: admin?.url, kind, store, config });
+  logStarted(log, { url, adminUrl: admin?.url, kind, store, config, retentionDays });
+  retention.start();
 
   let closed: Promise<void> | null = null;
   function close(): Promise<void> {
@@ -276,5 +285,5 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     log({ level: 'info', msg: 'config_reloaded', ...detail });
   }
 
-  return { url, ...(admin ? { adminUrl: admin.url } : {}), store: kind, close, setConfig, metrics };
+  return { url, ...(admin ? { adminUrl: admin.url } : {}), store: kind, close, setConfig, prune: () => retention.runPass(), metrics };
 }

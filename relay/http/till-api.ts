@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { environmentSchema } from '../../shared/domain-schemas.js';
-import { CURSOR_AHEAD, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '../../shared/relay-wire.js';
+import { CURSOR_AHEAD, CURSOR_PRUNED, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '../../shared/relay-wire.js';
 import { hashRelayToken, type RelayConfig, type LogFn, type RelayMetrics, type WarningSummary } from '../ops/index.js';
 import { sendError, sendJson } from '../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
@@ -117,6 +117,20 @@ async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, me
         message: `after (${after}) is beyond this log's last sequence (${lastSeq}); read again from 0`,
         logId,
         lastSeq,
+      },
+    });
+  }
+  const prunedThrough = after > 0 ? await store.prunedThrough(merchantId) : 0;
+  if (after < prunedThrough) {
+    // Retention pruned events this till never read: said plainly (and logged by the till), then it
+    // reads on from the oldest kept event. A till starting from 0 simply gets what is kept.
+    return sendJson(res, 410, {
+      error: {
+        code: CURSOR_PRUNED,
+        message: `events ${after + 1} to ${prunedThrough} were pruned (older than this relay keeps); read on from after=${prunedThrough}`,
+        logId,
+        lastSeq,
+        prunedThrough,
       },
     });
   }

@@ -3,7 +3,7 @@
  * delivery without parsing its transaction), the comparison that tells a duplicate from a conflicting
  * repeat, and a new log identity.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { RelayEvent } from '../../shared/relay-wire.js';
 import type { ApplyOutcome, Delivery, EventRow } from './relay-store.js';
 
@@ -105,3 +105,16 @@ export function nestedDeeperThan(raw: Buffer, max: number): boolean {
 export function newLogId(): string {
   return randomBytes(16).toString('base64url');
 }
+
+/**
+ * What a pruned event leaves behind to tell a later repeat from a conflict (store/retention.ts): the
+ * SHA-256 of its final state's canonical JSON, hex. Computed the same way when the repeat arrives.
+ */
+export function stateHash(transactionJson: string): string {
+  return createHash('sha256')
+    .update(canonicalJson(JSON.parse(transactionJson)), 'utf8')
+    .digest('hex');
+}
+
+/** A conflicting repeat of a pruned event: its fields are gone, so which ones differ is unknown. */
+export const PRUNED_CONFLICT_FIELDS: readonly string[] = ['(event pruned: fields unknown)'];

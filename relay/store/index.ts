@@ -26,5 +26,8 @@ export {
   MAX_JSON_DEPTH,
   nestedDeeperThan,
   newLogId,
+  PRUNED_CONFLICT_FIELDS,
   rowToEvent,
+  stateHash,
 } from './events.js';
+export { DEFAULT_RETENTION_DAYS, parseRetentionDays, Retention, type RetentionOptions } from './retention.js';

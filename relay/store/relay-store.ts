@@ -7,7 +7,7 @@
  * - every read and commit names its merchant: a till's token decides it, and nothing outside that
  *   merchant's log can be read with it;
  * - a delivery is committed durably before its waiter is settled (the 2xx follows the commit);
- * - one event per (environment, reference), for ever (a test delivery can never block a live one); a repeat is a duplicate or a conflict, never
+ * - one event per (environment, reference), for ever, pruned or not (a test delivery can never block a live one); a repeat is a duplicate or a conflict, never
  *   a second event, and it never uses up a sequence number (the log stays gap-free);
  * - sequence numbers are per merchant and ascend in commit order, and each log keeps its identity (logId) for life.
  */
@@ -104,6 +104,13 @@ export interface RelayStore {
   byReference(merchantId: string, reference: string, environment?: Environment): Promise<RelayEvent | undefined>;
   /** The event of a till's merchantRef (the latest when test and live share it and no environment is given). */
   byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined>;
+  /**
+   * Retention: prunes one batch (at most `limit`) of the oldest events received before `before` (ISO
+   * time), each leaving its reference behind so a repeat stays a repeat; returns how many went.
+   */
+  prune(before: string, limit: number): Promise<number>;
+  /** Every sequence number of the merchant's log up to this one was pruned (0: none). */
+  prunedThrough(merchantId: string): Promise<number>;
   /** Whether deliveries can be committed now (false: /healthz fails, deliveries get 503). */
   health(): Promise<{ ok: boolean; reason?: string }>;
   /** Merchants whose logs some till is reading here: a periodic catch-up looks at them. */

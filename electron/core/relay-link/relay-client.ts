@@ -7,13 +7,15 @@
  * The cursor goes back to 0 when the relay URL changes, when the relay names another log (its
  * database was wiped or replaced: numbers start from 1 again), or when the relay says the cursor is
  * beyond its last sequence (409 CURSOR_AHEAD on paging, or the stream's `hello` lastSeq); reading
- * again from 0 is harmless, final transactions are kept once per reference.
+ * again from 0 is harmless, final transactions are kept once per reference. When the relay's retention
+ * pruned events the till never read (410 CURSOR_PRUNED), the cursor moves on to the oldest kept event.
  */
 import { Agent, request } from 'undici';
 import { z } from 'zod';
 import {
   RELAY_LOG_ID_HEADER,
   relayCursorAheadSchema,
+  relayCursorPrunedSchema,
   relayEventSchema,
   relayHelloSchema,
   relayLogIdSchema,
@@ -161,6 +163,7 @@ export class RelayClient {
    */
   private async catchUp(): Promise<void> {
     let resets = 0;
+    let skips = 0;
     for (let pages = 0; pages < 10_000 && !this.stopped; pages += 1) {
       const after = this.lastSeq;
       const response = await request(this.url('v1/transactions', { after: String(after), limit: '500', environment: this.o.environment }), {
@@ -175,6 +178,13 @@ export class RelayClient {
         const stored = this.logId;
         const reason = stored !== null && stored !== ahead.data.error.logId ? 'log_changed' : 'cursor_ahead';
         this.cursor.reset(reason, ahead.data.error.logId, { relayLastSeq: ahead.data.error.lastSeq });
+        continue;
+      }
+      if (response.statusCode === 410) {
+        // CURSOR_PRUNED: events this till never read were pruned by the relay's retention; read on from the oldest kept.
+        const pruned = relayCursorPrunedSchema.safeParse(await response.body.json().catch(() => null));
+        if (!pruned.success || skips > 2 || !this.cursor.skipPruned(after, pruned.data.error)) throw new RelayHttpError(410);
+        skips += 1;
         continue;
       }
       if (response.statusCode !== 200) {

@@ -61,6 +61,25 @@ export class RelayCursor {
       .run(logId, this.environment);
   }
 
+  /**
+   * The relay pruned (by its retention) the events after the cursor up to `prunedThrough`: logged, with
+   * how many sequence numbers the till never saw (a result among them is settled by hand, like one that
+   * never came), then the cursor moves there. A mark from another log resets the cursor instead. False
+   * when the answer makes no sense (the mark is not past the cursor).
+   */
+  skipPruned(after: number, relay: { logId: string; prunedThrough: number }): boolean {
+    if (relay.prunedThrough <= after) return false;
+    if (this.checkLog(relay.logId)) return true;
+    this.log.warn('relay.events_pruned', {
+      environment: this.environment,
+      cursor: after,
+      prunedThrough: relay.prunedThrough,
+      missed: relay.prunedThrough - after,
+    });
+    this.save(relay.prunedThrough);
+    return true;
+  }
+
   /** Moves forward only. */
   save(seq: number): void {
     this.db.prepare('UPDATE relay_cursor SET last_seq = ? WHERE environment = ? AND last_seq < ?').run(seq, this.environment, seq);

@@ -3,7 +3,8 @@
  * store/'s `RelayStore`; the rest is what the CLI and the admin API manage with (merchants, keys,
  * tokens, the master key and its rotation, admin tokens, the audit, usage, `import --from-sqlite`).
  */
-export { connectionConfig, openPgPool, PgStore, type PgStoreOptions } from './pg-store.js';
+export { PgStore, type PgStoreOptions } from './pg-store.js';
+export { connectionConfig, openPgPool } from './pg-pool.js';
 export { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION, PgSchemaError } from './schema.js';
 export { decodeKey, loadMasterKey, loadPreviousMasterKeys, MasterKeyError, readMasterKeyFile, type MasterKeyWarn } from './secret-box.js';
 export { assertMasterKey, rotateMasterKey, type RotateResult } from './master-key.js';

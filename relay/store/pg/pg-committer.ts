@@ -13,6 +13,7 @@ import {
   acceptedOutcome,
   CommitError,
   differingFields,
+  PRUNED_CONFLICT_FIELDS,
   type ApplyOutcome,
   type CommitReport,
   type CommitWaiter,
@@ -45,6 +46,9 @@ function outcomeOf(row: CommitRow, d: TenantDelivery): ApplyOutcome {
     const previous = Number(row.o_previous_timestamp);
     return { kind: 'duplicate', seq, environment: d.environment, outOfOrder: d.timestamp < previous, previousTimestamp: previous };
   }
+  // No stored JSON: the event was pruned, only the hash of its final state is left.
+  if (row.o_json === null)
+    return { kind: 'conflict', seq, storedEnvironment: row.o_environment as Environment, fields: [...PRUNED_CONFLICT_FIELDS] };
   return {
     kind: 'conflict',
     seq,

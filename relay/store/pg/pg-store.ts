@@ -21,8 +21,8 @@ import { PgCommitter } from './pg-committer.js';
 import { assertMasterKey } from './master-key.js';
 import { PgDirectory, type UnreadableKey } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';
-import { migratePg } from './schema.js';
-import { checkConnectionBudget, connectError, migrationError, waitForDatabase } from './pg-startup.js';
+import { checkConnectionBudget, waitForDatabase } from './pg-startup.js';
+import { connectionConfig, openPgPool } from './pg-pool.js';
 import { UsageRecorder } from './usage.js';
 
 export type PgStoreOptions = {
@@ -50,42 +50,6 @@ type Row = Omit<EventRow, 'seq'> & { seq: string };
 
 function toRow(r: Row): EventRow {
   return { ...r, seq: Number(r.seq) };
-}
-
-/** Settings every connection gets: acknowledged means durable, and nothing waits forever. */
-export function connectionConfig(databaseUrl: string): pg.ClientConfig {
-  return {
-    connectionString: databaseUrl,
-    options: '-c synchronous_commit=on -c statement_timeout=10000 -c idle_in_transaction_session_timeout=30000',
-    connectionTimeoutMillis: 3_000,
-    keepAlive: true,
-    application_name: 'momo-relay',
-  };
-}
-
-/** A pool on the database with the schema brought up to date (for the CLI and the relay). */
-export async function openPgPool(databaseUrl: string, max = 10): Promise<pg.Pool> {
-  const pool = new pg.Pool({ ...connectionConfig(databaseUrl), max });
-  pool.on('error', () => undefined); // an idle connection's error: the next query on a new one says more
-  const client = await pool.connect().catch(async (err: Error) => {
-    await pool.end().catch(() => undefined);
-    throw connectError(err);
-  });
-  try {
-    const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
-    if (sync.rows[0]?.synchronous_commit !== 'on') {
-      throw new Error(`synchronous_commit is ${sync.rows[0]?.synchronous_commit}, expected on`);
-    }
-    await migratePg(client).catch(async (err: unknown) => {
-      throw await migrationError(client, err);
-    });
-    client.release();
-    return pool;
-  } catch (err) {
-    client.release(err as Error);
-    await pool.end().catch(() => undefined);
-    throw err;
-  }
 }
 
 export class PgStore implements RelayStore {
@@ -256,6 +220,35 @@ export class PgStore implements RelayStore {
       [merchantId, value, environment ?? null],
     );
     return rows[0] ? rowToEvent(toRow(rows[0])) : undefined;
+  }
+
+  /**
+   * One batch per merchant whose oldest event was received before `before` (one index probe per
+   * merchant finds them); relay_prune skips a merchant another instance is pruning.
+   */
+  async prune(before: string, limit: number): Promise<number> {
+    const { rows } = await this.query<{ id: string }>(
+      'relay_prune_due',
+      `SELECT m.id FROM merchants m
+         CROSS JOIN LATERAL (SELECT e.received_at FROM events e WHERE e.merchant_id = m.id ORDER BY e.seq LIMIT 1) o
+        WHERE o.received_at < $1`,
+      [before],
+    );
+    let pruned = 0;
+    for (const { id } of rows) {
+      const done = await this.query<{ n: number }>('relay_prune', 'SELECT relay_prune($1, $2, $3) AS n', [id, before, limit]);
+      pruned += Number(done.rows[0]?.n ?? 0);
+    }
+    return pruned;
+  }
+
+  async prunedThrough(merchantId: string): Promise<number> {
+    const { rows } = await this.query<{ pruned_through: string }>(
+      'relay_pruned_through',
+      'SELECT pruned_through FROM event_retention WHERE merchant_id = $1',
+      [merchantId],
+    );
+    return Number(rows[0]?.pruned_through ?? 0);
   }
 
   async health(): Promise<{ ok: boolean; reason?: string }> {

@@ -8,7 +8,17 @@ import type Database from 'better-sqlite3';
 import type { RelayEvent, RelayPage } from '../../../shared/relay-wire.js';
 import type { Environment } from '../../../shared/domain.js';
 import { readLogId } from './db.js';
-import { acceptedOutcome, canonicalJson, differingFields, rowToEvent, type ApplyOutcome, type Delivery, type EventRow } from '../index.js';
+import {
+  acceptedOutcome,
+  canonicalJson,
+  differingFields,
+  PRUNED_CONFLICT_FIELDS,
+  rowToEvent,
+  stateHash,
+  type ApplyOutcome,
+  type Delivery,
+  type EventRow,
+} from '../index.js';
 
 /** The read side: paging, look-ups and the event streams' catch-up. */
 export interface EventReader {
@@ -25,6 +35,8 @@ export interface EventReader {
   probe(): string | null;
 }
 
+type PrunedRow = { seq: number; environment: Environment; transaction_sha256: string; latest_timestamp: number };
+
 type ExistingRow = {
   seq: number;
   environment: Environment;
@@ -36,6 +48,9 @@ const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook
 
 export class EventLog implements EventReader {
   private readonly findByReference;
+  private readonly findPruned;
+  private readonly touchPruned;
+  private readonly prunedMark;
   private readonly insert;
   private readonly touch;
   private readonly pageAll;
@@ -53,6 +68,13 @@ export class EventLog implements EventReader {
     this.findByReference = db.prepare<[string, string], ExistingRow>(
       'SELECT seq, environment, transaction_json, latest_timestamp FROM events WHERE environment = ? AND reference = ?',
     );
+    this.findPruned = db.prepare<[string, string], PrunedRow>(
+      'SELECT seq, environment, transaction_sha256, latest_timestamp FROM pruned_references WHERE environment = ? AND reference = ?',
+    );
+    this.touchPruned = db.prepare(
+      'UPDATE pruned_references SET deliveries = deliveries + 1, latest_timestamp = MAX(latest_timestamp, ?) WHERE environment = ? AND reference = ?',
+    );
+    this.prunedMark = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'pruned_through'");
     this.insert = db.prepare(
       `INSERT INTO events (reference, client_reference, environment, key_id, received_at, webhook_created_at,
          transaction_json, first_timestamp, latest_timestamp)
@@ -73,7 +95,10 @@ export class EventLog implements EventReader {
     this.byClientRefEnv = db.prepare<[string, string], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE client_reference = ? AND environment = ? ORDER BY seq DESC LIMIT 1`,
     );
-    this.maxSeq = db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events');
+    // Pruning may have emptied the table: the log still reaches what was pruned.
+    this.maxSeq = db.prepare<[], { seq: number | null }>(
+      "SELECT MAX(COALESCE((SELECT MAX(seq) FROM events), 0), COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'pruned_through'), 0)) AS seq",
+    );
   }
 
   /** Applies one delivery inside the caller's transaction. */
@@ -82,6 +107,8 @@ export class EventLog implements EventReader {
     // (AUTOINCREMENT), and the log must stay gap-free.
     const existing = this.findByReference.get(d.environment, d.reference);
     if (existing) return this.repeat(existing, d);
+    const pruned = this.findPruned.get(d.environment, d.reference);
+    if (pruned) return this.prunedRepeat(pruned, d);
     const info = this.insert.run(
       d.reference,
       d.clientReference,
@@ -111,6 +138,26 @@ export class EventLog implements EventReader {
       outOfOrder: d.timestamp < existing.latest_timestamp,
       previousTimestamp: existing.latest_timestamp,
     };
+  }
+
+  /** A repeat of an event pruned by retention: told from a conflict by the hash of its final state. */
+  private prunedRepeat(pruned: PrunedRow, d: Delivery): ApplyOutcome {
+    if (stateHash(d.transactionJson) !== pruned.transaction_sha256) {
+      return { kind: 'conflict', seq: pruned.seq, storedEnvironment: pruned.environment, fields: [...PRUNED_CONFLICT_FIELDS] };
+    }
+    this.touchPruned.run(d.timestamp, d.environment, d.reference);
+    return {
+      kind: 'duplicate',
+      seq: pruned.seq,
+      environment: pruned.environment,
+      outOfOrder: d.timestamp < pruned.latest_timestamp,
+      previousTimestamp: pruned.latest_timestamp,
+    };
+  }
+
+  /** Every sequence up to this one was pruned (0: none). */
+  prunedThrough(): number {
+    return Number(this.prunedMark.get()?.value ?? 0);
   }
 
   /** Raw rows after `after`, in sequence order, optionally one environment only. */

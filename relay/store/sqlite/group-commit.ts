@@ -13,6 +13,7 @@
 import type Database from 'better-sqlite3';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
+import { SqlitePruner } from './prune.js';
 import type { LogFn } from '../../ops/index.js';
 import { CommitError, type ApplyOutcome, type CommitWaiter, type Delivery } from '../index.js';
 
@@ -44,6 +45,7 @@ export class GroupCommitter implements DeliveryCommitter {
   private readonly db: Database.Database;
   private readonly commitAll: Database.Transaction<(deliveries: Delivery[]) => ItemResult[]>;
   private readonly commitOne: Database.Transaction<(d: Delivery) => ApplyOutcome>;
+  private readonly pruner: SqlitePruner;
   private readonly flushNow = () => {
     this.scheduled = false;
     this.flush();
@@ -68,6 +70,13 @@ export class GroupCommitter implements DeliveryCommitter {
       return results;
     });
     this.commitOne = this.db.transaction((d: Delivery) => eventLog.apply(d));
+    this.pruner = new SqlitePruner(this.db);
+  }
+
+  /** Retention: one batch, on this (the only) write connection, so it runs between two commits, never during one. */
+  prune(before: string, limit: number): number {
+    if (this.closed) return 0;
+    return this.pruner.prune(before, limit);
   }
 
   /**

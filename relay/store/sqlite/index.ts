@@ -9,3 +9,4 @@ export { DB_FILE_NAME, MIGRATIONS, openRelayDatabase, readLogId, RelayDatabaseEr
 // The parts, for their unit tests.
 export { EventLog } from './event-log.js';
 export { GroupCommitter } from './group-commit.js';
+export { SqlitePruner } from './prune.js';

@@ -114,6 +114,14 @@ export class SqliteStore implements RelayStore {
     return this.reading(() => this.log.getByClientReference(clientReference, environment));
   }
 
+  async prune(before: string, limit: number): Promise<number> {
+    return this.committer.prune(before, limit);
+  }
+
+  async prunedThrough(): Promise<number> {
+    return this.reading(() => this.log.prunedThrough());
+  }
+
   /** Fails once a read met a damaged page, or when the cheap probe read fails. */
   async health(): Promise<{ ok: boolean; reason?: string }> {
     const problem = this.damage ?? this.log.probe();

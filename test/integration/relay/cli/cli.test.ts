@@ -46,6 +46,12 @@ describe('relay CLI', () => {
     const m = await runRelayCli(['--port', '0', '--data', dataDir, '--config', mixed]);
     expect(m.stderr).toContain('keys.0.secret');
     expect(m.stderr).not.toContain(TEST_KEY.secret);
+    const days = await runRelayCli(['--port', '0', '--data', dataDir, '--config', configFile, '--retention-days', 'ninety']);
+    expect(days.code).toBe(2);
+    expect(days.stderr).toContain('--retention-days: must be a whole number of days');
+    const daysEnv = await runRelayCli(['--port', '0', '--data', dataDir, '--config', configFile], { RELAY_RETENTION_DAYS: '-1' });
+    expect(daysEnv.code).toBe(2);
+    expect(daysEnv.stderr).toContain('RELAY_RETENTION_DAYS: must be a whole number of days');
   });
 
   it('serves after a ready line, picks up new tokens, and stops cleanly on SIGTERM finishing in-flight deliveries', async () => {

@@ -1,0 +1,91 @@
+/**
+ * Retention (`relay --retention-days N`, default 90 as Svix keeps messages; 0 keeps everything): once
+ * at start and then every `intervalMs`, events received more than N days ago are pruned in small
+ * batches (store.prune), with a pause between batches so deliveries keep committing in between. A
+ * pruned event leaves its reference behind (a repeat is still a repeat), and a till whose cursor is
+ * older than the oldest kept event is told so (GET /v1/transactions answers 410 CURSOR_PRUNED).
+ */
+import type { LogFn } from '../ops/index.js';
+import type { RelayStore } from './relay-store.js';
+
+export const DEFAULT_RETENTION_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+export type RetentionOptions = {
+  /** Days an event is kept after it is received; 0 keeps every event for ever. */
+  days: number;
+  /** Events per batch (one short transaction each). */
+  batch?: number;
+  /** Pause between two batches, so commits run in between. */
+  pauseMs?: number;
+  /** How often a pass runs. */
+  intervalMs?: number;
+  now: () => number;
+  log: LogFn;
+};
+
+/** Checks a --retention-days / RELAY_RETENTION_DAYS value; the error names the flag. */
+export function parseRetentionDays(text: string, source = '--retention-days'): number {
+  if (!/^[0-9]{1,5}$/.test(text)) throw new Error(`${source}: must be a whole number of days (0 keeps every event), got "${text}"`);
+  return Number(text);
+}
+
+export class Retention {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly store: Pick<RelayStore, 'prune'>,
+    private readonly options: RetentionOptions,
+  ) {}
+
+  /** Schedules the passes (the first one soon after start); nothing when retention is off. */
+  start(): void {
+    if (this.options.days === 0) return;
+    const every = this.options.intervalMs ?? 3_600_000;
+    const tick = () => {
+      void this.runPass().catch(() => undefined);
+      this.timer = setTimeout(tick, every);
+      this.timer.unref();
+    };
+    this.timer = setTimeout(tick, Math.min(every, 5_000));
+    this.timer.unref();
+  }
+
+  /** One full pass now (or the one already running); resolves with the number of events pruned. */
+  runPass(): Promise<number> {
+    if (this.options.days === 0) return Promise.resolve(0);
+    this.running ??= this.pass().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    const { days, batch = 500, pauseMs = 20, now, log } = this.options;
+    const before = new Date(now() - days * DAY_MS).toISOString();
+    let total = 0;
+    try {
+      for (;;) {
+        if (this.stopped) break;
+        const n = await this.store.prune(before, batch);
+        total += n;
+        if (n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    } catch (err) {
+      log({ level: 'warn', msg: 'prune_failed', error: (err as Error).message, pruned: total });
+      return total;
+    }
+    if (total > 0) log({ level: 'info', msg: 'events_pruned', count: total, receivedBefore: before, retentionDays: days });
+    return total;
+  }
+
+  /** Stops scheduling and waits for a pass in progress to end its batch. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+}

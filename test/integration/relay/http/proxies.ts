@@ -1,0 +1,223 @@
+/**
+ * The README's reverse-proxy configs, run for real: its ```nginx and ```caddyfile blocks are read from
+ * relay/README.md (so the doc and the test cannot drift), given a throwaway self-signed certificate and
+ * free loopback ports in place of the public name's, and run with Debian's nginx-light and caddy.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+export const CADDY = ['/usr/bin/caddy', '/usr/local/bin/caddy'].find((p) => existsSync(p));
+export const OPENSSL = ['/usr/bin/openssl'].find((p) => existsSync(p));
+
+const README = fileURLToPath(new URL('../../../../relay/README.md', import.meta.url));
+
+/** The README's fenced blocks of one language, in order. */
+export function readmeBlocks(language: 'nginx' | 'caddyfile'): string[] {
+  const text = readFileSync(README, 'utf8');
+  const blocks: string[] = [];
+  const fence = new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm');
+  for (let m = fence.exec(text); m; m = fence.exec(text)) blocks.push(m[1] as string);
+  return blocks;
+}
+
+export const HOST = 'relay.example.com';
+
+/** A self-signed certificate for relay.example.com (and 127.0.0.1), valid for a day. */
+export function selfSignedCert(dir: string): { cert: string; key: string; ca: Buffer } {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  execFileSync(
+    OPENSSL as string,
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-subj',
+      `/CN=${HOST}`,
+      '-addext',
+      `subjectAltName=DNS:${HOST},IP:127.0.0.1`,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { cert, key, ca: readFileSync(cert) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The README's upstream addresses, replaced by the test's relay instances (host:port). */
+function upstreams(config: string, instances: string[]): string {
+  return config
+    .replaceAll('10.0.0.11:8787', instances[0] as string)
+    .replaceAll('10.0.0.12:8787', (instances[1] ?? instances[0]) as string)
+    .replaceAll('127.0.0.1:8787', instances[0] as string);
+}
+
+export type Proxy = { url: string; port: number; stop(): Promise<void>; output(): string };
+
+function started(proc: ChildProcess, port: number, output: () => string): Proxy {
+  return {
+    url: `https://127.0.0.1:${port}`,
+    port,
+    output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+        setTimeout(() => proc.kill('SIGKILL'), 3_000).unref();
+      }),
+  };
+}
+
+/** Waits until the proxy accepts TLS on `port`, or fails with its output. */
+async function ready(proc: ChildProcess, port: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`proxy exited with ${proc.exitCode}: ${output()}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: '/healthz', rejectUnauthorized: false, servername: HOST }, (res) => {
+        res.resume();
+        resolve(true);
+      });
+      req.on('error', () => resolve(false));
+      req.end();
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`proxy did not answer on ${port}: ${output()}`);
+}
+
+function collect(proc: ChildProcess): () => string {
+  let text = '';
+  proc.stdout?.setEncoding('utf8').on('data', (c: string) => (text += c));
+  proc.stderr?.setEncoding('utf8').on('data', (c: string) => (text += c));
+  return () => text;
+}
+
+/** Runs one README nginx block (a server, with its upstream) in the foreground, on a free loopback port. */
+export async function startNginx(block: string, dir: string, instances: string[], tls: { cert: string; key: string }): Promise<Proxy> {
+  const port = await freePort();
+  const server = upstreams(block, instances)
+    .replace('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`)
+    .replaceAll(`/etc/letsencrypt/live/${HOST}/fullchain.pem`, tls.cert)
+    .replaceAll(`/etc/letsencrypt/live/${HOST}/privkey.pem`, tls.key);
+  const asRoot = process.getuid?.() === 0;
+  const conf = [
+    asRoot ? 'user root;' : '',
+    'worker_processes 1;',
+    `pid ${join(dir, 'nginx.pid')};`,
+    `error_log ${join(dir, 'error.log')} warn;`,
+    'events { worker_connections 256; }',
+    'http {',
+    '  access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, `${t}_temp`)};`),
+    server,
+    '}',
+  ].join('\n');
+  const file = join(dir, `nginx-${port}.conf`);
+  writeFileSync(file, conf);
+  const proc = spawn(NGINX as string, ['-p', dir, '-c', file, '-e', join(dir, 'error.log'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = collect(proc);
+  const all = () => `${output()}${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''}`;
+  await ready(proc, port, all);
+  return started(proc, port, all);
+}
+
+/** Runs one README Caddyfile block, its site on a free loopback port with the test's certificate (no ACME, no admin API). */
+export async function startCaddy(block: string, dir: string, instances: string[], tls: { cert: string; key: string }): Promise<Proxy> {
+  const port = await freePort();
+  const site = upstreams(block, instances).replace(`${HOST} {`, `${HOST}:${port} {\n    bind 127.0.0.1\n    tls ${tls.cert} ${tls.key}`);
+  const globals = `{\n    admin off\n    auto_https disable_redirects\n    storage file_system ${join(dir, 'caddy-data')}\n}\n`;
+  const file = join(dir, `Caddyfile-${port}`);
+  writeFileSync(file, globals + site);
+  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  const proc = spawn(CADDY as string, ['run', '--config', file, '--adapter', 'caddyfile'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = collect(proc);
+  await ready(proc, port, output);
+  return started(proc, port, output);
+}
+
+export type HttpsResult = { status: number; body: string };
+
+/** One HTTPS request to the proxy, as the service or a till makes it (the proxy's certificate trusted). */
+export function httpsRequest(
+  proxy: Proxy,
+  ca: Buffer,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpsResult> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: proxy.port,
+        path,
+        method: options.method ?? 'GET',
+        ca,
+        servername: HOST,
+        headers: { host: `${HOST}:${proxy.port}`, ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer to ${path} within 15 s`)));
+    req.end(options.body);
+  });
+}
+
+/** An event stream through the proxy: the text received so far, and when each piece arrived. */
+export function httpsStream(proxy: Proxy, ca: Buffer, path: string, token: string) {
+  const state = { status: 0, text: '', close: () => {} };
+  return new Promise<typeof state>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: proxy.port,
+        path,
+        ca,
+        servername: HOST,
+        headers: { host: `${HOST}:${proxy.port}`, accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        state.status = res.statusCode ?? 0;
+        res.setEncoding('utf8').on('data', (c: string) => (state.text += c));
+        res.on('error', () => {});
+        state.close = () => req.destroy();
+        resolve(state);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

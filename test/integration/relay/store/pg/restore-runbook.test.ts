@@ -1,0 +1,79 @@
+/**
+ * relay/README.md's backup and restore runbook, run as written against a real PostgreSQL cluster: its
+ * `# runbook: backup` and `# runbook: restore` blocks are read from the README (so the doc and the test
+ * cannot drift), only their `export PG…` line given the test cluster's settings, and run with bash.
+ * Checks: the dump is written 0600; the restore brings the log back to the dump's events in one
+ * transaction and gives the merchant's log a new identity; a till then reads the restored log from 0.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+import { relayPageSchema } from '../../../../../shared/relay-wire.js';
+import { startRelay } from '../../../../../relay/http/index.js';
+import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
+import { removeDir, tempDir } from '../../../../support/temp-dir.js';
+import { deliver, get, TEST_KEY, transaction } from '../../helpers.js';
+import { seedPgTenant } from '../../stores.js';
+
+const run = promisify(execFile);
+const README = fileURLToPath(new URL('../../../../../relay/README.md', import.meta.url));
+
+/** The README's ```sh block that starts with `# runbook: <name>`. */
+function runbook(name: string): string {
+  const text = readFileSync(README, 'utf8');
+  const m = new RegExp('^```sh\\n# runbook: ' + name + '\\n([\\s\\S]*?)^```$', 'm').exec(text);
+  if (!m) throw new Error(`relay/README.md has no "# runbook: ${name}" block`);
+  return m[1] as string;
+}
+
+/** The block with the test cluster's connection settings in place of the README's, run by bash in `cwd`. */
+async function runBlock(block: string, databaseUrl: string, cwd: string) {
+  const url = new URL(databaseUrl);
+  const settings = `export PGHOST=${url.hostname} PGPORT=${url.port} PGUSER=${url.username} PGDATABASE=${url.pathname.slice(1)}`;
+  const lines = block.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('export PGHOST='));
+  expect(at, 'the block shows its connection settings').toBeGreaterThanOrEqual(0);
+  lines[at] = settings;
+  return run('bash', ['-euo', 'pipefail', '-c', lines.join('\n')], { cwd, env: { ...process.env, PGPASSWORD: '' } });
+}
+
+describePg('relay/README.md: the PostgreSQL backup and restore runbook', () => {
+  const cluster = usePgCluster();
+
+  it('backs up (0600), restores in one transaction with new log ids, and tills read the restored log from 0', async () => {
+    const work = tempDir('runbook');
+    const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
+    let relay = await startRelay({ databaseUrl, masterKey, config: {}, log: () => {} });
+    try {
+      const kept = [transaction('test'), transaction('test'), transaction('test')];
+      for (const tx of kept) expect((await deliver(relay.url, tx, TEST_KEY)).status).toBe(200);
+      const before = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0`, token)).json);
+
+      await runBlock(runbook('backup'), databaseUrl, work);
+      const dumps = readdirSync(work).filter((f) => /^relay-\d{4}-\d{2}-\d{2}\.dump$/.test(f));
+      expect(dumps).toHaveLength(1);
+      expect(statSync(join(work, dumps[0] as string)).mode & 0o777).toBe(0o600);
+
+      // Delivered after the dump: gone after the restore.
+      for (let i = 0; i < 2; i++) expect((await deliver(relay.url, transaction('test'), TEST_KEY)).status).toBe(200);
+      await relay.close();
+
+      await runBlock(runbook('restore'), databaseUrl, work);
+      relay = await startRelay({ databaseUrl, masterKey, config: {}, log: () => {} });
+      // A till whose cursor is past the backup (5) is told its log is another; from 0 it gets the dump's events.
+      const ahead = await get(`${relay.url}/v1/transactions?after=5`, token);
+      expect(ahead.status).toBe(409);
+      const after = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0`, token)).json);
+      expect(after.logId).not.toBe(before.logId);
+      expect(after.items.map((e) => e.transaction.reference)).toEqual(kept.map((t) => t.reference));
+      // The restored keys still open (same master key), and the log numbers on from the dump's last event.
+      expect((await deliver(relay.url, transaction('test'), TEST_KEY)).json).toMatchObject({ seq: 4, duplicate: false });
+    } finally {
+      await relay.close();
+      removeDir(work);
+    }
+  }, 120_000);
+});
