@@ -21,6 +21,7 @@ const CORE_DOMAINS = [
   'history',
   'day',
   'settle',
+  'owner-links',
 ];
 /** Root files every part of the core may use: they import no domain but storage (embedded's keychain). */
 const CORE_BASE = ['errors', 'logger', 'dispatcher', 'event-hub', 'embedded'];

@@ -93,6 +93,11 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  // The relay's owner page (issue 21): plain browser JavaScript served as it is.
+  {
+    files: ['relay/http/owner-page/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   // Process boundaries, in the spirit of Signal's process suffixes: each program imports only shared/
   // and its own folder; the Electron shell's embedded-services module alone starts the sandbox and relay.
   ...boundaries(),

@@ -15,6 +15,7 @@ import { createPeopleHandlers, staffHandlers } from './people/handlers.js';
 import { createReceiptHandlers } from './printing/handlers.js';
 import { appHandlers, settingsHandlers } from './settings/handlers.js';
 import { settleHandlers } from './settle/handlers.js';
+import { ownerLinksHandlers } from './owner-links/handlers.js';
 import { createShiftHandlers } from './shifts/handlers.js';
 import { takingsHandlers } from './takings/handlers.js';
 
@@ -31,5 +32,6 @@ export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
     ...createShiftHandlers(ctx),
     ...dayHandlers(ctx),
     ...settleHandlers(ctx),
+    ...ownerLinksHandlers(ctx),
   };
 }

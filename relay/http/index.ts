@@ -4,3 +4,5 @@
  * the CLI and the embedded till start the relay through it.
  */
 export { startRelay, type RelayConfig, type RelayOptions, type RunningRelay } from './server.js';
+// The owner's page's reads (issue 21), for bench:owner-view.
+export { dayFigures, daysFigures, ownerPayment } from './owner-figures.js';

@@ -29,6 +29,7 @@ import { startAdminListener, type AdminListener } from './admin-api.js';
 import type { RelayOptions, RunningRelay } from './relay-types.js';
 import { requestIdOf } from './request-id.js';
 import { watchDatabase } from './database-watch.js';
+import { createOwnerView, type OwnerView } from './owner-view.js';
 
 export type { RelayConfig } from '../ops/index.js';
 
@@ -57,7 +58,7 @@ async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn)
 }
 
 /** The tills' streams, fed by the store: this instance's commits, other instances' (PostgreSQL), auth changes. */
-function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics, log: LogFn): EventStreams {
+function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics, log: LogFn, owner: OwnerView): EventStreams {
   const streams = new EventStreams(store, metrics, {
     heartbeatMs: config.heartbeatSeconds * 1000,
     maxClients: config.maxSseClients,
@@ -68,8 +69,11 @@ function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics
   });
   store.watch(
     {
-      committed: publishCommits({ metrics, streams, log, perMerchantMetrics: store.kind === 'postgres' }),
-      advanced: (merchantId, lastSeq) => streams.advanced(merchantId, lastSeq),
+      committed: owner.onCommitted(publishCommits({ metrics, streams, log, perMerchantMetrics: store.kind === 'postgres' })),
+      advanced: (merchantId, lastSeq) => {
+        streams.advanced(merchantId, lastSeq);
+        owner.streams.advanced(merchantId);
+      },
       // A revoked token, or a merchant's log given a new identity (an import): its streams end, the tills reconnect.
       // A suspended merchant's streams end too (its tills are refused with 503 until it is resumed).
       authChanged: () =>
@@ -78,7 +82,7 @@ function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics
           return now?.merchantId === till.merchantId && !now.suspended && store.logId(till.merchantId) === logId;
         }),
     },
-    () => streams.merchants(),
+    () => [...streams.merchants(), ...owner.streams.merchants()],
   );
   return streams;
 }
@@ -89,6 +93,7 @@ type RouteDeps = {
   metrics: RelayMetrics;
   receiver: WebhookReceiver;
   handleTill: ReturnType<typeof createTillApi>;
+  owner: OwnerView;
   isClosing: () => boolean;
   retention: Retention;
 };
@@ -148,6 +153,7 @@ function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerRespon
       return sendError(res, 503, 'INTERNAL', 'The relay is shutting down', { 'retry-after': '2' });
     }
     if (handleTill(req, res, url)) return;
+    if (deps.owner.handle(req, res, url)) return;
     sendError(res, 404, 'NOT_FOUND', 'No such endpoint');
   };
 }
@@ -179,6 +185,7 @@ function listen(server: Server, port: number, host: string): Promise<string> {
 async function shutDown(server: Server, deps: RouteDeps, log: LogFn): Promise<void> {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   deps.streams.closeAll();
+  deps.owner.streams.closeAll();
   server.closeIdleConnections();
   // Finish the deliveries in flight: being read, verified or committed.
   await deps.receiver.whenIdle(10_000);
@@ -221,7 +228,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const store = await openStore(options, config, log);
   const metrics = new RelayMetrics();
   if (store instanceof SqliteStore) metrics.lastSeq.set(store.lastSeqNow());
-  const streams = connectStreams(store, config, metrics, log);
+  const owner = createOwnerView({ store, log, now });
+  const streams = connectStreams(store, config, metrics, log, owner);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
   const perMerchantMetrics = kind === 'postgres';
   const findKey = (id: string) => store.findKey(id);
@@ -231,7 +239,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   let closing = false;
   const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
   const retention = new Retention(store, { days: retentionDays, intervalMs: options.pruneIntervalMs, now, log });
-  const deps: RouteDeps = { store, streams, metrics, receiver, handleTill, isClosing: () => closing, retention };
+  const deps: RouteDeps = { store, streams, metrics, receiver, handleTill, owner, isClosing: () => closing, retention };
   const route = createRouter(deps);
 
   const server = createServer(serverOptions(config), (req, res) => {
@@ -252,6 +260,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   } catch (err) {
     clearInterval(databaseCheck);
     streams.closeAll();
+    owner.streams.closeAll();
     await store.close();
     throw err;
   }

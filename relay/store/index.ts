@@ -31,3 +31,13 @@ export {
   stateHash,
 } from './events.js';
 export { DEFAULT_RETENTION_DAYS, parseRetentionDays, Retention, type RetentionOptions } from './retention.js';
+export {
+  addOwnerSums,
+  SUMS_COLUMNS,
+  zeroOwnerSums,
+  type NewOwnerLink,
+  type OwnerBreakdownRow,
+  type OwnerLink,
+  type OwnerSums,
+  type OwnerViewStore,
+} from './owner-view.js';

@@ -13,6 +13,7 @@
  */
 import type { Environment } from '../../shared/domain.js';
 import type { RelayEvent } from '../../shared/relay-wire.js';
+import type { OwnerViewStore } from './owner-view.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -85,6 +86,8 @@ export interface StoreListener {
 /** The one store interface: keys and tokens from memory, per-merchant commits, reads by cursor, health, news of commits and auth changes. */
 export interface RelayStore {
   readonly kind: StoreKind;
+  /** The owner's phone view: its summary reads and viewer links (store/owner-view.ts). */
+  readonly ownerView: OwnerViewStore;
   /** The key that signed a delivery (from memory: no I/O on the hot path). */
   findKey(publicId: string): ServiceKey | undefined;
   /** The till whose token hashes to `tokenHash` (`sha256:<hex>`), or undefined. */

@@ -15,6 +15,7 @@ import { paymentChannels, paymentViewSchema } from './payment-contract.js';
 import { peopleChannels, personSchema } from './people-contract.js';
 import { receiptChannels } from './receipt-contract.js';
 import { settleChannels } from './settle-contract.js';
+import { ownerLinksChannels } from './owner-links-contract.js';
 import { counterSettingsSchema, settingsChannels } from './settings-contract.js';
 import { takingsChannels } from './takings-contract.js';
 import { dayChannels } from './day-contract.js';
@@ -25,6 +26,7 @@ export * from './payment-contract.js';
 export * from './people-contract.js';
 export * from './settings-contract.js';
 export * from './settle-contract.js';
+export * from './owner-links-contract.js';
 export * from './takings-contract.js';
 export * from './day-contract.js';
 
@@ -67,6 +69,7 @@ export const ipcContract = {
   ...receiptChannels,
   ...dayChannels,
   ...settleChannels,
+  ...ownerLinksChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

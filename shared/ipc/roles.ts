@@ -57,6 +57,10 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'payments:settle': MANAGERS,
   'alerts:list': OWNER,
   'alerts:acknowledge': OWNER,
+  // Issue 21: a phone link shows the whole shop's takings: the owner alone makes, lists and turns them off.
+  'ownerLinks:create': OWNER,
+  'ownerLinks:list': OWNER,
+  'ownerLinks:revoke': OWNER,
   'history:search': SELLERS,
   'receipt:preview': SELLERS,
   'receipt:print': SELLERS,

@@ -10,6 +10,7 @@ import {
   rowToEvent,
   type CommitWaiter,
   type EventRow,
+  type OwnerViewStore,
   type RelayStore,
   type ServiceKey,
   type StoreListener,
@@ -24,6 +25,7 @@ import { PgFeed } from './pg-feed.js';
 import { checkConnectionBudget, waitForDatabase } from './pg-startup.js';
 import { connectionConfig, openPgPool } from './pg-pool.js';
 import { UsageRecorder } from './usage.js';
+import { PgOwnerView } from './owner-view-pg.js';
 
 export type PgStoreOptions = {
   databaseUrl: string;
@@ -60,6 +62,7 @@ export class PgStore implements RelayStore {
   private readonly committer: PgCommitter;
   private readonly feed: PgFeed;
   private readonly usage: UsageRecorder;
+  readonly ownerView: OwnerViewStore;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -68,6 +71,7 @@ export class PgStore implements RelayStore {
   ) {
     this.usage = new UsageRecorder(pool, options.log);
     this.usage.start(options.usageFlushMs ?? 5_000);
+    this.ownerView = new PgOwnerView(pool);
     this.feed = new PgFeed(pool, {
       connection: connectionConfig(options.databaseUrl),
       catchUpMs: options.catchUpMs ?? 1_000,

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { latestVersion, openDatabase, type Migration } from '../../../shared/sqlite.js';
 import { newLogId } from '../index.js';
+import { OWNER_VIEW_MIGRATION } from './owner-view-sqlite.js';
 
 export const DB_FILE_NAME = 'relay.sqlite';
 
@@ -90,6 +91,7 @@ export const MIGRATIONS: readonly Migration[] = [
   INSERT INTO meta (key, value) VALUES ('pruned_through', '0');
   `,
   },
+  OWNER_VIEW_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -10,3 +10,4 @@ export { DB_FILE_NAME, MIGRATIONS, openRelayDatabase, readLogId, RelayDatabaseEr
 export { EventLog } from './event-log.js';
 export { GroupCommitter } from './group-commit.js';
 export { SqlitePruner } from './prune.js';
+export { SqliteOwnerView } from './owner-view-sqlite.js';

@@ -11,7 +11,17 @@ import type { RelayConfig, LogFn } from '../../ops/index.js';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { GroupCommitter } from './group-commit.js';
-import type { CommitWaiter, EventRow, RelayStore, ServiceKey, StoreListener, TenantDelivery, TillIdentity } from '../index.js';
+import { SqliteOwnerView } from './owner-view-sqlite.js';
+import type {
+  CommitWaiter,
+  OwnerViewStore,
+  EventRow,
+  RelayStore,
+  ServiceKey,
+  StoreListener,
+  TenantDelivery,
+  TillIdentity,
+} from '../index.js';
 
 /** The one tenant of a single-merchant (SQLite) relay. */
 export const SOLE_MERCHANT = 'MCH_default';
@@ -37,12 +47,14 @@ export class SqliteStore implements RelayStore {
   private readonly db;
   private readonly log: EventLog;
   private readonly committer: GroupCommitter;
+  readonly ownerView: OwnerViewStore;
 
   constructor(options: { dataDir: string; config: RelayConfig; log: LogFn }) {
     const { config } = options;
     this.db = openRelayDatabase(options.dataDir, { check: true });
     try {
       this.log = new EventLog(this.db);
+      this.ownerView = new SqliteOwnerView(this.db, SOLE_MERCHANT);
       this.committer = new GroupCommitter({
         dataDir: options.dataDir,
         busyTimeoutMs: config.busyTimeoutMs,

@@ -8,6 +8,7 @@ import { PinSetup } from './pin-setup';
 import { CounterForm } from './counter-form';
 import { ReceiptForm } from './receipt-form';
 import { TillForm } from './till-form';
+import { PhoneLinks } from './phone-links';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 import './owner.css';
@@ -33,6 +34,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
           <ReceiptForm settings={settings.receipt} onSaved={changed} />
           <EnvironmentForm environment="test" view={settings.test} onSaved={changed} />
           <EnvironmentForm environment="live" view={settings.live} onSaved={changed} />
+          <PhoneLinks environment={status.environment} />
         </>
       ) : (
         <p>Loading…</p>

@@ -1,0 +1,63 @@
+/**
+ * The till's requests for the owner's phone links (issue 21): `POST|GET /v1/owner-links` and
+ * `DELETE /v1/owner-links/<id>` on the environment's relay, with that environment's till token.
+ * The relay's answers are validated before anything reaches a screen; the link's token is handed back
+ * once (inside the URL) and never stored nor logged here.
+ */
+import { request } from 'undici';
+import { z } from 'zod';
+import type { Environment } from '../../../shared/domain.js';
+import { ownerLinkViewSchema, type OwnerLinkView } from '../../../shared/ipc/contract.js';
+import { CoreError } from '../errors.js';
+
+export type RelayAccess = { relayUrl: string; relayToken: string };
+
+const createdSchema = z.object({ link: ownerLinkViewSchema, path: z.string().regex(/^\/owner#t=ov_[A-Za-z0-9_-]{43}$/) });
+const listSchema = z.object({ links: z.array(ownerLinkViewSchema) });
+
+async function call(access: RelayAccess, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
+  let res;
+  try {
+    res = await request(new URL(path, access.relayUrl), {
+      method,
+      headers: { authorization: `Bearer ${access.relayToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+  } catch (err) {
+    throw new CoreError('INTERNAL', `The relay cannot be reached (${(err as Error).message}). Check the relay URL in Settings.`);
+  }
+  const text = await res.body.text();
+  if (res.statusCode === 401) throw new CoreError('SETTINGS_INVALID', 'The relay refused this till’s relay token: check it in Settings.');
+  if (res.statusCode === 404) throw new CoreError('NOT_FOUND', 'The relay does not know that link, or is too old for phone links.');
+  if (res.statusCode >= 400) {
+    let message = `The relay answered ${res.statusCode}`;
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+    } catch {
+      /* not JSON */
+    }
+    throw new CoreError(res.statusCode === 400 ? 'INVALID_REQUEST' : 'INTERNAL', message);
+  }
+  return text ? (JSON.parse(text) as unknown) : null;
+}
+
+export async function createLink(
+  access: RelayAccess,
+  input: { label: string; environment: Environment; timeZone: string },
+): Promise<{ link: OwnerLinkView; url: string }> {
+  const parsed = createdSchema.safeParse(await call(access, 'POST', '/v1/owner-links', input));
+  if (!parsed.success) throw new CoreError('INTERNAL', 'The relay answered a link this till cannot read.');
+  return { link: parsed.data.link, url: new URL(parsed.data.path, access.relayUrl).toString() };
+}
+
+export async function listLinks(access: RelayAccess): Promise<OwnerLinkView[]> {
+  const parsed = listSchema.safeParse(await call(access, 'GET', '/v1/owner-links'));
+  if (!parsed.success) throw new CoreError('INTERNAL', 'The relay answered a list this till cannot read.');
+  return parsed.data.links;
+}
+
+export async function revokeLink(access: RelayAccess, id: string): Promise<void> {
+  await call(access, 'DELETE', `/v1/owner-links/${encodeURIComponent(id)}`);
+}

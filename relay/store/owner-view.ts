@@ -1,0 +1,72 @@
+/**
+ * The owner's view (issue 21): what a phone link may read, and the viewer links themselves. Both
+ * stores keep a per-merchant summary in hourly UTC buckets (environment, hour, till, cashier,
+ * network: counts and integer pesewas), written by a trigger on the events table, so in the same
+ * transaction as each event; a page's figures for a day or 30 days read those buckets, never the
+ * events. Hours fold into the shop's local days at read time (`dayHours`), so one summary serves any
+ * time zone (exact for zones a whole number of hours from UTC: docs/provider-contract.md).
+ */
+import type { Environment } from '../../shared/domain.js';
+
+/** A stored event as `latest` returns it (the same shape as relay-store.ts's EventRow). */
+export type OwnerEventRow = {
+  seq: number;
+  reference: string;
+  environment: Environment;
+  key_id: string;
+  received_at: string;
+  webhook_created_at: string;
+  transaction_json: string;
+};
+
+/** One summary row, summed over some hours: counts and integer pesewas (only SUCCESS adds money). */
+export type OwnerSums = { succeeded: number; failed: number; gross: number; fees: number; net: number };
+
+export type OwnerBreakdownRow = OwnerSums & { tillId: string; tillName: string; cashierId: string; cashierName: string; network: string };
+
+/** A viewer link as the till lists it (never its token: only its hash is stored). */
+export type OwnerLink = {
+  id: string;
+  merchantId: string;
+  environment: Environment;
+  label: string;
+  timeZone: string;
+  createdBy: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
+
+export type NewOwnerLink = Omit<OwnerLink, 'lastUsedAt' | 'revokedAt'> & { tokenHash: string };
+
+/** What each store offers the owner's view (relay/http/owner-*.ts). */
+export interface OwnerViewStore {
+  createLink(link: NewOwnerLink): Promise<void>;
+  listLinks(merchantId: string): Promise<OwnerLink[]>;
+  /** The link whose token hashes to `tokenHash` (revoked ones too: the page says it was turned off). */
+  findLink(tokenHash: string): Promise<OwnerLink | undefined>;
+  /** Turns a link off; false when the merchant has no such link. Turning it off again is harmless. */
+  revokeLink(merchantId: string, id: string, at: string): Promise<boolean>;
+  touchLink(id: string, at: string): Promise<void>;
+  /** Which of these links are turned off (or gone): open pages of theirs are told at once. */
+  revokedAmong(ids: string[]): Promise<Set<string>>;
+  /** Summary rows of [fromHour, toHour) (hours since the epoch, UTC), by till, cashier and network. */
+  breakdown(merchantId: string, environment: Environment, fromHour: number, toHour: number): Promise<OwnerBreakdownRow[]>;
+  /** Sums per hour of [fromHour, toHour). */
+  hourly(merchantId: string, environment: Environment, fromHour: number, toHour: number): Promise<Array<OwnerSums & { hour: number }>>;
+  /** The newest events of an environment, newest first. */
+  latest(merchantId: string, environment: Environment, limit: number): Promise<OwnerEventRow[]>;
+}
+
+/** Column names of the summary, shared by both stores' SQL. */
+export const SUMS_COLUMNS = 'sum(succeeded) AS succeeded, sum(failed) AS failed, sum(gross) AS gross, sum(fees) AS fees, sum(net) AS net';
+
+export const zeroOwnerSums = (): OwnerSums => ({ succeeded: 0, failed: 0, gross: 0, fees: 0, net: 0 });
+
+export function addOwnerSums(into: OwnerSums, row: OwnerSums): void {
+  into.succeeded += Number(row.succeeded);
+  into.failed += Number(row.failed);
+  into.gross += Number(row.gross);
+  into.fees += Number(row.fees);
+  into.net += Number(row.net);
+}

@@ -1,0 +1,136 @@
+/**
+ * Settings, "Takings on your phone" (issue 21): the owner makes a link for a phone (a label such as
+ * "Auntie Efua's phone"), shown once as a QR code and as text; the list shows each link's label,
+ * environment, when it was made and last used, and turns any link off at once.
+ */
+import { useState, type FormEvent } from 'react';
+import { call, errorMessage } from '../api';
+import type { OwnerLinkView } from '../../../shared/ipc/contract';
+import { useCoreRead } from '../hooks/use-core-read';
+import { QrCode } from '../printing/qr-code';
+
+const readLinks = () => call('ownerLinks:list', {});
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+function LinkRow({ link, onOff }: { link: OwnerLinkView; onOff: (link: OwnerLinkView) => void }) {
+  return (
+    <tr data-testid="phone-link-row">
+      <td>
+        <bdi>{link.label}</bdi>
+      </td>
+      <td>{link.environment === 'test' ? 'TEST' : 'LIVE'}</td>
+      <td>{when(link.createdAt)}</td>
+      <td>{when(link.lastUsedAt)}</td>
+      <td>
+        {link.revokedAt ? (
+          <span>Turned off</span>
+        ) : (
+          <button type="button" className="secondary" onClick={() => onOff(link)} aria-label={`Turn off ${link.label}`}>
+            Turn off
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function MadeLink({ url, label }: { url: string; label: string }) {
+  return (
+    <div className="phone-link-made" data-testid="phone-link-made">
+      <p>Scan this with {label}, or send the link below. It is shown only now.</p>
+      <QrCode value={url} label={`QR code of the link for ${label}`} />
+      <p>
+        <input className="phone-link-url" readOnly aria-label="The link" value={url} data-testid="phone-link-url" />
+      </p>
+    </div>
+  );
+}
+
+function LinksTable({ links, onOff }: { links: OwnerLinkView[]; onOff: (link: OwnerLinkView) => void }) {
+  return (
+    <table className="phone-links-table">
+      <thead>
+        <tr>
+          <th scope="col">Phone</th>
+          <th scope="col">Mode</th>
+          <th scope="col">Made</th>
+          <th scope="col">Last used</th>
+          <th scope="col">
+            <span className="visually-hidden">Turn off</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {links.map((l) => (
+          <LinkRow key={l.id} link={l} onOff={onOff} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function PhoneLinks({ environment }: { environment: 'test' | 'live' }) {
+  const { value, error, reload } = useCoreRead(readLinks);
+  const [label, setLabel] = useState('');
+  const [made, setMade] = useState<{ url: string; label: string } | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const make = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const answer = await call('ownerLinks:create', { label: label.trim(), environment });
+      setMade({ url: answer.url, label: answer.link.label });
+      setLabel('');
+      setMessage(null);
+      void reload();
+    } catch (err) {
+      setMessage({ ok: false, text: errorMessage(err) });
+    }
+  };
+  const turnOff = async (link: OwnerLinkView) => {
+    try {
+      await call('ownerLinks:revoke', { id: link.id, environment: link.environment });
+      setMessage({ ok: true, text: `${link.label}: turned off.` });
+      setMade(null);
+      void reload();
+    } catch (err) {
+      setMessage({ ok: false, text: errorMessage(err) });
+    }
+  };
+
+  return (
+    <section className="phone-links" aria-labelledby="phone-links-title">
+      <h2 id="phone-links-title">Takings on your phone</h2>
+      <p>
+        Make a link for your phone to see today&apos;s takings from every till, live, wherever you are. Anyone with the link can see them:
+        turn it off here if a phone is lost.
+      </p>
+      <form onSubmit={(e) => void make(e)} className="phone-links-form">
+        <div className="field">
+          <label htmlFor="phone-link-label">Whose phone</label>
+          <input
+            id="phone-link-label"
+            maxLength={60}
+            placeholder="Auntie Efua's phone"
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+          />
+        </div>
+        <button type="submit">Make a {environment === 'test' ? 'TEST' : 'LIVE'} link</button>
+      </form>
+      {made ? <MadeLink url={made.url} label={made.label} /> : null}
+      {message ? (
+        <p className={message.ok ? 'ok-text' : 'form-error'} role="status">
+          {message.text}
+        </p>
+      ) : null}
+      {error ? <p className="form-error">{error}</p> : null}
+      {value?.problems.map((p) => (
+        <p key={p} className="form-error">
+          {p}
+        </p>
+      ))}
+      {value && value.links.length > 0 ? <LinksTable links={value.links} onOff={(link) => void turnOff(link)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * The owner's phone links (issue 21; spread into `ipcContract`): `ownerLinks:create|list|revoke`, the
+ * owner only. The core asks the environment's relay with the till token; the link's token comes back
+ * once, in `url`, for the QR code and the text the owner copies, and is never stored by the till.
+ */
+import { z } from 'zod';
+import { environmentSchema } from '../domain-schemas.js';
+
+export const ownerLinkViewSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  environment: environmentSchema,
+  timeZone: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type OwnerLinkView = z.infer<typeof ownerLinkViewSchema>;
+
+const linkId = z.string().regex(/^ol_[A-Za-z0-9_-]{12}$/, 'not a link id');
+
+export const ownerLinksChannels = {
+  /** A new link for the active environment (or the one named), labelled for the phone it goes to. */
+  'ownerLinks:create': {
+    request: z
+      .object({
+        label: z.string().trim().min(1, 'Give the link a name, such as "Auntie Efua\'s phone"').max(60, 'At most 60 characters'),
+        environment: environmentSchema.optional(),
+      })
+      .strict(),
+    response: z.object({ link: ownerLinkViewSchema, url: z.string() }),
+  },
+  /** Every link of both environments' relays (those configured), newest first. */
+  'ownerLinks:list': {
+    request: z.object({}).strict(),
+    response: z.object({ links: z.array(ownerLinkViewSchema), problems: z.array(z.string()) }),
+  },
+  /** Turns a link off at once. */
+  'ownerLinks:revoke': {
+    request: z.object({ id: linkId, environment: environmentSchema }).strict(),
+    response: z.object({ ok: z.literal(true) }),
+  },
+} as const;

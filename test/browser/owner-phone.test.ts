@@ -1,0 +1,119 @@
+/**
+ * Issue 21: the owner's phone page in Debian's Chromium at 360×740 (and 1366×768), against a real relay
+ * on loopback (SQLite). A link made with the till token; the page opened from it; a LIVE result appears
+ * within a second; a TEST link carries the sandbox banner and no LIVE payment; the relay killed and
+ * started again on the same port, the page catches up with nothing counted twice; a link turned off
+ * shows so on the open page. Screenshots: owner-phone-today, owner-phone-day, owner-phone-off.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startRelay, type RunningRelay } from '../../relay/http/index.js';
+import { deliver, LIVE_KEY, makeConfig, post, TEST_KEY, transaction } from '../integration/relay/helpers.js';
+import { removeDir, tempDir } from '../support/temp-dir.js';
+import { launchBrowser } from '../browser-bridge/harness.js';
+import { axe, screenshot } from '../browser-bridge/cashier.js';
+
+let browser: Browser;
+let relay: RunningRelay;
+let dir: string;
+let config: ReturnType<typeof makeConfig>;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  dir = tempDir('owner-phone');
+  config = makeConfig();
+  relay = await startRelay({ dataDir: dir, config: config.config, log: () => {} });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await relay?.close();
+  removeDir(dir);
+});
+
+const meta = { till: 'till-front', tillName: 'Front counter', cashierId: 'c-ama', cashier: 'Ama' };
+const sale = (env: 'test' | 'live', amount: string, fee: string, net: string) =>
+  transaction(env, { completedAt: new Date().toISOString(), amount, fee, net, metadata: meta });
+
+async function link(environment: 'test' | 'live'): Promise<string> {
+  const res = await post(`${relay.url}/v1/owner-links`, JSON.stringify({ label: "Auntie Efua's phone", environment }), {
+    authorization: `Bearer ${config.token}`,
+  });
+  return `${relay.url}${(res.json as { path: string }).path}`;
+}
+
+async function phone(url: string, width = 360, height = 740): Promise<Page> {
+  // One context per phone: its own cookies (and what axe-core's Playwright builder needs).
+  const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(url);
+  await page.locator('#view').waitFor({ state: 'visible' });
+  return page;
+}
+
+const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}"] dd`).textContent();
+
+describe('the owner’s phone page', () => {
+  it('shows a LIVE sale within a second, passes axe, and takes the token out of the address bar', async () => {
+    await deliver(relay.url, sale('live', '20.00', '0.40', '19.60'), LIVE_KEY);
+    const page = await phone(await link('live'));
+    expect(page.url()).not.toContain('#t=');
+    expect(await figure(page, 'Takings (gross)')).toBe('GH₵ 20.00');
+    expect(await page.locator('#sandbox').isVisible()).toBe(false);
+    const sent = Date.now();
+    await deliver(relay.url, sale('live', '5.50', '0.11', '5.39'), LIVE_KEY);
+    await page.locator('#latest li').nth(1).waitFor();
+    await expect.poll(() => figure(page, 'Takings (gross)'), { timeout: 1000 }).toBe('GH₵ 25.50');
+    expect(Date.now() - sent).toBeLessThan(1500);
+    expect(await page.locator('#latest').textContent()).toContain('024 *** 4567');
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'owner-phone-today');
+
+    await page.locator('#day').fill('2026-01-05');
+    await page.locator('#day-title').filter({ hasNotText: 'Today' }).waitFor();
+    expect(await figure(page, 'Payments')).toBe('0 paid, 0 failed');
+    await screenshot(page, 'owner-phone-day');
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect.poll(() => figure(page, 'Takings (gross)')).toBe('GH₵ 25.50');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a TEST link shows the sandbox banner and no LIVE payment; also at 1366×768', async () => {
+    await deliver(relay.url, sale('test', '3.00', '0.00', '3.00'), TEST_KEY);
+    const page = await phone(await link('test'), 1366, 768);
+    expect(await page.locator('#sandbox').isVisible()).toBe(true);
+    expect(await figure(page, 'Takings (gross)')).toBe('GH₵ 3.00');
+    expect(await page.locator('#latest li').count()).toBe(1);
+    expect(await axe(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('catches up after the relay is killed and started again, counting nothing twice', async () => {
+    const page = await phone(await link('live'));
+    const port = new URL(relay.url).port;
+    await relay.close();
+    await page.locator('#status.offline').waitFor();
+    expect(await page.locator('#status').textContent()).toMatch(/last updated \d\d:\d\d/);
+    relay = await startRelay({ dataDir: dir, config: config.config, port: Number(port), log: () => {} });
+    await deliver(relay.url, sale('live', '10.00', '0.20', '9.80'), LIVE_KEY);
+    await expect.poll(() => figure(page, 'Takings (gross)'), { timeout: 10_000 }).toBe('GH₵ 35.50');
+    await expect.poll(() => page.locator('#latest li').count(), { timeout: 5_000 }).toBe(3);
+    await page.context().close();
+  });
+
+  it('says so on an open page when the link is turned off', async () => {
+    const url = await link('live');
+    const page = await phone(url);
+    const id = (
+      (await (await fetch(`${relay.url}/v1/owner-links`, { headers: { authorization: `Bearer ${config.token}` } })).json()) as {
+        links: Array<{ id: string; revokedAt: string | null }>;
+      }
+    ).links.find((l) => !l.revokedAt)!.id;
+    await fetch(`${relay.url}/v1/owner-links/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${config.token}` } });
+    await page.getByText('This link was turned off by the shop owner').waitFor({ timeout: 3000 });
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'owner-phone-off');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Issue 21 across the real parts: the owner makes a phone link at the till (the core asks its relay
+ * with its till token); the "phone" opens it over real HTTP; a sandbox sale at the till appears on the
+ * phone's stream and its figures match the till's Takings; a cashier cannot make, list or turn off a
+ * link (FORBIDDEN); turning the link off at the till ends the open page.
+ */
+import { describe, expect, it } from 'vitest';
+import { msisdnEnding, PIN, startSale, waitForState } from './helpers.js';
+import { SseClient } from '../relay/helpers.js';
+import { parseAmount } from '../../../shared/money.js';
+import { useTill } from '../../support/till-fixture.js';
+
+const fixture = useTill('owner-links', { connected: true, core: { tillName: 'Front counter', idleLockMs: 60 * 60_000 } });
+const KOFI = '1357';
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'allowed',
+    (e: { code: string }) => e.code,
+  );
+
+describe('takings on the owner’s phone', () => {
+  it('the owner makes a link, the phone sees a sale live with the till’s figures, a cashier is refused, turning it off ends the page', async () => {
+    const { core, services } = fixture;
+    const made = await core.invoke('ownerLinks:create', { label: "Auntie Efua's phone", environment: 'test' });
+    expect(made.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/owner#t=ov_[A-Za-z0-9_-]{43}$/);
+    expect(made.link).toMatchObject({ label: "Auntie Efua's phone", environment: 'test', revokedAt: null });
+    const listed = await core.invoke('ownerLinks:list', {});
+    expect(listed.links.map((l) => l.id)).toContain(made.link.id);
+    expect(JSON.stringify(listed)).not.toContain(made.url.split('#t=')[1]);
+
+    // The phone: the fragment's token for a cookie, then the page's data and stream.
+    const base = services.relay.url;
+    const token = made.url.split('#t=')[1] as string;
+    const session = await fetch(`${base}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token }) });
+    expect(session.status).toBe(200);
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const summary = async () =>
+      (await (await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).json()) as {
+        lastSeq: number;
+        day: { totals: { gross: number; fees: number; net: number; succeeded: number; failed: number } };
+      };
+    const before = await summary();
+    const sse = await SseClient.connect(`${base}/v1/owner/stream?after=${before.lastSeq}`, undefined, { cookie });
+
+    const sale = await startSale(core, msisdnEnding('67', 3), '12.00');
+    await waitForState(core, sale.id, ['success'], 20_000);
+    await sse.waitFor((c) => c.messages.some((m) => m.event === 'payment'), 5_000);
+    const payment = JSON.parse(sse.messages.find((m) => m.event === 'payment')!.data) as Record<string, unknown>;
+    expect(payment).toMatchObject({ amount: 1200, status: 'SUCCESS', till: 'Front counter' });
+    expect(String(payment.number)).toMatch(/^0\d\d \*\*\* \d{2}67$/);
+
+    const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Accra' });
+    const takings = await core.invoke('takings:report', { from: today, to: today });
+    const phone = (await summary()).day.totals;
+    const pesewas = (s: string) => parseAmount(s, { allowZero: true });
+    expect(phone.gross).toBe(pesewas(takings.totals.gross));
+    expect(phone.fees).toBe(pesewas(takings.totals.fees));
+    expect(phone.net).toBe(pesewas(takings.totals.net));
+    expect(phone.succeeded).toBe(takings.totals.succeeded);
+
+    // A cashier: refused by the core before any relay is asked.
+    await core.invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: KOFI });
+    await core.invoke('session:signIn', { pin: KOFI });
+    expect(await refusal(core.invoke('ownerLinks:create', { label: 'Mine', environment: 'test' }))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('ownerLinks:list', {}))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('ownerLinks:revoke', { id: made.link.id, environment: 'test' }))).toBe('FORBIDDEN');
+
+    await core.invoke('session:signIn', { pin: PIN });
+    await core.invoke('ownerLinks:revoke', { id: made.link.id, environment: 'test' });
+    await sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 3_000);
+    expect((await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).status).toBe(401);
+    expect((await core.invoke('ownerLinks:list', {})).links.find((l) => l.id === made.link.id)?.revokedAt).not.toBeNull();
+  });
+});

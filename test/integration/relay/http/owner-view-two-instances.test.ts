@@ -1,0 +1,53 @@
+/**
+ * Issue 21 on two PostgreSQL relay instances sharing one database: the phone's page is connected to
+ * one, the webhook arrives at the other. The result reaches the page (woken by the database's
+ * notification), the figures agree on both, and a link turned off through the other instance ends
+ * the open page within seconds.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { deliver, get, LIVE_KEY, post, SseClient, transaction } from '../helpers.js';
+import { seedPgTenant } from '../stores.js';
+
+describePg('owner view on two PostgreSQL instances (issue 21)', () => {
+  const cluster = usePgCluster();
+  const running: RunningRelay[] = [];
+  afterEach(async () => {
+    for (const r of running.splice(0)) await r.close();
+  });
+
+  it('the page on one instance sees a webhook delivered to the other, and hears its link turned off there', async () => {
+    const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
+    const a = await startRelay({ databaseUrl, masterKey, config: {}, catchUpMs: 200, log: () => {} });
+    running.push(a);
+    const b = await startRelay({ databaseUrl, masterKey, config: {}, catchUpMs: 200, log: () => {} });
+    running.push(b);
+
+    const made = await post(`${a.url}/v1/owner-links`, JSON.stringify({ label: 'Phone', environment: 'live' }), {
+      authorization: `Bearer ${token}`,
+    });
+    expect(made.status).toBe(201);
+    const { token: viewer, link } = made.json as { token: string; link: { id: string } };
+    const session = await fetch(`${a.url}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token: viewer }) });
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const sse = await SseClient.connect(`${a.url}/v1/owner/stream?after=0`, undefined, { cookie });
+    expect(sse.status).toBe(200);
+
+    const sent = Date.now();
+    expect((await deliver(b.url, transaction('live', { completedAt: new Date().toISOString() }), LIVE_KEY)).status).toBe(200);
+    await sse.waitFor((c) => c.messages.some((m) => m.event === 'payment'), 5_000);
+    expect(Date.now() - sent).toBeLessThan(1_000);
+
+    // The same cookie reads the same figures from either instance.
+    const onA = (await get(`${a.url}/v1/owner/summary`, undefined, { cookie })).json as { day: { totals: { gross: number } } };
+    const onB = (await get(`${b.url}/v1/owner/summary`, undefined, { cookie })).json as { day: { totals: { gross: number } } };
+    expect(onA.day.totals.gross).toBe(1250);
+    expect(onB.day.totals).toEqual(onA.day.totals);
+
+    const off = await fetch(`${b.url}/v1/owner-links/${link.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    expect(off.status).toBe(204);
+    await sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 5_000);
+    await expect.poll(async () => (await get(`${a.url}/v1/owner/summary`, undefined, { cookie })).status, { timeout: 3_000 }).toBe(401);
+  });
+});
