@@ -363,6 +363,45 @@ describe('migration 14: daily rollup by cashier and by hand', () => {
   });
 });
 
+describe('migration 15: receipt numbers', () => {
+  const receiptNo = (db: Db, id: string) =>
+    (db.prepare('SELECT receipt_no FROM payments WHERE id = ?').get(id) as { receipt_no: number | null }).receipt_no;
+
+  it('numbers existing PAID payments in the order they completed, then numbers each new PAID in its own statement, per environment', () => {
+    const db = tillAt(14);
+    insertRow(db, 'payments', paymentRow('late', { state: 'success', completed_at: 20 }));
+    insertRow(db, 'payments', paymentRow('early', { state: 'success', completed_at: 10 }));
+    insertRow(db, 'payments', paymentRow('failed', { state: 'failed', completed_at: 15 }));
+    insertRow(db, 'payments', paymentRow('waiting', { state: 'awaiting_customer' }));
+    insertRow(db, 'payments', paymentRow('live', { environment: 'live', state: 'awaiting_customer' }));
+    migrateTo(db, MIGRATIONS, 15);
+    expect([receiptNo(db, 'early'), receiptNo(db, 'late'), receiptNo(db, 'failed'), receiptNo(db, 'waiting')]).toEqual([1, 2, null, null]);
+    db.prepare("UPDATE payments SET state = 'success' WHERE id IN ('waiting', 'live')").run();
+    expect(receiptNo(db, 'waiting')).toBe(3);
+    expect(receiptNo(db, 'live')).toBe(1);
+    // A later change of state (a service correcting a hand settlement) keeps the number; it is never given again.
+    db.prepare("UPDATE payments SET state = 'failed' WHERE id = 'waiting'").run();
+    db.prepare("UPDATE payments SET state = 'success' WHERE id = 'waiting'").run();
+    expect(receiptNo(db, 'waiting')).toBe(3);
+    expect(() => db.prepare("UPDATE payments SET receipt_no = 9 WHERE id = 'early'").run()).toThrow(/a receipt number never changes/);
+  });
+
+  it('gives a number back when the transaction that made the payment PAID rolls back, so numbers stay gap-free', () => {
+    const db = tillAt(15);
+    insertRow(db, 'payments', paymentRow('a', { state: 'awaiting_customer' }));
+    insertRow(db, 'payments', paymentRow('b', { state: 'awaiting_customer' }));
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("UPDATE payments SET state = 'success' WHERE id = 'a'").run();
+        throw new Error('the result could not be stored');
+      })(),
+    ).toThrow(/could not be stored/);
+    expect(receiptNo(db, 'a')).toBeNull();
+    db.prepare("UPDATE payments SET state = 'success' WHERE id = 'b'").run();
+    expect(receiptNo(db, 'b')).toBe(1);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(14);
+  expect(SCHEMA_VERSION).toBe(15);
 });
