@@ -47,6 +47,8 @@ export const paymentViewSchema = z.object({
   completedAt: z.string().nullable(),
   /** Settled by hand (null: the service's result, or none yet). */
   settledByHand: handSettlementSchema.nullable(),
+  /** The receipt number (R-000123) once PAID, kept if the service later corrects it; null: never PAID. */
+  receiptNo: z.string().nullable(),
   /** History only: no result after the overdue limit (15 min); its webhook most likely failed every attempt. */
   overdue: z.literal(true).optional(),
 });

@@ -5,6 +5,7 @@ import { OPEN_STATES, RESENDABLE_STATES, SENDING_STATES, type Environment, type 
 import { sqlList } from '../../../shared/sql-list.js';
 import type { Db } from '../storage/index.js';
 import { isOverdue } from '../../../shared/overdue.js';
+import { formatReceiptNo } from '../../../shared/receipt-number.js';
 
 export type PaymentRow = {
   id: string;
@@ -43,6 +44,8 @@ export type PaymentRow = {
   created_at: number;
   updated_at: number;
   completed_at: number | null;
+  /** The receipt number, given in the statement that made it PAID (storage migration 14); null: never PAID. */
+  receipt_no: number | null;
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -70,6 +73,7 @@ export function toPaymentView(row: PaymentRow): PaymentView {
     updatedAt: iso(row.updated_at),
     completedAt: row.completed_at === null ? null : iso(row.completed_at),
     settledByHand: handSettlementView(row),
+    receiptNo: row.receipt_no === null ? null : formatReceiptNo(row.receipt_no),
   };
 }
 
@@ -138,6 +142,7 @@ export class PaymentsRepo {
       | 'staff_id'
       | 'staff_name'
       | 'shift_id'
+      | 'receipt_no'
       | HandColumn
     > &
       Partial<Pick<PaymentRow, 'reference' | 'staff_id' | 'staff_name' | 'shift_id'>>,

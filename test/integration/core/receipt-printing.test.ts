@@ -75,6 +75,10 @@ describe('a network ESC/POS printer', () => {
     );
     const paid = receipt!.lines.find((l) => l.text.trim() === 'PAID');
     expect(paid).toMatchObject({ bold: true, large: true });
+    // The title RECEIPT and the receipt number, large, above PAID (issue 20 item 13).
+    const title = receipt!.lines.findIndex((l) => l.text.trim() === 'RECEIPT');
+    expect(receipt!.lines[title]).toMatchObject({ large: true });
+    expect(receipt!.lines[title + 1]).toMatchObject({ large: true, text: expect.stringMatching(/^\s*R-\d{6}\s*$/) });
     expect(lines).toContain(`Amount${' '.repeat(48 - 'Amount'.length - 'GHS 12.50'.length)}GHS 12.50`);
     expect(lines.some((l) => /^Customer\s+024 \*\*\* \d{4}$/.test(l))).toBe(true);
     expect(lines.join('\n')).not.toContain(payment.msisdn.slice(3));

@@ -8,6 +8,7 @@ const view = (id: string, environment: 'test' | 'live'): PaymentView => ({
   merchantRef: `TILL1.${id}`,
   environment,
   state: 'success',
+  receiptNo: 'R-000001',
   amount: '12.00',
   fee: '0.23',
   net: '11.77',

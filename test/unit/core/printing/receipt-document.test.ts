@@ -30,6 +30,7 @@ const payment: PaymentView = {
   errorMessage: null,
   stoppedWaiting: false,
   settledByHand: null,
+  receiptNo: 'R-000123',
   createdAt: '2026-11-22T15:00:00.000Z',
   updatedAt: '2026-11-22T15:00:05.000Z',
   completedAt: '2026-11-22T15:00:04.000Z',
@@ -114,5 +115,16 @@ describe('a receipt', () => {
     const settings = { ...DEFAULT_RECEIPT_SETTINGS, shopName: 'Ama Stores', address: 'Osu\nAccra', phone: '030 123 4567' };
     const [doc] = buildReceipt(payment, { ...ctx, settings: { ...settings, taxIdKind: 'vat', taxId: 'C0012345678' } });
     expect(texts(doc!).slice(0, 5)).toEqual(['Ama Stores', 'Osu', 'Accra', 'Tel 030 123 4567', 'VAT No. C0012345678']);
+  });
+
+  it('PAID: the title RECEIPT, then the receipt number large, on both copies; a NOT PAID slip has neither, even for a payment once numbered', () => {
+    const docs = buildReceipt(payment, { ...ctx, settings: { ...DEFAULT_RECEIPT_SETTINGS, merchantCopy: true } });
+    for (const doc of docs) {
+      const at = doc.blocks.findIndex((b) => b.kind === 'heading' && b.text === 'RECEIPT');
+      expect(doc.blocks[at]).toEqual({ kind: 'heading', text: 'RECEIPT', large: true });
+      expect(doc.blocks[at + 1]).toEqual({ kind: 'heading', text: 'R-000123', large: true });
+    }
+    const slip = texts(buildReceipt({ ...payment, state: 'failed' }, ctx)[0]!).join('\n');
+    expect(slip).not.toMatch(/RECEIPT$|R-000123/m);
   });
 });

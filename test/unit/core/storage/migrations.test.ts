@@ -369,9 +369,9 @@ describe('migration 15: receipt numbers', () => {
 
   it('numbers existing PAID payments in the order they completed, then numbers each new PAID in its own statement, per environment', () => {
     const db = tillAt(14);
-    insertRow(db, 'payments', paymentRow('late', { state: 'success', completed_at: 20 }));
-    insertRow(db, 'payments', paymentRow('early', { state: 'success', completed_at: 10 }));
-    insertRow(db, 'payments', paymentRow('failed', { state: 'failed', completed_at: 15 }));
+    insertRow(db, 'payments', { ...paymentRow('late', { state: 'success' }), completed_at: 20 });
+    insertRow(db, 'payments', { ...paymentRow('early', { state: 'success' }), completed_at: 10 });
+    insertRow(db, 'payments', { ...paymentRow('failed', { state: 'failed' }), completed_at: 15 });
     insertRow(db, 'payments', paymentRow('waiting', { state: 'awaiting_customer' }));
     insertRow(db, 'payments', paymentRow('live', { environment: 'live', state: 'awaiting_customer' }));
     migrateTo(db, MIGRATIONS, 15);
