@@ -1,9 +1,10 @@
 /**
  * What a History search means, for the core that runs it and the screen that explains a query too short
- * to run: a customer's number written any way people write it (024 123 4567, 0241234567,
+ * to run: a receipt number (R-000123), a customer's number written any way people write it (024 123 4567, 0241234567,
  * +233 24 123 4567, 233241234567, or its last 4+ digits), or the start of a reference or till reference
  * in any letter case.
  */
+import { receiptNoOf } from './receipt-number.js';
 
 export const MIN_NUMBER_DIGITS = 4;
 export const MIN_REFERENCE_CHARS = 3;
@@ -21,7 +22,7 @@ export function numberEnd(query: string): string | null {
 /** Why a query is too short to search (null when it can run, and for an empty query: the whole list). */
 export function queryTooShort(query: string): string | null {
   const trimmed = query.trim();
-  if (trimmed === '') return null;
+  if (trimmed === '' || receiptNoOf(trimmed) !== null) return null;
   const looksLikeNumber = /^[+0-9\s\-.()]+$/.test(trimmed);
   if (looksLikeNumber) {
     return numberEnd(trimmed) === null ? `Type at least ${MIN_NUMBER_DIGITS} digits of the customer's number.` : null;

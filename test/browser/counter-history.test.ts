@@ -51,6 +51,30 @@ describe('History at the counter', () => {
     expect(await axe(page)).toEqual([]);
   });
 
+  it("shows the PAID payment's receipt number in the list and its detail, finds it by that number, and the NOT PAID one has none (issue 20 item 13)", async () => {
+    const { page } = till.get();
+    await search('R-000001');
+    await expect.poll(() => text(page, 'history-count')).toBe('1 payment');
+    expect((await rows())[0]).toMatch(/024 123 4567.*R-000001/);
+    await search('r1');
+    await expect.poll(() => text(page, 'history-count')).toBe('1 payment');
+    await search('R-000002');
+    await expect.poll(() => text(page, 'history-count')).toBe('0 payments');
+    await search('4501');
+    await expect.poll(() => text(page, 'history-count')).toBe('1 payment');
+    expect((await rows())[0]).not.toMatch(/R-0/);
+    await search('R-000001');
+    await expect.poll(() => text(page, 'history-count')).toBe('1 payment');
+    await tabTo(page, /^Open/);
+    await enter(page);
+    await page.getByTestId('payment-detail').waitFor();
+    expect(await text(page, 'detail-receipt-no')).toBe('R-000001');
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, 'history-receipt-number');
+    await tabTo(page, /^Back to the list/);
+    await enter(page);
+  });
+
   it('reprints the receipt of a PAID payment and the slip of a NOT PAID one, marked REPRINT', async () => {
     const { page } = till.get();
     await page.evaluate(() => {
@@ -75,6 +99,9 @@ describe('History at the counter', () => {
       const sheet = await text(page, 'print-sheet');
       expect(sheet).toMatch(/REPRINT/);
       expect(sheet).toMatch(title);
+      // The receipt carries RECEIPT and its number; the NOT PAID slip neither.
+      if (printed === 1) expect(sheet).toMatch(/RECEIPT\s*R-000001/);
+      else expect(sheet).not.toMatch(/R-000001|RECEIPT\s*R-/);
       expect(await axe(page)).toEqual([]);
       if (printed === 1) await screenshot(page, 'history-reprint');
       await tabTo(page, /^Back to the list/);

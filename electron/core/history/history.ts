@@ -1,6 +1,6 @@
 /**
  * History of this till's payments in one environment, newest first, paged. A query matches a
- * reference or a merchantRef by prefix in any letter case, or the customer's number in any form people
+ * receipt number (R-000123, r-123), a reference or a merchantRef by prefix in any letter case, or the customer's number in any form people
  * write it (shared/history-query.ts), through
  * indexes only: the phone number is also stored reversed so "ends with" is an index range. A search
  * keeps at most MAX_MATCHES matches per field.
@@ -8,6 +8,7 @@
 import type { IpcResponse } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import { numberEnd, referencePrefixes } from '../../../shared/history-query.js';
+import { receiptNoOf } from '../../../shared/receipt-number.js';
 import { toPaymentViewAt, type PaymentRow } from '../payments/index.js';
 import type { Environment } from '../../../shared/domain.js';
 import type { ShiftScope } from './cashier-scope.js';
@@ -90,6 +91,11 @@ export class History {
           arm(`environment = @environment AND merchant_ref >= @q${i} AND merchant_ref < @q${i}End`, 'merchant_ref'),
         ];
       });
+      const receiptNo = receiptNoOf(query);
+      if (receiptNo !== null) {
+        terms.push('SELECT id FROM payments WHERE environment = @environment AND receipt_no = @receiptNo');
+        params.receiptNo = receiptNo;
+      }
       const digits = numberEnd(query);
       if (digits) {
         const rev = [...digits].reverse().join('');

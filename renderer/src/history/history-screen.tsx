@@ -49,7 +49,9 @@ export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlock
   return (
     <Screen name="history" title="History">
       <div className="field search-field">
-        <label htmlFor="history-search">Search: the customer’s number (any way it is written, or its last digits) or a reference</label>
+        <label htmlFor="history-search">
+          Search: the customer’s number (any way it is written, or its last digits), a receipt number (R-000123) or a reference
+        </label>
         <input
           ref={searchRef}
           id="history-search"

@@ -38,6 +38,12 @@ export function HistoryTable({ items, timeZone, onOpen }: Props) {
               </td>
               <td>
                 <PaymentStatus state={p.state} />
+                {p.receiptNo ? (
+                  <span className="receipt-no" data-testid="history-receipt-no">
+                    {' '}
+                    {p.receiptNo}
+                  </span>
+                ) : null}
                 {p.overdue ? (
                   <span className="overdue-tag" data-testid="history-overdue">
                     {' '}

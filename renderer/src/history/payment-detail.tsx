@@ -43,6 +43,12 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
         </p>
       ) : null}
       <dl className="detail-list">
+        {payment.receiptNo ? (
+          <>
+            <dt>Receipt</dt>
+            <dd data-testid="detail-receipt-no">{payment.receiptNo}</dd>
+          </>
+        ) : null}
         <dt>Customer</dt>
         <dd>
           {phone(payment.msisdn)} · {networkLabel(payment.network)}
