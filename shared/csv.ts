@@ -1,9 +1,21 @@
 /** CSV cells for every export the till writes (takings, the day's Z, the audit log). */
+import { withoutControls } from './outside-text.js';
 
-/** RFC 4180 quoting, and a leading ' on text a spreadsheet would run as a formula. */
+/**
+ * What a spreadsheet may take as the start of a formula or a command: = + - @, tab and CR (OWASP), and what
+ * some spreadsheets skip or read the same way before one: a leading space, NBSP, zero-width space, the
+ * full-width ＝ ＋ － ＠, and ; and | (DDE and separators in some locales).
+ */
+const FORMULA_START = /^[=+\-@\t\r \u00a0\u200b\ufeff\uff1d\uff0b\uff0d\uff20;|]/;
+
+/**
+ * One cell: text without control or bidi characters (shared/outside-text.ts), a leading ' on text a
+ * spreadsheet could run as a formula, RFC 4180 quoting. Numbers are written as they are.
+ */
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'number') return String(value);
+  let text = withoutControls(value);
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

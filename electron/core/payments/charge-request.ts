@@ -3,6 +3,7 @@ import { paymentMetadata, type Cashier, type TillLabel } from '../../../shared/w
 import { isNetwork, NETWORK_REQUIRED_MESSAGE, type Network } from '../../../shared/domain.js';
 import { MoneyError, parseAmount } from '../../../shared/money.js';
 import { normaliseMsisdn, PhoneError } from '../../../shared/phone.js';
+import { plainText } from '../../../shared/outside-text.js';
 
 export type ChargeInput = {
   requestId: string;
@@ -33,7 +34,7 @@ export function checkCharge(input: ChargeInput): { ok: true; charge: CheckedChar
     throw error;
   }
   if (!isNetwork(input.network)) return { ok: false, field: 'network', message: NETWORK_REQUIRED_MESSAGE };
-  return { ok: true, charge: { pesewas, msisdn, network: input.network, description: (input.description ?? '').trim() } };
+  return { ok: true, charge: { pesewas, msisdn, network: input.network, description: plainText(input.description ?? '') } };
 }
 
 /** The initialize body, made once per payment: every attempt sends these exact bytes (the service's idempotency). */

@@ -4,6 +4,7 @@
  * the ref as an idempotency key), until the service answers or the relay brings the final result.
  * A final result from the relay lands on any payment not yet final, whenever it arrives.
  */
+import { plainTextOrNull } from '../../../shared/outside-text.js';
 import { ulid } from 'ulid';
 import { initializeResponseSchema } from '../../../shared/wire/initialize.js';
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
@@ -92,7 +93,7 @@ export class PaymentEngine {
           msisdn: charge.msisdn,
           msisdn_rev: [...charge.msisdn].reverse().join(''),
           network: charge.network,
-          customer_name: input.customerName ?? null,
+          customer_name: plainTextOrNull(input.customerName),
           description: charge.description,
           request_body: made.body,
           till_id: made.tillId,

@@ -5,6 +5,7 @@
  */
 import { parseAmount } from '../../../shared/money.js';
 import { cashierOf, tillOf } from '../../../shared/wire/payment-metadata.js';
+import { plainText, plainTextOrNull } from '../../../shared/outside-text.js';
 type Cashier = { staff_id: string | null; staff_name: string | null };
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
 
@@ -122,7 +123,8 @@ export class TransactionsStore {
       this.addToRollup({ ...row, settled_by_hand: 0, network: this.takingsNetwork(environment, row.network, row.client_reference) });
     // Only the till its merchantRef names (a name in metadata cannot relabel another till's takings).
     const till = tillOf(tx.metadata);
-    if (inserted && till?.id === row.till_id) this.nameTill.run(till.id, till.name, row.completed_at);
+    const tillName = till ? plainText(till.name) : '';
+    if (inserted && till?.id === row.till_id && tillName) this.nameTill.run(till.id, tillName, row.completed_at);
     return inserted;
   }
 
@@ -177,10 +179,11 @@ export class TransactionsStore {
       net: parseAmount(tx.net, { allowZero: true }),
       msisdn: tx.customer.msisdn,
       network: tx.customer.network,
-      description: tx.description,
+      // Outside text: no control or bidi character is stored (shared/outside-text.ts).
+      description: plainText(tx.description),
       till_id: tillIdOfMerchantRef(tx.clientReference),
       staff_id: cashier?.id ?? null,
-      staff_name: cashier?.name ?? null,
+      staff_name: plainTextOrNull(cashier?.name),
       completed_at: completedAt,
       local_date: localDate(completedAt, this.timeZone),
       relay_seq: relaySeq,

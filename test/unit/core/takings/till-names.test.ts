@@ -79,4 +79,17 @@ describe('till names from results', () => {
       ['TKIOSK3', null],
     ]);
   });
+
+  it('stores outside text without control or bidi characters: the till name, the cashier and the description, and exports none (issue 20 item 11)', () => {
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    const evil = { till: 'TBACK02', tillName: '<b>Front</b>\u202e1 lliT', cashierId: 'S9', cashier: 'Ko\u202efi\u0000' };
+    const tx = result('TBACK02', evil, '2026-11-21T10:00:00Z');
+    store.insert('test', { ...tx, description: 'Milo 400g\u001b@\u0000 \u2014 1 tin\u2066' }, 1, 0);
+    expect(byTill()).toEqual([['TBACK02', '<b>Front</b>1 lliT']]);
+    const row = db.prepare('SELECT description, staff_name FROM transactions').get() as { description: string; staff_name: string };
+    expect(row).toEqual({ description: 'Milo 400g@ \u2014 1 tin', staff_name: 'Kofi' });
+    const { csv } = new Takings(db).exportCsv('test', '2026-11-21', '2026-11-21');
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    expect(csv).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
 });
