@@ -28,7 +28,7 @@ export function HistoryTable({ items, timeZone, onOpen }: Props) {
                 {p.startedBy ? (
                   <span className="muted" data-testid="history-cashier">
                     {' '}
-                    · {p.startedBy}
+                    · <bdi>{p.startedBy}</bdi>
                   </span>
                 ) : null}
               </td>

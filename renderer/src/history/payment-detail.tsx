@@ -52,14 +52,19 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
         <dt>Customer</dt>
         <dd>
           {phone(payment.msisdn)} · {networkLabel(payment.network)}
-          {payment.customerName ? ` · ${payment.customerName}` : ''}
+          {payment.customerName ? (
+            <>
+              {' · '}
+              <bdi>{payment.customerName}</bdi>
+            </>
+          ) : null}
         </dd>
         <dt>Fee</dt>
         <dd>{ghs(payment.fee)}</dd>
         <dt>Net</dt>
         <dd>{ghs(payment.net)}</dd>
         <dt>Description</dt>
-        <dd>{payment.description || '—'}</dd>
+        <dd>{payment.description ? <bdi>{payment.description}</bdi> : '—'}</dd>
         <dt>Reference</dt>
         <dd>{payment.reference ?? '—'}</dd>
         <dt>Till reference</dt>
@@ -69,7 +74,12 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
         <dt>Started</dt>
         <dd>
           {dateTime(payment.createdAt, timeZone)}
-          {payment.startedBy ? ` by ${payment.startedBy}` : ''}
+          {payment.startedBy ? (
+            <>
+              {' by '}
+              <bdi>{payment.startedBy}</bdi>
+            </>
+          ) : null}
         </dd>
         <dt>Finished</dt>
         <dd>{dateTime(payment.completedAt, timeZone)}</dd>

@@ -75,7 +75,7 @@ const Failures = ({ report, timeZone }: Lines) => (
         </td>
         <td className="num">{ghs(f.amount)}</td>
         <td>{f.till}</td>
-        <td>{f.cashier ?? '—'}</td>
+        <td>{f.cashier ? <bdi>{f.cashier}</bdi> : '—'}</td>
         <td>{f.reason ?? 'Not given by the service'}</td>
       </>
     )}
@@ -98,7 +98,7 @@ const ArrivedAfterClose = ({ report, timeZone }: Lines) => (
         <td>{dayTime(l.startedAt ?? l.completedAt, timeZone)}</td>
         <td>{l.msisdn}</td>
         <td className="num">{ghs(l.amount)}</td>
-        <td>{l.cashier ?? '—'}</td>
+        <td>{l.cashier ? <bdi>{l.cashier}</bdi> : '—'}</td>
         <td>{l.closedDay ?? '—'}</td>
       </>
     )}

@@ -25,7 +25,9 @@ export function TakingsBreakdown({ title, rows, testId }: { title: string; rows:
         ) : (
           rows.map((r) => (
             <tr key={r.key}>
-              <th scope="row">{r.label}</th>
+              <th scope="row">
+                <bdi>{r.label}</bdi>
+              </th>
               <FigureCells t={r} />
             </tr>
           ))
