@@ -6,19 +6,26 @@ import { resolveResponseSchema } from '../../../shared/wire/initialize.js';
 import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { messageForServiceError } from './error-messages.js';
+import { AccountNames } from './account-names.js';
+import { plainTextOrNull } from '../../../shared/outside-text.js';
+import type { Environment } from '../../../shared/domain.js';
 import { toPaymentView } from './payments-repo.js';
 import { cashierScope, inScope, visiblePayment } from '../history/index.js';
 
 /** `payments:settle` is in settle-handlers.ts. */
 export function paymentHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsOf<'payments'>, 'payments:settle'>> {
   const active = () => ctx.settings.settings.active;
+  const names = new AccountNames(ctx.now);
   return {
-    'payments:resolveAccount': ({ msisdn, network }) => resolveAccount(ctx, msisdn, network),
+    'payments:resolveAccount': ({ msisdn, network }) => resolveAccount(ctx, names, msisdn, network),
 
+    // The wallet name stored is the one this core looked up for the number (issue 20 item 12), never the
+    // renderer's `customerName`, which is ignored: a name not looked up (or too long ago) is stored empty.
     'payments:charge': (request) => {
       const person = ctx.signIn.current();
       const startedBy = person ? { id: person.id, name: person.name, shiftId: ctx.shifts.openOf(person.id) } : null;
-      return ctx.engine.charge(active(), request, startedBy);
+      const customerName = lookedUpName(names, active(), request.msisdn, request.network);
+      return ctx.engine.charge(active(), { ...request, customerName }, startedBy);
     },
 
     // A cashier: only payments of their own open shift (cashier-scope.ts); any other is as an unknown id.
@@ -41,8 +48,22 @@ export function paymentHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsOf
   };
 }
 
+function lookedUpName(names: AccountNames, environment: Environment, msisdn: string, network: string): string | null {
+  try {
+    return names.nameFor(environment, normaliseMsisdn(msisdn).msisdn, network);
+  } catch (error) {
+    if (error instanceof PhoneError) return null; // the charge itself refuses the number
+    throw error;
+  }
+}
+
 /** The customer's name from the service, for the cashier to confirm; never a reason not to charge. */
-async function resolveAccount(ctx: CoreContext, msisdn: string, network: string): Promise<IpcResponse<'payments:resolveAccount'>> {
+async function resolveAccount(
+  ctx: CoreContext,
+  names: AccountNames,
+  msisdn: string,
+  network: string,
+): Promise<IpcResponse<'payments:resolveAccount'>> {
   let normalised: string;
   try {
     normalised = normaliseMsisdn(msisdn).msisdn;
@@ -51,7 +72,8 @@ async function resolveAccount(ctx: CoreContext, msisdn: string, network: string)
     throw error;
   }
   if (!isNetwork(network)) return { name: null, message: NETWORK_REQUIRED_MESSAGE };
-  const config = await ctx.configFor(ctx.settings.settings.active);
+  const environment = ctx.settings.settings.active;
+  const config = await ctx.configFor(environment);
   if (!config.baseUrl || !config.merchantId || !config.secretKey)
     return { name: null, message: 'The till is not set up to look up names yet.' };
   const result = await ctx.client.resolve(
@@ -61,8 +83,11 @@ async function resolveAccount(ctx: CoreContext, msisdn: string, network: string)
   );
   if (result.kind === 'answer') {
     const parsed = resolveResponseSchema.safeParse(result.json);
-    return parsed.success ? { name: parsed.data.data.name } : { name: null };
+    const name = parsed.success ? plainTextOrNull(parsed.data.data.name) : null;
+    names.remember(environment, normalised, network, name);
+    return { name };
   }
+  names.remember(environment, normalised, network, null);
   if (result.kind === 'error') {
     const message = messageForServiceError(result.status, result.code, result.message);
     return result.code === 'ACCOUNT_NOT_FOUND' ? { name: null, message, noAccount: true } : { name: null, message };

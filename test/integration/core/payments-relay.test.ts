@@ -230,3 +230,18 @@ describe('results that arrive late', () => {
     }
   });
 });
+
+describe("the stored wallet name is the core's own lookup (issue 20 item 12)", () => {
+  it("ignores the renderer's customerName: empty without a lookup, the service's name after one, whatever was sent", async () => {
+    const msisdn = msisdnEnding('00', 31);
+    const forged = { amount: '2.00', msisdn, network: 'MTN', customerName: '\u202eForged Name, paid in full' };
+    const before = await fixture.core.invoke('payments:charge', { ...forged, requestId: requestId() });
+    expect(before.ok && before.payment.customerName).toBeNull();
+    const looked = await fixture.core.invoke('payments:resolveAccount', { msisdn, network: 'MTN' });
+    expect(looked.name).toEqual(expect.any(String));
+    if (before.ok) await waitForState(fixture.core, before.payment.id, ['success', 'failed']);
+    const after = await fixture.core.invoke('payments:charge', { ...forged, requestId: requestId() });
+    expect(after.ok && after.payment.customerName).toBe(looked.name);
+    if (after.ok) await waitForState(fixture.core, after.payment.id, ['success', 'failed']);
+  });
+});
