@@ -1,11 +1,12 @@
 /**
  * An X or Z report as a print document, for 80 mm or 58 mm paper alike (a row's value goes under its
- * label when both do not fit the paper's width). A TEST report says so at the top and the bottom.
+ * label when both do not fit the paper's width). A TEST report says so at the top and the bottom. Customers'
+ * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter (issue 20 item 7).
  * Pure: the core prints exactly what the screen shows.
  */
 import type { DayReport, TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
-import { row, shopHeader } from './build-receipt.js';
+import { maskMsisdn, row, shopHeader } from './build-receipt.js';
 import { figureRows, leftText as text, signedMoney as money } from './figure-rows.js';
 import type { PrintBlock, PrintDocument } from './print-document.js';
 import type { ReceiptSettings } from './receipt-settings.js';
@@ -31,12 +32,12 @@ function lists(report: DayReport): PrintBlock[] {
   const blocks: PrintBlock[] = [];
   if (report.failures.length) blocks.push(...section(`Failures (${report.failures.length})`));
   for (const f of report.failures) {
-    blocks.push(row(`${when(f.completedAt)} ${f.msisdn}${f.settledByHand ? ' (by hand)' : ''}`, money(f.amount)));
+    blocks.push(row(`${when(f.completedAt)} ${maskMsisdn(f.msisdn)}${f.settledByHand ? ' (by hand)' : ''}`, money(f.amount)));
     blocks.push(text(`${f.till}${f.cashier ? `, ${f.cashier}` : ''}${f.reason ? `, ${f.reason}` : ''}`));
   }
   if (report.arrivedAfterClose.length) blocks.push(...section(`Arrived after close (${report.arrivedAfterClose.length}, counted above)`));
   for (const l of report.arrivedAfterClose) {
-    blocks.push(row(`${l.status === 'SUCCESS' ? 'PAID' : 'FAILED'} ${l.msisdn}${l.settledByHand ? ' (by hand)' : ''}`, money(l.amount)));
+    blocks.push(row(`${l.status === 'SUCCESS' ? 'PAID' : 'FAILED'} ${maskMsisdn(l.msisdn)}${l.settledByHand ? ' (by hand)' : ''}`, money(l.amount)));
     blocks.push(
       text(
         `${l.startedAt ? `started ${when(l.startedAt)}` : `completed ${when(l.completedAt)}`}${l.closedDay ? `, day of ${l.closedDay}` : ''}`,
@@ -45,12 +46,12 @@ function lists(report: DayReport): PrintBlock[] {
   }
   if (report.corrections.length) blocks.push(...section(`Corrections (${report.corrections.length}): hand results changed`));
   for (const c of report.corrections) {
-    blocks.push(row(`${c.msisdn} by hand ${c.hand}`, money(c.net)));
+    blocks.push(row(`${maskMsisdn(c.msisdn)} by hand ${c.hand}`, money(c.net)));
     blocks.push(text(`counted in ${c.countedIn ?? 'an earlier Z'}; the service says ${c.service === 'SUCCESS' ? 'PAID' : 'NOT PAID'}`));
   }
   if (report.awaiting.length) blocks.push(...section(`Awaiting a result (${report.awaiting.length}, not counted)`));
   for (const a of report.awaiting) {
-    blocks.push(row(`${a.status.toUpperCase()} ${a.msisdn}`, money(a.amount), true));
+    blocks.push(row(`${a.status.toUpperCase()} ${maskMsisdn(a.msisdn)}`, money(a.amount), true));
     blocks.push(text(`${when(a.startedAt)}, ref ${a.merchantRef}`), text(a.whatToDo));
   }
   return blocks;

@@ -81,9 +81,11 @@ describe('a day report on paper', () => {
     const joined = lines.join('\n');
     expect(joined).toMatch(/Net\s+GHS 1,210\.43/);
     expect(joined).toMatch(/Settled by hand\s+1/);
-    expect(joined).toMatch(/024 123 4501 \(by hand\)/);
-    expect(joined).toMatch(/024 123 4502 by hand PAID\s+-GHS 12\.25/);
-    expect(joined).toMatch(/OVERDUE 024 123 4509/);
+    // Numbers masked as on receipts (issue 20 item 7): the first three and last four digits, never the whole.
+    expect(joined).toMatch(/024 \*\*\* 4501 \(by hand\)/);
+    expect(joined).toMatch(/024 \*\*\* 4502 by hand PAID\s+-GHS 12\.25/);
+    expect(joined).toMatch(/OVERDUE 024 \*\*\* 4509/);
+    expect(joined).not.toMatch(/123 45/);
     expect(buildDayReportDocument({ ...report, environment: 'live' }, DEFAULT_RECEIPT_SETTINGS, 'Front counter').blocks[0]?.kind).not.toBe(
       'banner',
     );
