@@ -19,3 +19,30 @@ export function csvCell(value: string | number | null | undefined): string {
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+/**
+ * A whole CSV file: a UTF-8 byte-order mark first (Excel then reads "Milo 400g — 1 tin" as written, not as
+ * Windows-1252), one line per row, CRLF line ends (RFC 4180). Every export goes through it (issue 20 item 6).
+ */
+export function csvFile(lines: readonly string[]): string {
+  return `\ufeff${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * An instant as local date and time in the till's time zone, "2026-11-24 14:03:00": the form LibreOffice
+ * Calc and Excel read as a date and time (ISO text with a T and a Z is kept as text).
+ */
+export function csvLocalDateTime(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(ms));
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}

@@ -206,10 +206,14 @@ describe('the owner', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), enter(page)]);
     expect(download.suggestedFilename()).toMatch(/^momo-takings-test-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) as string, 'utf8');
+    // Issue 20 items 6 and 13: UTF-8 with a byte-order mark, a local date and time column, the receipt number.
+    expect(csv.startsWith('\ufeffdate,')).toBe(true);
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
+      'date,completed_at,completed_local,reference,merchant_ref,receipt_no,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     );
+    expect(lines.slice(1).every((l) => /^\d{4}-\d{2}-\d{2},[^,]+Z,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/.test(l))).toBe(true);
+    expect(lines.filter((l) => /,SUCCESS,/.test(l)).every((l) => /,R-\d{6},/.test(l))).toBe(true);
     expect(lines).toHaveLength(6);
     const txs = (await sandboxTransactions(till.get().sandboxUrl())).filter((t) => t.environment === 'test');
     for (const t of txs) {

@@ -8,7 +8,7 @@ import { formatAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
 import type { DayRow } from './day-report.js';
 import { localDate } from '../../../shared/local-date.js';
-import { csvCell } from '../../../shared/csv.js';
+import { csvCell, csvFile } from '../../../shared/csv.js';
 
 /** One transaction's cells, in TRANSACTION_COLUMNS order. */
 export type CsvLine = Array<string | null>;
@@ -63,7 +63,7 @@ export function zCsv(report: DayReport, lines: CsvLine[]): { filename: string; c
   ];
   const text = [TRANSACTION_COLUMNS, ...lines.map(cells), '', SUMMARY_COLUMNS, ...rows.map(cells)];
   const day = localDate(Date.parse(report.at), report.timeZone);
-  return { filename: `momo-${report.label}-${report.environment.toUpperCase()}-${day}.csv`, csv: `${text.join('\r\n')}\r\n` };
+  return { filename: `momo-${report.label}-${report.environment.toUpperCase()}-${day}.csv`, csv: csvFile(text) };
 }
 
 /** A figure such as -12.50 is written as it is: a spreadsheet reads it as a number, and it cannot be a formula. */

@@ -4,7 +4,7 @@
  */
 import type { AuditAction, AuditEntry } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
-import { csvCell } from '../../../shared/csv.js';
+import { csvCell, csvFile } from '../../../shared/csv.js';
 
 export type Actor = { id: string; name: string } | null;
 
@@ -55,6 +55,6 @@ export class AuditLog {
     for (const e of this.list({ ...query, limit: 100_000 })) {
       lines.push([e.id, e.at, e.actorId, e.actorName, e.action, e.detail].map(csvCell).join(','));
     }
-    return `${lines.join('\r\n')}\r\n`;
+    return csvFile(lines);
   }
 }

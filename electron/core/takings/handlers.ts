@@ -6,6 +6,7 @@ export function takingsHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'taking
   const active = () => ctx.settings.settings.active;
   return {
     'takings:report': async ({ from, to, cashierId }) => ctx.takings.report(active(), from, to, ctx.settings.settings.timeZone, cashierId),
-    'takings:exportCsv': async ({ from, to, cashierId }) => ctx.takings.exportCsv(active(), from, to, cashierId),
+    'takings:exportCsv': async ({ from, to, cashierId }) =>
+      ctx.takings.exportCsv(active(), from, to, cashierId, ctx.settings.settings.timeZone),
   };
 }

@@ -14,7 +14,8 @@ import { OVERDUE_AFTER_MS } from '../../../shared/overdue.js';
 import { NOBODY, TAKINGS_NETWORK_SQL } from './transactions-store.js';
 import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
-import { csvCell } from '../../../shared/csv.js';
+import { csvCell, csvFile, csvLocalDateTime } from '../../../shared/csv.js';
+import { formatReceiptNo } from '../../../shared/receipt-number.js';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -70,8 +71,10 @@ export class Takings {
       // `network` is the one the takings screen counts it under (a TEST result of this till's own payment:
       // the network the cashier charged), so a pivot of the CSV matches the screen; `service_network` is
       // what the service said ("SANDBOX" for every TEST result).
+      // receipt_no: this till's receipt number of its own PAID payments (other tills' are on their own till).
       `SELECT local_date, completed_at, reference, client_reference, till_id, ${TAKINGS_NETWORK_SQL} AS network, network AS service_network,
-         msisdn, status, amount, fee, net, description, staff_name, settled_by_hand
+         msisdn, status, amount, fee, net, description, staff_name, settled_by_hand,
+         (SELECT p.receipt_no FROM payments p WHERE p.environment = t.environment AND p.merchant_ref = t.client_reference) AS receipt_no
        FROM transactions t WHERE environment = ? AND local_date BETWEEN ? AND ? AND ${WHO_ROW_SQL} ORDER BY local_date, completed_at`,
     );
   }
@@ -135,10 +138,17 @@ export class Takings {
   }
 
   /** `cashierId`: that person's rows only, and the file named after them. */
-  exportCsv(environment: Environment, from: string, to: string, cashierId?: CashierFilter): { filename: string; csv: string } {
+  /** `timeZone`: the till's, for completed_local (a date and time a spreadsheet reads as one). */
+  exportCsv(
+    environment: Environment,
+    from: string,
+    to: string,
+    cashierId?: CashierFilter,
+    timeZone = 'Africa/Accra',
+  ): { filename: string; csv: string } {
     checkRange(from, to);
     const lines = [
-      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
+      'date,completed_at,completed_local,reference,merchant_ref,receipt_no,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     ];
     const checks = new Map(
       (this.handChecks.all(environment) as { merchant_ref: string; hand_check: string | null }[]).map((p) => [
@@ -153,8 +163,10 @@ export class Takings {
         [
           r.local_date,
           new Date(r.completed_at as number).toISOString(),
+          csvLocalDateTime(r.completed_at as number, timeZone),
           r.reference,
           r.client_reference,
+          r.receipt_no === null ? '' : formatReceiptNo(r.receipt_no as number),
           r.till_id,
           r.network,
           // "024 123 4567": a spreadsheet keeps it as text people recognise (233241234567 opens as 2.33E+11).
@@ -173,7 +185,7 @@ export class Takings {
       );
     }
     const suffix = cashierId === undefined ? '' : `-${fileWord(cashierId === null ? 'nobody signed in' : (person ?? cashierId))}`;
-    return { filename: `momo-takings-${environment}-${from}_${to}${suffix}.csv`, csv: `${lines.join('\r\n')}\r\n` };
+    return { filename: `momo-takings-${environment}-${from}_${to}${suffix}.csv`, csv: csvFile(lines) };
   }
 }
 

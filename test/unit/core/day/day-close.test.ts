@@ -179,7 +179,8 @@ describe('closing the day', () => {
     const row = day.get('test', id);
     const file = zCsv(JSON.parse(row.report) as DayReport, JSON.parse(row.lines) as CsvLine[]);
     expect(file.filename).toBe('momo-Z-0001-TEST-2026-11-22.csv');
-    const lines = file.csv.split('\r\n');
+    expect(file.csv.startsWith('\ufeff')).toBe(true); // UTF-8 with a byte-order mark (issue 20 item 6)
+    const lines = file.csv.slice(1).split('\r\n');
     expect(lines[0]).toBe(
       'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand',
     );

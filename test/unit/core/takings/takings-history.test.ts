@@ -4,7 +4,7 @@ import type { Db } from '../../../../electron/core/storage/database.js';
 import { TransactionsStore, tillIdOfMerchantRef } from '../../../../electron/core/takings/transactions-store.js';
 import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
 import { Takings } from '../../../../electron/core/takings/takings.js';
-import { csvCell } from '../../../../shared/csv.js';
+import { csvCell, csvLocalDateTime } from '../../../../shared/csv.js';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
 import { History, dayBoundsMs } from '../../../../electron/core/history/history.js';
 import { localDate } from '../../../../shared/local-date.js';
@@ -136,12 +136,12 @@ describe('takings', () => {
       .split('\r\n')
       .slice(1)
       .map((l) => l.split(','));
-    expect(csvRows.map((r) => [r[2], r[5], r.at(-3)])).toEqual([
+    expect(csvRows.map((r) => [r[3], r[7], r.at(-3)])).toEqual([
       ['TX_S00001', 'TELECEL', 'SANDBOX'],
       ['TX_S00002', 'SANDBOX', 'SANDBOX'],
     ]);
     const liveRow = new Takings(db).exportCsv('live', '2026-11-20', '2026-11-20').csv.trim().split('\r\n')[1]?.split(',');
-    expect([liveRow?.[2], liveRow?.[5], liveRow?.at(-3)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
+    expect([liveRow?.[3], liveRow?.[7], liveRow?.at(-3)]).toEqual(['TX_L00001', 'TELECEL', 'TELECEL']); // LIVE: the service's network
     // A time-zone change rebuilds the rollup with the same rule.
     store.setTimeZone('Africa/Nairobi');
     expect(networks('test')).toEqual([
@@ -206,10 +206,14 @@ describe('takings', () => {
     expect(filename).toBe('momo-takings-live-2026-11-20_2026-11-20.csv');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'date,completed_at,reference,merchant_ref,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
+      'date,completed_at,completed_local,reference,merchant_ref,receipt_no,till,network,msisdn,status,amount,fee,net,description,service_network,cashier,settled_by_hand',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`'=HYPERLINK(""x"")`);
+    // Issue 20 item 6: a UTF-8 byte-order mark first, and the local date and time a spreadsheet reads as one.
+    expect(csv.startsWith('\ufeffdate,')).toBe(true);
+    expect(lines[1]?.split(',')[2]).toBe('2026-11-20 09:00:00');
+    expect(csvLocalDateTime(Date.parse('2026-11-24T13:03:00Z'), 'Europe/Paris')).toBe('2026-11-24 14:03:00');
     expect(lines[2]).toContain('FAILED,7.00,0.00,0.00,"Sale, ""big"""');
     expect(lines[2]).toContain(',024 123 4567,FAILED,'); // as people write it: text in a spreadsheet, never 2.33E+11
     expect(csv).not.toContain('TX_T00009');
@@ -247,7 +251,7 @@ describe('takings by cashier', () => {
     ]);
     expect(takings.report('test', '2026-11-20', '2026-11-21', 'Africa/Accra').byCashier).toEqual([]);
     const rows = csvRows(takings.exportCsv('live', '2026-11-20', '2026-11-20').csv);
-    expect(rows.map((r) => [r[2], r.at(-2)])).toEqual([
+    expect(rows.map((r) => [r[3], r.at(-2)])).toEqual([
       ['TX_K00001', 'Kofi'],
       ['TX_K00002', 'Kofi'],
       ['TX_A00003', 'Ama'],
@@ -283,10 +287,10 @@ describe('takings by cashier', () => {
 
     const kofiCsv = takings.exportCsv('live', '2026-11-20', '2026-11-22', 'S-KOFI');
     expect(kofiCsv.filename).toBe('momo-takings-live-2026-11-20_2026-11-22-kofi.csv');
-    expect(csvRows(kofiCsv.csv).map((r) => r[2])).toEqual(['TX_K00001', 'TX_K00002', 'TX_K00005']);
+    expect(csvRows(kofiCsv.csv).map((r) => r[3])).toEqual(['TX_K00001', 'TX_K00002', 'TX_K00005']);
     const nobodyCsv = takings.exportCsv('live', '2026-11-20', '2026-11-22', null);
     expect(nobodyCsv.filename).toBe('momo-takings-live-2026-11-20_2026-11-22-nobody-signed-in.csv');
-    expect(csvRows(nobodyCsv.csv).map((r) => r[2])).toEqual(['TX_N00004']);
+    expect(csvRows(nobodyCsv.csv).map((r) => r[3])).toEqual(['TX_N00004']);
   });
 });
 
