@@ -37,7 +37,9 @@ function lists(report: DayReport): PrintBlock[] {
   }
   if (report.arrivedAfterClose.length) blocks.push(...section(`Arrived after close (${report.arrivedAfterClose.length}, counted above)`));
   for (const l of report.arrivedAfterClose) {
-    blocks.push(row(`${l.status === 'SUCCESS' ? 'PAID' : 'FAILED'} ${maskMsisdn(l.msisdn)}${l.settledByHand ? ' (by hand)' : ''}`, money(l.amount)));
+    blocks.push(
+      row(`${l.status === 'SUCCESS' ? 'PAID' : 'FAILED'} ${maskMsisdn(l.msisdn)}${l.settledByHand ? ' (by hand)' : ''}`, money(l.amount)),
+    );
     blocks.push(
       text(
         `${l.startedAt ? `started ${when(l.startedAt)}` : `completed ${when(l.completedAt)}`}${l.closedDay ? `, day of ${l.closedDay}` : ''}`,
