@@ -1,0 +1,41 @@
+// The modules where a slip costs money or lets someone in (issue 22), each with the tests that cover it.
+// Read by stryker.config.mjs (what to mutate), vitest.mutate.config.ts (which tests run) and
+// scripts/mutate.mjs (`npm run mutate [-- <module>]`). Only unit tests: they are fast and need no keyring.
+export const MODULES = {
+  money: {
+    mutate: ['shared/money.ts'],
+    tests: ['test/unit/shared/money.test.ts', 'test/unit/shared/properties.test.ts'],
+  },
+  phone: {
+    mutate: ['shared/phone.ts'],
+    tests: ['test/unit/shared/phone.test.ts', 'test/unit/shared/properties.test.ts'],
+  },
+  signature: {
+    mutate: ['shared/webhook-signature.ts'],
+    tests: ['test/unit/shared/webhook-signature.test.ts'],
+  },
+  verify: {
+    mutate: ['relay/http/webhook-verify.ts'],
+    tests: ['test/unit/relay/http/webhook-verify.test.ts'],
+  },
+  'pin-guard': {
+    mutate: ['electron/core/people/pin-guard.ts'],
+    tests: ['test/unit/core/people/pin-guard.test.ts'],
+  },
+  'day-close': {
+    mutate: ['electron/core/day/day-close.ts'],
+    tests: ['test/unit/core/day/day-close.test.ts', 'test/unit/core/day/day-close-by-hand.test.ts'],
+  },
+  'settle-rules': {
+    mutate: ['electron/core/settle/settle-rules.ts'],
+    tests: ['test/unit/core/settle/settle-by-hand.test.ts', 'test/unit/core/day/day-close-by-hand.test.ts'],
+  },
+  engine: {
+    mutate: ['electron/core/payments/payment-engine.ts', 'electron/core/payments/land-result.ts', 'electron/core/payments/hand-result.ts'],
+    tests: [
+      'test/unit/core/payments/payment-engine.test.ts',
+      'test/unit/core/settle/settle-by-hand.test.ts',
+      'test/unit/core/day/day-close-by-hand.test.ts',
+    ],
+  },
+};

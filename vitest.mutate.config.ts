@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Only for Stryker (stryker.config.mjs): the unit tests that cover the module being mutated,
+// named in MUTATE_TESTS by stryker.config.mjs (from scripts/mutate-modules.mjs).
+const tests = JSON.parse(process.env.MUTATE_TESTS ?? '[]') as string[];
+
+export default defineConfig({
+  test: {
+    include: tests.length > 0 ? tests : ['test/unit/**/*.test.ts'],
+    environment: 'node',
+  },
+});
