@@ -59,7 +59,8 @@ function assertPesewas(pesewas: number): void {
 /** Format pesewas as a wire amount: 1250 -> "12.50", -5 -> "-0.05". */
 /** A signed amount as formatAmount writes one ("-12.50": a correction taking figures out) to pesewas. */
 export function parseSignedAmount(text: string): number {
-  return text.startsWith('-') ? -parseAmount(text.slice(1), { allowZero: true }) : parseAmount(text, { allowZero: true });
+  // 0 - x, not -x: "-0.00" is 0, never -0 (which SQLite would store as a REAL -0.0).
+  return text.startsWith('-') ? 0 - parseAmount(text.slice(1), { allowZero: true }) : parseAmount(text, { allowZero: true });
 }
 
 export function formatAmount(pesewas: number): string {

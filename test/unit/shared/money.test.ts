@@ -318,6 +318,11 @@ describe('checkCedisEntry (cedis-first amount entry)', () => {
     ['.5', 50],
     ['7.', 700],
     ['007', 700],
+    ['0', 0],
+    ['00', 0],
+    ['0.5', 50],
+    ['000000000005', 500],
+    ['00000000000012.5', 1250],
     ['1000', 100000],
   ])('%s is %i pesewas', (text, pesewas) => {
     expect(checkCedisEntry(text)).toEqual({ ok: true, pesewas });
@@ -327,8 +332,8 @@ describe('checkCedisEntry (cedis-first amount entry)', () => {
     expect(checkCedisEntry('')).toEqual({ ok: true, pesewas: null });
     expect(checkCedisEntry('.')).toEqual({ ok: true, pesewas: null });
     expect(checkCedisEntry('12.505')).toMatchObject({ ok: false, error: expect.stringMatching(/Two digits at most/) });
-    expect(checkCedisEntry('1.2.3')).toMatchObject({ ok: false });
-    expect(checkCedisEntry('1e3')).toMatchObject({ ok: false });
+    expect(checkCedisEntry('1.2.3')).toEqual({ ok: false, error: 'Only digits and one decimal point can be typed into the amount.' });
+    expect(checkCedisEntry('1e3')).toEqual({ ok: false, error: 'Only digits and one decimal point can be typed into the amount.' });
     expect(checkCedisEntry('12345678901')).toMatchObject({ ok: false, error: 'Amount is too large.' });
   });
 
@@ -343,14 +348,21 @@ describe('checkCedisEntry (cedis-first amount entry)', () => {
   it('checkAmountEntry keeps the pesewas-first keypad for shops used to it', () => {
     expect(checkAmountEntry('1250', 'pesewas')).toEqual({ ok: true, pesewas: 1250 });
     expect(checkAmountEntry('1250', 'cedis')).toEqual({ ok: true, pesewas: 125000 });
-    expect(checkAmountEntry('12.5', 'pesewas')).toMatchObject({ ok: false });
+    expect(checkAmountEntry('12.5', 'pesewas')).toEqual({ ok: false, error: 'Only digits can be typed into the amount.' });
   });
 });
 
 describe('parseSignedAmount', () => {
   it('reads back what formatAmount writes, negative too (a correction taking figures out)', () => {
     for (const pesewas of [0, 5, 1250, -5, -1250, -100_000_00]) expect(parseSignedAmount(formatAmount(pesewas))).toBe(pesewas);
-    expect(() => parseSignedAmount('--1.00')).toThrow();
-    expect(() => parseSignedAmount('-1.5')).toThrow();
+    expect(() => parseSignedAmount('--1.00')).toThrow(new MoneyError('Amount must have exactly two decimal places, such as "12.50".'));
+    expect(() => parseSignedAmount('-1.5')).toThrow(new MoneyError('Amount must have exactly two decimal places, such as "12.50".'));
+  });
+
+  it('reads "-0.00" as zero, not as negative zero (issue 22)', () => {
+    // -0 is not 0 to Object.is, and reaches SQLite as a REAL -0.0 where pesewas are integers.
+    expect(Object.is(parseSignedAmount('-0.00'), 0)).toBe(true);
+    expect(Object.is(parseSignedAmount('0.00'), 0)).toBe(true);
+    expect(parseSignedAmount('-0.05')).toBe(-5);
   });
 });

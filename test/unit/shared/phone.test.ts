@@ -107,6 +107,19 @@ describe('normaliseMsisdn: rejections, one per rule', () => {
     expect(() => normaliseMsisdn(input)).toThrow(message);
   });
 
+  it('refuses a +233 that is not at the start instead of reading it as the country code (issue 22)', () => {
+    // With the anchor gone, "0241+23312345" became 0241012345: a customer charged on the wrong number.
+    expect(() => normaliseMsisdn('0241+23312345')).toThrow('A Ghana mobile number has 10 digits, such as 024 123 4567.');
+    expect(() => normaliseMsisdn('024+233 1234')).toThrow('A Ghana mobile number has 10 digits, such as 024 123 4567.');
+  });
+
+  it('takes up to 32 characters as typed (padding included) and refuses 33', () => {
+    const at32 = `${' '.repeat(20)}024 123 4567`;
+    expect(at32).toHaveLength(32);
+    expect(normaliseMsisdn(at32).msisdn).toBe('233241234567');
+    expect(() => normaliseMsisdn(` ${at32}`)).toThrow('That number is too long for a Ghana mobile number.');
+  });
+
   it('rejects non-strings as if nothing was entered', () => {
     for (const value of [undefined, null, 241234567, {}, ['0241234567']]) {
       expect(() => normaliseMsisdn(value)).toThrow("Enter the customer's mobile number.");
@@ -155,6 +168,8 @@ describe('guessNetwork (while the cashier types)', () => {
     ['0023324', 'MTN'],
     ['00233 50', 'TELECEL'],
     ['24', null],
+    ['124', null],
+    ['1024', null],
     ['abc', null],
   ])('%j -> %s', (partial, network) => {
     expect(guessNetwork(partial)).toBe(network);
@@ -166,6 +181,8 @@ describe('display helpers', () => {
     expect(displayMsisdn('233241234567')).toBe('024 123 4567');
     expect(displayMsisdn('233501234567')).toBe('050 123 4567');
     expect(displayMsisdn('23324123456')).toBe('23324123456');
+    expect(displayMsisdn('2332412345678')).toBe('2332412345678');
+    expect(displayMsisdn('12332412345678')).toBe('12332412345678');
     expect(displayMsisdn('+233241234567')).toBe('+233241234567');
     expect(displayMsisdn('')).toBe('');
   });
