@@ -321,6 +321,17 @@ describe('misconfiguration', () => {
     expect(() => verify({ secret: undefined as unknown as string })).toThrow(TypeError);
   });
 
+  it('refuses a secret that is not a string with its own message, not the one from node:crypto (issue 22)', () => {
+    // An empty Buffer keys the HMAC like "": without the type check a signature forged with an empty key verifies.
+    const forged = `v1=${hmacHex('', BODY)}`;
+    const ours = new TypeError('The webhook secret (the sk_… secret key) is missing or empty: check the configuration.');
+    for (const secret of [Buffer.alloc(0), Buffer.from(SECRET), undefined, null, 42]) {
+      expect(() => verify({ secret: secret as unknown as string, signatureHeader: forged })).toThrow(ours);
+      expect(() => signWebhook({ secret: secret as unknown as string, rawBody: BODY, timestamp: TS })).toThrow(ours);
+    }
+    expect(() => verify({ secret: '', signatureHeader: forged })).toThrow(ours);
+  });
+
   it('WebhookVerificationError carries its code and name', () => {
     const error = new WebhookVerificationError('SIGNATURE_MISMATCH', 'x');
     expect(error).toBeInstanceOf(Error);

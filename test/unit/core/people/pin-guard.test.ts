@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../../electron/core/storage/database.js';
-import { LOCKOUT_MS, MAX_ATTEMPTS, PinGuard } from '../../../../electron/core/people/pin-guard.js';
+import { LOCKOUT_MAX_MS, LOCKOUT_MS, lockedMessage, MAX_ATTEMPTS, PinGuard } from '../../../../electron/core/people/pin-guard.js';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];
@@ -48,6 +48,56 @@ describe('PIN lock-out', () => {
     expect(await guard.attempt('ama', right)).toEqual({ value: true, lockedOut: false });
     for (let i = 0; i < MAX_ATTEMPTS; i += 1) await guard.attempt('ama', wrong);
     expect(guard.lockedFor('ama')).toBe(LOCKOUT_MS); // a success starts the scale again
+  });
+
+  it('doubles each lock-out up to the 1-hour cap, and stays at the cap', async () => {
+    let now = 10_000_000;
+    const guard = new PinGuard(open(dbFile()), () => now);
+    const lockouts: number[] = [];
+    for (let round = 0; round < 9; round += 1) {
+      for (let i = 0; i < MAX_ATTEMPTS; i += 1) await guard.attempt('ama', wrong);
+      const ms = guard.lockedFor('ama');
+      lockouts.push(ms);
+      now += ms;
+    }
+    // 1, 2, 4, 8, 16, 32 minutes, then 64 would pass the hour: capped at 60 from there on.
+    expect(LOCKOUT_MAX_MS).toBe(60 * 60_000);
+    expect(lockouts.map((ms) => ms / 60_000)).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60]);
+    expect(guard.lockedFor('ama')).toBe(0);
+  });
+
+  it('says how long to wait: in seconds under 2 minutes, in whole minutes (rounded up) from 2 minutes', async () => {
+    let now = 20_000_000;
+    const guard = new PinGuard(open(dbFile()), () => now);
+    for (let round = 0; round < 2; round += 1) {
+      for (let i = 0; i < MAX_ATTEMPTS; i += 1) await guard.attempt('ama', wrong);
+      if (round === 0) now += LOCKOUT_MS;
+    }
+    await expect(guard.attempt('ama', right)).rejects.toMatchObject({
+      code: 'PIN_LOCKED',
+      message: 'Too many wrong PINs. Try again in 2 minutes.',
+    });
+    now += 1_000;
+    await expect(guard.attempt('ama', right)).rejects.toMatchObject({ message: 'Too many wrong PINs. Try again in 119 seconds.' });
+    expect(lockedMessage(1)).toBe('Too many wrong PINs. Try again in 1 seconds.');
+    expect(lockedMessage(119_001)).toBe('Too many wrong PINs. Try again in 2 minutes.');
+    expect(lockedMessage(119_000)).toBe('Too many wrong PINs. Try again in 119 seconds.');
+    expect(lockedMessage(120_001)).toBe('Too many wrong PINs. Try again in 3 minutes.');
+    expect(lockedMessage(LOCKOUT_MAX_MS)).toBe('Too many wrong PINs. Try again in 60 minutes.');
+  });
+
+  it('is not locked before the first failure, nor once the time has passed', async () => {
+    let now = 30_000_000;
+    const guard = new PinGuard(open(dbFile()), () => now);
+    expect(guard.lockedFor('ama')).toBe(0);
+    for (let i = 0; i < MAX_ATTEMPTS; i += 1) await guard.attempt('ama', wrong);
+    now += LOCKOUT_MS - 1;
+    expect(guard.lockedFor('ama')).toBe(1);
+    now += 1;
+    expect(guard.lockedFor('ama')).toBe(0);
+    now += LOCKOUT_MS;
+    expect(guard.lockedFor('ama')).toBe(0);
+    expect(await guard.attempt('ama', right)).toEqual({ value: true, lockedOut: false });
   });
 
   it('checks one PIN at a time and counts each try before its hash: 200 parallel guesses run 5 hashes', async () => {
