@@ -170,6 +170,18 @@ describe('closing the day', () => {
       expect.objectContaining({ merchantRef: merchantRef('TFRONT1', '01W'), status: 'SUCCESS', countedIn: 'Z-0002' }),
     ]);
     expect(day.view('test', second.id).sinceClose).toEqual([]);
+    // The Z CSV says so too: arrived_after_close is "yes" for TXW in Z-0002, empty for TX1 in Z-0001.
+    const csvOf = (id: number) => {
+      const row = day.get('test', id);
+      return zCsv(JSON.parse(row.report) as DayReport, JSON.parse(row.lines) as CsvLine[]).csv.split('\r\n');
+    };
+    const header = csvOf(second.id)[0]?.split(',') ?? [];
+    const lateColumn = header.indexOf('arrived_after_close');
+    expect(lateColumn).toBe(12);
+    const txw = csvOf(second.id).find((line) => line.includes(',TXW,'));
+    expect(txw?.split(',')[lateColumn]).toBe('yes');
+    const tx1 = csvOf(first.id).find((line) => line.includes(',TX1,'));
+    expect(tx1?.split(',')[lateColumn]).toBe('');
   });
 
   it('exports a Z as CSV: its transactions as frozen at the close, then the summary rows; TEST in the file name', () => {
@@ -194,24 +206,54 @@ describe('closing the day', () => {
   });
 });
 
-describe('two closes at once', () => {
-  it('never count a row twice nor take a number twice, while results keep arriving', async () => {
-    const file = (db as unknown as { name: string }).name;
-    for (let i = 0; i < 50; i++) result(`TXA${i}`);
-    const gate = new SharedArrayBuffer(4);
-    const workers = [0, 1].map(
-      () =>
-        new Promise<{ numbers: number[]; refused: number }>((resolve, reject) => {
-          const worker = new Worker(new URL('../../../support/day-close-worker-boot.mjs', import.meta.url), {
-            workerData: { file, gate, closes: 15 },
-          });
-          worker.once('message', resolve);
-          worker.once('error', reject);
-        }),
-    );
-    await new Promise((r) => setTimeout(r, 500)); // both workers opened the database and wait at the gate
+/** Closes in worker threads, each with its own connection to this test's till.db, released together. */
+function closeInWorkers(jobs: { closes: number; barrier?: { barrier: SharedArrayBuffer; role: 'first' | 'second'; holdMs: number } }[]) {
+  const file = (db as unknown as { name: string }).name;
+  const gate = new SharedArrayBuffer(4);
+  const workers = jobs.map(
+    (job) =>
+      new Promise<{ numbers: number[]; refused: number; met: boolean }>((resolve, reject) => {
+        const worker = new Worker(new URL('../../../support/day-close-worker-boot.mjs', import.meta.url), {
+          workerData: { file, gate, ...job },
+        });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      }),
+  );
+  const release = () => {
     Atomics.store(new Int32Array(gate), 0, 1);
     Atomics.notify(new Int32Array(gate), 0);
+  };
+  return { workers, release };
+}
+
+describe('two closes at once', () => {
+  it('the second close waits for the transaction of the first, then is refused: one Z, every row counted once', async () => {
+    // The first close holds its transaction open (its clock blocks inside it) until the second close is
+    // inside a transaction too, or 3 s pass. An IMMEDIATE transaction keeps the second out until the first
+    // commits; a deferred one (run() or run.deferred()) lets it in to read the same last Z, and then one
+    // of the two fails to write instead of being refused as ALREADY_CLOSED. Decided on every run.
+    for (let i = 0; i < 20; i++) result(`TXA${i}`);
+    const barrier = new SharedArrayBuffer(8);
+    const { workers, release } = closeInWorkers([
+      { closes: 1, barrier: { barrier, role: 'first', holdMs: 3_000 } },
+      { closes: 1, barrier: { barrier, role: 'second', holdMs: 0 } },
+    ]);
+    await new Promise((r) => setTimeout(r, 500)); // both workers opened the database and wait at the gate
+    release();
+    const [first, second] = await Promise.all(workers);
+    expect(first?.met).toBe(false); // the second close never got inside while the first was open
+    expect(first).toMatchObject({ numbers: [1], refused: 0 });
+    expect(second).toMatchObject({ numbers: [], refused: 1 });
+    expect(day.list('test').map((z) => [z.number, z.totals.count])).toEqual([[1, 20]]);
+    expect(db.prepare('SELECT count(*) AS n FROM transactions WHERE z_report_id = 1').get()).toEqual({ n: 20 });
+  }, 30_000); // worker threads start slowly on a loaded machine, and the first close holds for up to 3 s
+
+  it('never count a row twice nor take a number twice, while results keep arriving', async () => {
+    for (let i = 0; i < 50; i++) result(`TXA${i}`);
+    const { workers, release } = closeInWorkers([{ closes: 15 }, { closes: 15 }]);
+    await new Promise((r) => setTimeout(r, 500)); // both workers opened the database and wait at the gate
+    release();
     for (let i = 0; i < 50; i++) {
       result(`TXB${i}`);
       await new Promise((r) => setImmediate(r));
@@ -232,5 +274,5 @@ describe('two closes at once', () => {
       inReports += z.totals.count;
     }
     expect(inReports + (byId.get(null) ?? 0)).toBe(100);
-  });
+  }, 30_000);
 });
