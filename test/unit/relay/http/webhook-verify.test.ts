@@ -202,6 +202,21 @@ describe('DeliveryVerifier.verify', () => {
     });
   });
 
+  it('gives the time of the very first millisecond too (no stale cached text)', () => {
+    const { verifier } = setup({ now: () => 1 });
+    expect(verifier.verify(incoming(bodyOf(data('test')), { timestamp: 0 }))).toMatchObject({ receivedAt: '1970-01-01T00:00:00.001Z' });
+  });
+
+  it('lets a misconfiguration (an empty secret) throw, never answering it as a refused signature', () => {
+    const { verifier } = setup();
+    const raw = bodyOf(data('test'));
+    const emptySecret = { ...TEST_KEY, publicId: 'pk_test_Empty0003', secret: '' };
+    const broken = new DeliveryVerifier({ ...verifier['deps'], findKey: () => emptySecret });
+    expect(() => broken.verify(incoming(raw))).toThrow(
+      new TypeError('The webhook secret (the sk_… secret key) is missing or empty: check the configuration.'),
+    );
+  });
+
   it('refuses a signature made with another key', () => {
     const { verifier } = setup();
     const forged = { ...incoming(bodyOf(data('test')), { key: LIVE_KEY }), keyId: TEST_KEY.publicId };
