@@ -8,5 +8,8 @@ export default defineConfig({
   test: {
     include: tests.length > 0 ? tests : ['test/unit/**/*.test.ts'],
     environment: 'node',
+    // The machine is shared: a test that takes 2 s alone can take 20 s under a mutation run's load.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

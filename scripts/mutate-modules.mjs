@@ -1,14 +1,16 @@
 // The modules where a slip costs money or lets someone in (issue 22), each with the tests that cover it.
 // Read by stryker.config.mjs (what to mutate), vitest.mutate.config.ts (which tests run) and
 // scripts/mutate.mjs (`npm run mutate [-- <module>]`). Only unit tests: they are fast and need no keyring.
+// test/unit/shared/properties.test.ts also covers money and phone, but its hundreds of generated cases per
+// mutant made a run ten times slower on the shared machine; the modules' own tests are held to the floor.
 export const MODULES = {
   money: {
     mutate: ['shared/money.ts'],
-    tests: ['test/unit/shared/money.test.ts', 'test/unit/shared/properties.test.ts'],
+    tests: ['test/unit/shared/money.test.ts'],
   },
   phone: {
     mutate: ['shared/phone.ts'],
-    tests: ['test/unit/shared/phone.test.ts', 'test/unit/shared/properties.test.ts'],
+    tests: ['test/unit/shared/phone.test.ts'],
   },
   signature: {
     mutate: ['shared/webhook-signature.ts'],

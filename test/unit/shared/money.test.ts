@@ -359,6 +359,12 @@ describe('parseSignedAmount', () => {
     expect(() => parseSignedAmount('-1.5')).toThrow(new MoneyError('Amount must have exactly two decimal places, such as "12.50".'));
   });
 
+  it('throws a MoneyError by that name (logs and IPC answers show it)', () => {
+    const error = new MoneyError('x');
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('MoneyError');
+  });
+
   it('reads "-0.00" as zero, not as negative zero (issue 22)', () => {
     // -0 is not 0 to Object.is, and reaches SQLite as a REAL -0.0 where pesewas are integers.
     expect(Object.is(parseSignedAmount('-0.00'), 0)).toBe(true);
