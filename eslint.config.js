@@ -73,7 +73,8 @@ function boundaries() {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'relay/dist/**', 'coverage/**', 'test-results/**'] },
+  // .stryker-tmp/ holds copies of the code while `npm run mutate` runs; reports/ its output.
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'relay/dist/**', 'coverage/**', 'test-results/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
