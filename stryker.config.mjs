@@ -45,6 +45,12 @@ export default {
  *  - DeliveryVerifier `isoText = ''` -> "Stryker was here!": read only when isoMs matches, after it was set.
  *  - isoAt `ms !== this.isoMs` -> `true`: the cache is skipped, the same text is recomputed.
  *
+ * signature (shared/webhook-signature.ts)
+ *  - toBuffer `Buffer.isBuffer(rawBody)` -> `false`: a Buffer is a Uint8Array, the next branch gives the same bytes.
+ *  - `Buffer.from(…, 'utf8')` -> `''`: utf8 is Buffer.from's default.
+ *  - `given.length !== expected.length || …` -> `false …`: the 64-hex-digit check already makes both 32 bytes.
+ *  (Not equivalent, left for a next round: the "digest must be 64 hex digits" message is not asserted.)
+ *
  * money (shared/money.ts)
  *  - parseAmount's three "Amount is too large." guards (text length, cedi digits, safe integer / MAX_PESEWAS)
  *    each refuse what another one also refuses: removing any one alone (-> false, && for ||) changes nothing;
@@ -53,6 +59,20 @@ export default {
  *    already writes as wanted ("GH₵", no space); they are there for other ICU builds.
  *  - checkCedisEntry `match[1] ?? ''`: the group ([0-9]*) always takes part; `cedis || '0'` -> `cedis || ''`:
  *    Number('') is 0 too.
+ *
+ * phone (shared/phone.ts)
+ *  - `compact(input.trim())` -> `compact(input)`: compact removes the white space anyway.
+ *  - `/^233[0-9]{9}$/` -> without `$`: a longer 233… text still fails the 10-digit check, with the same message.
+ *  - `text.startsWith('+') ? text : digits` mutations: libphonenumber reads the national and the +233 form alike.
+ *  - `!parsed || parsed.country !== 'GH' || …` parts and the FIXED_LINE_OR_MOBILE test: the regular expressions
+ *    before them already admit only Ghana's 0XXXXXXXXX, and no Ghana number parses to another country.
+ *  - formatNational `d.length > 10 ? d.slice(10) : ''` -> `true` / `>=`: d.slice(10) of 10 digits or fewer is ''.
+ *  - guessNetwork `/^0[0-9]{2}/` -> `/^0[0-9]/`: with one digit after the 0, d.slice(1, 3) is no prefix.
+ *
+ * settle-rules (electron/core/settle/settle-rules.ts)
+ *  - `if (feeText)` -> `true`: checkCedisEntry('') gives null, as no fee does.
+ *  - `fee !== null && fee >= amount` -> `true && …`: fee is null only for ".", and null >= a positive amount is false.
+ *  (The trim of the fee and the note's `>` survived the first run; test/unit/core/settle/settle-rules.test.ts kills them.)
  *
  * pin-guard (electron/core/people/pin-guard.ts)
  *  - TILL_SUBJECT '*till' -> '': any key no person's id can take works; ids are ULIDs, never empty.

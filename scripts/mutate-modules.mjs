@@ -30,7 +30,11 @@ export const MODULES = {
   },
   'settle-rules': {
     mutate: ['electron/core/settle/settle-rules.ts'],
-    tests: ['test/unit/core/settle/settle-by-hand.test.ts', 'test/unit/core/day/day-close-by-hand.test.ts'],
+    tests: [
+      'test/unit/core/settle/settle-rules.test.ts',
+      'test/unit/core/settle/settle-by-hand.test.ts',
+      'test/unit/core/day/day-close-by-hand.test.ts',
+    ],
   },
   engine: {
     mutate: ['electron/core/payments/payment-engine.ts', 'electron/core/payments/land-result.ts', 'electron/core/payments/hand-result.ts'],

@@ -120,6 +120,10 @@ describe('normaliseMsisdn: rejections, one per rule', () => {
     expect(() => normaliseMsisdn(` ${at32}`)).toThrow('That number is too long for a Ghana mobile number.');
   });
 
+  it('throws a PhoneError by that name', () => {
+    expect(new PhoneError('x').name).toBe('PhoneError');
+  });
+
   it('rejects non-strings as if nothing was entered', () => {
     for (const value of [undefined, null, 241234567, {}, ['0241234567']]) {
       expect(() => normaliseMsisdn(value)).toThrow("Enter the customer's mobile number.");
@@ -170,6 +174,7 @@ describe('guessNetwork (while the cashier types)', () => {
     ['24', null],
     ['124', null],
     ['1024', null],
+    ['124012', null], // "012" later in the text is no prefix: 124… is not a Ghana number
     ['abc', null],
   ])('%j -> %s', (partial, network) => {
     expect(guessNetwork(partial)).toBe(network);
