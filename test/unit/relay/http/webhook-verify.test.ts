@@ -3,15 +3,8 @@
  * the JSON depth scan's string handling, the stale-timestamp flag, and the detail of each refusal.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  checkHeaders,
-  DeliveryVerifier,
-  header,
-  isRejection,
-  MAX_JSON_DEPTH,
-  nestedDeeperThan,
-  type ReceivedWebhook,
-} from '../../../../relay/http/webhook-verify.js';
+import { checkHeaders, DeliveryVerifier, header, isRejection, type ReceivedWebhook } from '../../../../relay/http/webhook-verify.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../../../relay/store/index.js';
 import { parseRelayConfig, RelayMetrics, type RelayConfigInput } from '../../../../relay/ops/index.js';
 import { signWebhook } from '../../../../shared/webhook-signature.js';
 
@@ -266,13 +259,13 @@ describe('DeliveryVerifier.verify', () => {
     expect(verifier.verify(incoming(bodyOf(data('test', { reference: 'TX_\u202e1' }))))).toEqual({
       status: 400,
       reason: 'invalid_characters',
-      message: 'data.reference: must not hold control characters or bidirectional marks',
+      message: 'data.reference: must not hold control, invisible or format characters (Unicode Cc, Cf, Zl, Zp, Hangul fillers)',
       detail: { field: 'data.reference' },
     });
     expect(verifier.verify(incoming(bodyOf(data('test', { clientReference: 'till-1:\u00001' }))))).toEqual({
       status: 400,
       reason: 'invalid_characters',
-      message: 'data.clientReference: must not hold control characters or bidirectional marks',
+      message: 'data.clientReference: must not hold control, invisible or format characters (Unicode Cc, Cf, Zl, Zp, Hangul fillers)',
       detail: { field: 'data.clientReference' },
     });
   });
@@ -326,8 +319,8 @@ describe('the timestamp tolerance (300 s by default)', () => {
     expect(metrics.staleTimestamps.get({ environment: 'test' })).toBe(2);
     expect(metrics.staleTimestamps.get({ environment: 'live' })).toBe(0);
     expect(logs).toEqual([
-      { level: 'warn', msg: 'webhook_stale_timestamp', reference: 'TX_verify_1', skewSeconds: 301 },
-      { level: 'warn', msg: 'webhook_stale_timestamp', reference: 'TX_verify_1', skewSeconds: -400 },
+      { level: 'warn', msg: 'webhook_stale_timestamp', merchantId: 'm-1', reference: 'TX_verify_1', skewSeconds: 301 },
+      { level: 'warn', msg: 'webhook_stale_timestamp', merchantId: 'm-1', reference: 'TX_verify_1', skewSeconds: -400 },
     ]);
   });
 
