@@ -35,12 +35,26 @@ export function toCallError(error: unknown): MomoCallError {
   return new MomoCallError('ERROR', FALLBACK);
 }
 
+const refusedListeners = new Set<() => void>();
+
+/**
+ * Called whenever the core refuses a call as not allowed (FORBIDDEN): the till may have locked (idle, a
+ * laptop's sleep, a clock jump) without the screens knowing yet, so the shell reads the status again and
+ * shows the sign-in rather than leaving a screen with a refusal. Returns the function that stops listening.
+ */
+export function onRefused(listener: () => void): () => void {
+  refusedListeners.add(listener);
+  return () => void refusedListeners.delete(listener);
+}
+
 export async function call<C extends IpcChannel>(channel: C, payload: IpcRequest<C>): Promise<IpcResponse<C>> {
   if (!window.momo) throw new MomoCallError('NO_BRIDGE', 'The till is not connected to its core. Restart the till.');
   try {
     return await window.momo.invoke(channel, payload);
   } catch (error) {
-    throw toCallError(error);
+    const failure = toCallError(error);
+    if (failure.code === 'FORBIDDEN') for (const listener of refusedListeners) listener();
+    throw failure;
   }
 }
 

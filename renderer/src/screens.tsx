@@ -54,7 +54,8 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
       {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
       {page === 'history' ? (
         <HistoryScreen
-          key={shown?.id ?? 'list'}
+          // Loaded afresh for whoever signs in next: what History may show depends on the person.
+          key={`${status?.signedIn?.id ?? 'nobody'}:${shown?.id ?? 'list'}`}
           timeZone={timeZone}
           initial={shown}
           till={till}

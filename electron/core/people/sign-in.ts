@@ -13,6 +13,9 @@ import type { StaffRepo, StaffRow } from './staff-repo.js';
 
 export type Person = { id: string; name: string; role: StaffRole };
 
+/** The longest the idle lock's watch sleeps between looks at the clock (see `watch`). */
+const WATCH_EVERY_MS = 2_000;
+
 export const WRONG_PIN_MESSAGE = 'That PIN is not right.';
 
 type Deps = {
@@ -125,11 +128,15 @@ export class SignIn {
     this.deps.onChange(reason, null, previous);
   }
 
-  /** Fires when the idle time runs out, so the screen locks without waiting for the next call. */
+  /**
+   * Fires when the idle time runs out, so the screen locks without waiting for the next call. It looks
+   * again at least every WATCH_EVERY_MS: a timer counts awake time only, so after a laptop's sleep or a
+   * jump of the clock the wall clock may be long past the idle time while the timer still waits.
+   */
   private watch(): void {
     this.close();
     const left = this.lastActivity + this.deps.idleMs() - this.deps.now();
-    this.timer = setTimeout(() => (this.current() ? this.watch() : undefined), Math.min(Math.max(left, 0) + 50, 60_000));
+    this.timer = setTimeout(() => (this.current() ? this.watch() : undefined), Math.min(Math.max(left, 0) + 50, WATCH_EVERY_MS));
     this.timer.unref?.();
   }
 }

@@ -22,6 +22,12 @@ type Props = {
   cashiers?: boolean;
 };
 
+/** The count under the search: nothing until the core has answered (or after a refusal), so no "0 payments" that is not real. */
+function countText(total: number | null): string {
+  if (total === null) return '';
+  return total === 1 ? '1 payment' : `${total} payments`;
+}
+
 export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlocked, cashiers = false }: Props) {
   const [selected, setSelected] = useState<PaymentView | null>(initial);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -64,10 +70,10 @@ export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlock
       {cashiers ? <CashierPicker id="history-cashier" options={people} value={cashier} onChange={setCashier} /> : null}
       <FormError message={error} />
       <p className={tooShort ? 'field-error' : 'muted'} aria-live="polite" data-testid="history-count">
-        {tooShort ?? (total === 1 ? '1 payment' : `${total} payments`)}
+        {tooShort ?? countText(total)}
       </p>
       <HistoryTable items={tooShort ? [] : items} timeZone={timeZone} onOpen={setSelected} />
-      {items.length < total ? (
+      {total !== null && items.length < total ? (
         <button type="button" className="secondary" onClick={more}>
           Show more
         </button>

@@ -10,7 +10,8 @@ const PAGE_SIZE = 50;
 export function useHistorySearch(cashier: CashierChoice, onUpdated: (p: PaymentView) => void) {
   const [query, setQuery] = useState('');
   const [items, setItems] = useState<PaymentView[]>([]);
-  const [total, setTotal] = useState(0);
+  // null until the core has answered: a count is shown only for a real answer, never for a refusal.
+  const [total, setTotal] = useState<number | null>(null);
   const [page, setPage] = useState(0);
   const [error, setError] = useState<string | null>(null);
 
@@ -30,6 +31,8 @@ export function useHistorySearch(cashier: CashierChoice, onUpdated: (p: PaymentV
         setError(null);
       } catch (e) {
         setError(errorMessage(e));
+        setItems([]);
+        setTotal(null);
       }
     },
     [cashier],

@@ -3,7 +3,7 @@
  * till is in use (so the idle lock counts from the last key or tap), and says why the till locked.
  */
 import { useEffect, useRef, useState } from 'react';
-import { call, onEvent } from '../api';
+import { call, onEvent, onRefused } from '../api';
 
 /** At most one "still in use" call per this many milliseconds. */
 const TOUCH_EVERY_MS = 20_000;
@@ -22,6 +22,9 @@ export function useSession(signedIn: boolean, refresh: () => Promise<void>): { l
       }),
     [refresh],
   );
+
+  // A refusal may be the first sign of a lock the screens have not heard of: read the status again.
+  useEffect(() => onRefused(() => void refresh()), [refresh]);
 
   useEffect(() => {
     if (!signedIn) return undefined;

@@ -90,6 +90,20 @@ describe('sign-in', { timeout: 30_000 }, () => {
     expect((await core.invoke('app:status', {})).caller).toBe('anonymous'); // no staff left: the one-person shop
   });
 
+  it('a clock jump (a laptop that slept) locks the till on its own within seconds, with the lock event, no call needed', async () => {
+    let ahead = 0;
+    const core = await open(newDir(), { now: () => Date.now() + ahead, idleLockMs: 60_000 });
+    await withStaff(core);
+    await core.invoke('session:lock', {});
+    await core.invoke('session:signIn', { pin: '1357' });
+    const events: Array<{ reason: string; signedIn: unknown }> = [];
+    core.on('session:changed', (p) => events.push(p));
+    ahead = 16 * 60_000;
+    const started = Date.now();
+    while (events.length === 0 && Date.now() - started < 5_000) await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual([{ reason: 'idle', signedIn: null }]);
+  });
+
   it('keeps the owner PIN of an install from before staff existed', async () => {
     const dir = newDir();
     await (await open(dir)).close();
