@@ -22,9 +22,14 @@ type Props = {
   reprint?: boolean;
   /** Who is signed in: what the core lets them print changes with the person (and nothing while locked). */
   viewer?: string | null;
+  /**
+   * After a print went to the printer, while the focus is still on the print button: the result screen puts
+   * it back on "New sale", so a reflex Enter starts the next sale instead of printing a second slip.
+   */
+  onPrinted?: () => void;
 };
 
-export function PaymentPrint({ payment, printer = 'none', autoPrint = false, reprint = false, viewer = null }: Props) {
+export function PaymentPrint({ payment, printer = 'none', autoPrint = false, reprint = false, viewer = null, onPrinted }: Props) {
   const { state, sheet, setSheet, sheetRef, print } = usePrinter();
   const printedOnce = useRef(reprint);
   const paid = payment.state === 'success';
@@ -32,8 +37,14 @@ export function PaymentPrint({ payment, printer = 'none', autoPrint = false, rep
   // landed after a colleague started it): the person who started it, or a manager, prints it.
   const [notYours, setNotYours] = useState(false);
 
+  const boxRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (state.phase === 'printed') printedOnce.current = true;
+    if (state.phase !== 'printed') return;
+    printedOnce.current = true;
+    const focus = document.activeElement;
+    if (!focus || focus === document.body || boxRef.current?.contains(focus)) onPrinted?.();
+    // Once per print: onPrinted may change every render of the screen above.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.phase]);
 
   const printNow = () => void print(() => call('receipt:print', { paymentId: payment.id, reprint: printedOnce.current }));
@@ -71,7 +82,7 @@ export function PaymentPrint({ payment, printer = 'none', autoPrint = false, rep
   // Not disabled while printing (the focus would fall off the button); a press then does nothing.
   const label = reprint ? 'Reprint' : paid ? 'Print receipt' : 'Print slip';
   return (
-    <div className="payment-print">
+    <div className="payment-print" ref={boxRef}>
       <button type="button" className="secondary" onClick={printNow} aria-busy={state.phase === 'printing'} data-testid="print-button">
         {state.phase === 'printing' ? 'Printing…' : label}
       </button>

@@ -25,12 +25,8 @@ function amountKey(e: KeyboardEvent, entry: AmountEntry): boolean {
   return /^[0-9]$/.test(e.key) || (entry === 'cedis' && e.key === '.');
 }
 
-export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, onTryAgain, viewer }: Props) {
-  const success = payment.state === 'success';
-  // Paid or not, the focused default is a new, empty sale: an Enter by reflex never prompts the same customer again.
-  const firstRef = useRef<HTMLButtonElement>(null);
-  useFocusOnArrival(firstRef);
-
+/** Digits (and the point, in cedis) typed on a result start the next sale with them. */
+function useAmountKeys(entry: AmountEntry, onNewSale: (amount?: string) => void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!amountKey(e, entry)) return;
@@ -40,6 +36,15 @@ export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, on
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [entry, onNewSale]);
+}
+
+export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, onTryAgain, viewer }: Props) {
+  const success = payment.state === 'success';
+  // Paid or not, the focused default is a new, empty sale: an Enter by reflex never prompts the same customer again.
+  const firstRef = useRef<HTMLButtonElement>(null);
+  useFocusOnArrival(firstRef);
+
+  useAmountKeys(entry, onNewSale);
 
   return (
     <section className={`result-screen ${success ? 'result-success' : 'result-failed'}`} aria-labelledby="result-title">
@@ -97,7 +102,13 @@ export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, on
           </>
         )}
       </div>
-      <PaymentPrint payment={payment} printer={printing.printer} autoPrint={printing.autoPrint} viewer={viewer} />
+      <PaymentPrint
+        payment={payment}
+        printer={printing.printer}
+        autoPrint={printing.autoPrint}
+        viewer={viewer}
+        onPrinted={() => firstRef.current?.focus()}
+      />
     </section>
   );
 }
