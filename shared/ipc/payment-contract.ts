@@ -42,6 +42,8 @@ export const paymentViewSchema = z.object({
   errorMessage: z.string().nullable(),
   /** The cashier stopped waiting; the payment still resolves later. */
   stoppedWaiting: z.boolean(),
+  /** Who stopped waiting, by name (absent or null: nobody did, or the till has no staff). */
+  stoppedBy: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),

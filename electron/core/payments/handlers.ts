@@ -34,7 +34,8 @@ export function paymentHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsOf
       return row ? toPaymentView(row) : null;
     },
 
-    'payments:stopWaiting': async ({ id }) => (visiblePayment(ctx, id) ? ctx.engine.stopWaiting(id) : null),
+    'payments:stopWaiting': async ({ id }) =>
+      visiblePayment(ctx, id) ? ctx.engine.stopWaiting(id, ctx.signIn.current()?.name ?? null) : null,
 
     'payments:pending': async () => {
       const scope = cashierScope(ctx);

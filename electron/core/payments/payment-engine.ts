@@ -263,11 +263,12 @@ export class PaymentEngine {
     if (updated) this.emit(updated);
   }
 
-  stopWaiting(id: string): PaymentView | null {
+  /** `by`: the name of the person who stopped waiting (null on a till without staff). */
+  stopWaiting(id: string, by: string | null = null): PaymentView | null {
     const row = this.deps.repo.get(id);
     if (!row) return null;
     if (isOpen(row.state) && row.stopped_waiting === 0) {
-      const updated = this.deps.repo.update(id, { stopped_waiting: 1 }, this.deps.now());
+      const updated = this.deps.repo.update(id, { stopped_waiting: 1, stopped_by_name: by }, this.deps.now());
       if (updated) {
         this.emit(updated);
         return toPaymentView(updated);

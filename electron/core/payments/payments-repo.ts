@@ -41,6 +41,8 @@ export type PaymentRow = {
   error_message: string | null;
   attempts: number;
   stopped_waiting: number;
+  /** The name of the person who stopped waiting (null: nobody did, or the till has no staff). */
+  stopped_by_name: string | null;
   created_at: number;
   updated_at: number;
   completed_at: number | null;
@@ -69,6 +71,7 @@ export function toPaymentView(row: PaymentRow): PaymentView {
     startedBy: row.staff_name,
     errorMessage: row.error_message,
     stoppedWaiting: row.stopped_waiting === 1,
+    stoppedBy: row.stopped_by_name ?? null,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
     completedAt: row.completed_at === null ? null : iso(row.completed_at),
@@ -100,7 +103,17 @@ export function toPaymentViewAt(row: PaymentRow, now: number): PaymentView {
 export type PaymentPatch = Partial<
   Pick<
     PaymentRow,
-    'state' | 'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'completed_at' | HandColumn
+    | 'state'
+    | 'fee'
+    | 'net'
+    | 'reference'
+    | 'error_code'
+    | 'error_message'
+    | 'attempts'
+    | 'stopped_waiting'
+    | 'stopped_by_name'
+    | 'completed_at'
+    | HandColumn
   >
 >;
 
@@ -138,6 +151,7 @@ export class PaymentsRepo {
       | 'error_message'
       | 'attempts'
       | 'stopped_waiting'
+      | 'stopped_by_name'
       | 'completed_at'
       | 'staff_id'
       | 'staff_name'

@@ -233,4 +233,13 @@ export const WORKING_DAY_MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    // Who stopped waiting for a payment: its late result names them (and who started it) to whoever is at the
+    // till when it comes, instead of telling a manager "you stopped waiting" (issue 20 item 3).
+    version: 16,
+    name: 'who stopped waiting',
+    up: `
+    ALTER TABLE payments ADD COLUMN stopped_by_name TEXT;
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 /** Notices for payments the cashier stopped waiting for: they still resolve, and say so here. */
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { ghs, phone } from '../format';
+import { lateNoticeWho } from '../hooks/late-results';
 import './components.css';
 
 type Props = { notices: PaymentView[]; onDismiss: (id: string) => void; onOpen: (payment: PaymentView) => void };
@@ -11,10 +12,10 @@ export function LateNotices({ notices, onDismiss, onOpen }: Props) {
   if (!p) return null;
   const more = notices.length - 1;
   return (
-    <ul className="notices" aria-label="Results of payments you stopped waiting for">
+    <ul className="notices" aria-label="Late results of payments nobody waited for">
       <li className={`notice ${p.state === 'success' ? 'notice-ok' : 'notice-bad'}`} data-testid="late-notice">
         <span className="notice-text">
-          {p.state === 'success' ? 'PAID' : 'NOT PAID'}: {ghs(p.amount)} from {phone(p.msisdn)} (you stopped waiting)
+          {p.state === 'success' ? 'PAID' : 'NOT PAID'}: {ghs(p.amount)} from {phone(p.msisdn)} ({lateNoticeWho(p)})
           {more > 0 ? ` — ${more} more` : ''}
         </span>
         <button type="button" className="link" onClick={() => onOpen(p)}>

@@ -16,3 +16,15 @@ export function noticesFor(notices: readonly PaymentView[], environment: Environ
 export function announceLateResult(payment: PaymentView, environment: Environment | undefined): boolean {
   return environment !== undefined && payment.environment === environment;
 }
+
+/**
+ * Who a late result concerns, for whoever is at the till when it comes (a manager, the owner, a colleague):
+ * who started the payment and who stopped waiting, by name. "you" only on a till without staff, where the one
+ * person at it is the one who stopped waiting.
+ */
+export function lateNoticeWho(payment: Pick<PaymentView, 'startedBy' | 'stoppedBy'>): string {
+  const { startedBy, stoppedBy } = payment;
+  if (!stoppedBy) return startedBy ? `started by ${startedBy}` : 'you stopped waiting';
+  if (!startedBy) return `${stoppedBy} stopped waiting`;
+  return startedBy === stoppedBy ? `started by ${startedBy}, who stopped waiting` : `started by ${startedBy}; ${stoppedBy} stopped waiting`;
+}

@@ -1,6 +1,6 @@
 /** Late-result notices never cross environments: a sandbox result is not shown or announced in LIVE. */
 import { describe, expect, it } from 'vitest';
-import { announceLateResult, noticesFor } from '../../../renderer/src/hooks/late-results.js';
+import { announceLateResult, lateNoticeWho, noticesFor } from '../../../renderer/src/hooks/late-results.js';
 import type { PaymentView } from '../../../shared/ipc/contract.js';
 
 const view = (id: string, environment: 'test' | 'live'): PaymentView => ({
@@ -43,5 +43,19 @@ describe('late-result notices by environment', () => {
     expect(announceLateResult(view('a', 'test'), 'test')).toBe(true);
     expect(announceLateResult(view('b', 'live'), 'live')).toBe(true);
     expect(announceLateResult(view('b', 'live'), undefined)).toBe(false);
+  });
+});
+
+describe('who a late-result notice names (issue 20 item 3)', () => {
+  it('names who started the payment and who stopped waiting, never "you" to a manager or the owner', () => {
+    expect(lateNoticeWho({ startedBy: 'Ama', stoppedBy: 'Ama' })).toBe('started by Ama, who stopped waiting');
+    expect(lateNoticeWho({ startedBy: 'Ama', stoppedBy: 'Kofi' })).toBe('started by Ama; Kofi stopped waiting');
+    expect(lateNoticeWho({ startedBy: 'Ama', stoppedBy: null })).toBe('started by Ama');
+    expect(lateNoticeWho({ startedBy: null, stoppedBy: 'Efua' })).toBe('Efua stopped waiting');
+  });
+
+  it('says "you" only on a till without staff, where nobody is named', () => {
+    expect(lateNoticeWho({ startedBy: null, stoppedBy: null })).toBe('you stopped waiting');
+    expect(lateNoticeWho({ startedBy: null })).toBe('you stopped waiting');
   });
 });

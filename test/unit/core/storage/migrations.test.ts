@@ -402,6 +402,19 @@ describe('migration 15: receipt numbers', () => {
   });
 });
 
+describe('migration 16: who stopped waiting', () => {
+  it('keeps every payment, with nobody named for those stopped before it', () => {
+    const v15 = tillAt(15);
+    insertRow(v15, 'payments', { ...paymentRow('stopped'), stopped_waiting: 1 });
+    migrateTo(v15, MIGRATIONS, 16);
+    expect(v15.prepare('SELECT merchant_ref, stopped_waiting, stopped_by_name FROM payments').all()).toEqual([
+      { merchant_ref: 'm-stopped', stopped_waiting: 1, stopped_by_name: null },
+    ]);
+    v15.prepare("UPDATE payments SET stopped_by_name = 'Ama'").run();
+    expect(v15.prepare('SELECT stopped_by_name FROM payments').get()).toEqual({ stopped_by_name: 'Ama' });
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(15);
+  expect(SCHEMA_VERSION).toBe(16);
 });
