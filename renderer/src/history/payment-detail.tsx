@@ -8,6 +8,7 @@ import { isPrintable } from '../../../shared/receipt/build-receipt';
 import { PaymentPrint } from '../printing/payment-print';
 import { HandSettlementDetail } from './hand-settlement-detail';
 import { SettleByHand, type SettleAccess } from './settle-by-hand';
+import { SettleHint } from './settle-hint';
 
 /** This till, named: its own payments show its name, not its id. */
 export type TillNamed = { id: string; name: string };
@@ -42,6 +43,7 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
             : 'If it cannot be replayed, a manager or the owner can settle it by hand.'}
         </p>
       ) : null}
+      <SettleHint payment={payment} settle={settle} timeZone={timeZone} />
       <dl className="detail-list">
         {payment.receiptNo ? (
           <>
