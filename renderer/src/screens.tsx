@@ -62,6 +62,7 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
           settle={settle}
           onUnlocked={() => void refresh()}
           cashiers={Boolean(status?.staffMode) && settle === 'yes'}
+          ownShift={status?.caller === 'cashier'}
         />
       ) : null}
       {page === 'shifts' && status?.signedIn ? (

@@ -20,15 +20,18 @@ type Props = {
   settle: SettleAccess;
   onUnlocked: () => void;
   cashiers?: boolean;
+  /** A cashier: the core shows them their own open shift's payments only, and the screen says so. */
+  ownShift?: boolean;
 };
 
 /** The count under the search: nothing until the core has answered (or after a refusal), so no "0 payments" that is not real. */
-function countText(total: number | null): string {
+function countText(total: number | null, ownShift: boolean): string {
   if (total === null) return '';
-  return total === 1 ? '1 payment' : `${total} payments`;
+  const count = total === 1 ? '1 payment' : `${total} payments`;
+  return ownShift ? `${count} in your shift` : count;
 }
 
-export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlocked, cashiers = false }: Props) {
+export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlocked, cashiers = false, ownShift = false }: Props) {
   const [selected, setSelected] = useState<PaymentView | null>(initial);
   const searchRef = useRef<HTMLInputElement>(null);
   const [cashier, setCashier] = useState<CashierChoice>(undefined);
@@ -70,8 +73,13 @@ export function HistoryScreen({ timeZone, initial = null, till, settle, onUnlock
       {cashiers ? <CashierPicker id="history-cashier" options={people} value={cashier} onChange={setCashier} /> : null}
       <FormError message={error} />
       <p className={tooShort ? 'field-error' : 'muted'} aria-live="polite" data-testid="history-count">
-        {tooShort ?? countText(total)}
+        {tooShort ?? countText(total, ownShift)}
       </p>
+      {ownShift ? (
+        <p className="hint" data-testid="history-scope">
+          Cashiers see the payments of their own open shift only. For a colleague’s payment or an earlier shift, ask a manager.
+        </p>
+      ) : null}
       <HistoryTable items={tooShort ? [] : items} timeZone={timeZone} onOpen={setSelected} />
       {total !== null && items.length < total ? (
         <button type="button" className="secondary" onClick={more}>
