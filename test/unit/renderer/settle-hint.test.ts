@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { settleHintText } from '../../../renderer/src/history/settle-hint.js';
 
 const started = Date.parse('2026-11-21T10:00:00.000Z');
-const pending = { state: 'awaiting_customer' as const, createdAt: new Date(started).toISOString(), overdue: false, settledByHand: null };
+const pending = { state: 'awaiting_customer' as const, createdAt: new Date(started).toISOString(), settledByHand: null };
 
 describe('the settle-by-hand hint of a pending payment', () => {
   it('six minutes in: "in 9 minutes", with the time it opens, in the till\'s time zone', () => {
@@ -20,7 +20,7 @@ describe('the settle-by-hand hint of a pending payment', () => {
 
   it('nothing once there is a result, once it is overdue, or once it was settled by hand', () => {
     expect(settleHintText({ ...pending, state: 'success' }, started, 'yes', 'Africa/Accra')).toBeNull();
-    expect(settleHintText({ ...pending, overdue: true }, started + 16 * 60_000, 'yes', 'Africa/Accra')).toBeNull();
+    expect(settleHintText({ ...pending, overdue: true as const }, started + 16 * 60_000, 'yes', 'Africa/Accra')).toBeNull();
     const hand = { outcome: 'paid' as const, reference: null, fee: null, note: '', by: 'Efua', at: pending.createdAt, check: null };
     expect(settleHintText({ ...pending, settledByHand: hand }, started, 'yes', 'Africa/Accra')).toBeNull();
   });
