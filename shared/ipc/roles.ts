@@ -58,9 +58,9 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'alerts:list': OWNER,
   'alerts:acknowledge': OWNER,
   // Issue 21: a phone link shows the whole shop's takings: the owner alone makes, lists and turns them off.
-  'ownerLinks:create': OWNER,
-  'ownerLinks:list': OWNER,
-  'ownerLinks:revoke': OWNER,
+  'phone:createLink': OWNER,
+  'phone:listLinks': OWNER,
+  'phone:revokeLink': OWNER,
   'history:search': SELLERS,
   'receipt:preview': SELLERS,
   'receipt:print': SELLERS,

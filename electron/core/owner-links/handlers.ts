@@ -1,4 +1,4 @@
-/** Handlers for the owner's phone links (`ownerLinks:*`, the owner only: shared/ipc/roles.ts). */
+/** Handlers for the owner's phone links (`phone:*`, the owner only: shared/ipc/roles.ts). */
 import type { z } from 'zod';
 import { ENVIRONMENTS, type Environment } from '../../../shared/domain.js';
 import type { IpcContract, IpcResponse, OwnerLinkView } from '../../../shared/ipc/contract.js';
@@ -6,7 +6,7 @@ import type { CoreContext } from '../core-context.js';
 import { CoreError } from '../errors.js';
 import { createLink, listLinks, revokeLink, type RelayAccess } from './index.js';
 
-type Channel = 'ownerLinks:create' | 'ownerLinks:list' | 'ownerLinks:revoke';
+type Channel = 'phone:createLink' | 'phone:listLinks' | 'phone:revokeLink';
 type Handlers = { [C in Channel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
 
 const NAME: Record<Environment, string> = { test: 'TEST', live: 'LIVE' };
@@ -20,13 +20,13 @@ export function ownerLinksHandlers(ctx: CoreContext): Handlers {
     return { relayUrl: config.relayUrl, relayToken: config.relayToken };
   }
   return {
-    'ownerLinks:create': async ({ label, environment }) => {
+    'phone:createLink': async ({ label, environment }) => {
       const env = environment ?? ctx.settings.settings.active;
       const made = await createLink(await access(env), { label, environment: env, timeZone: ctx.settings.settings.timeZone });
       ctx.log.info('owner_link.created', { id: made.link.id, environment: env });
       return made;
     },
-    'ownerLinks:list': async () => {
+    'phone:listLinks': async () => {
       const links = new Map<string, OwnerLinkView>();
       const problems: string[] = [];
       for (const env of ENVIRONMENTS) {
@@ -40,7 +40,7 @@ export function ownerLinksHandlers(ctx: CoreContext): Handlers {
       }
       return { links: [...links.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), problems };
     },
-    'ownerLinks:revoke': async ({ id, environment }) => {
+    'phone:revokeLink': async ({ id, environment }) => {
       await revokeLink(await access(environment), id);
       ctx.log.info('owner_link.revoked', { id, environment });
       return { ok: true as const };

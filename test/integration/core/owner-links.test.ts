@@ -21,10 +21,10 @@ const refusal = (promise: Promise<unknown>) =>
 describe('takings on the owner’s phone', () => {
   it('the owner makes a link, the phone sees a sale live with the till’s figures, a cashier is refused, turning it off ends the page', async () => {
     const { core, services } = fixture;
-    const made = await core.invoke('ownerLinks:create', { label: "Auntie Efua's phone", environment: 'test' });
+    const made = await core.invoke('phone:createLink', { label: "Auntie Efua's phone", environment: 'test' });
     expect(made.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/owner#t=ov_[A-Za-z0-9_-]{43}$/);
     expect(made.link).toMatchObject({ label: "Auntie Efua's phone", environment: 'test', revokedAt: null });
-    const listed = await core.invoke('ownerLinks:list', {});
+    const listed = await core.invoke('phone:listLinks', {});
     expect(listed.links.map((l) => l.id)).toContain(made.link.id);
     expect(JSON.stringify(listed)).not.toContain(made.url.split('#t=')[1]);
 
@@ -61,14 +61,14 @@ describe('takings on the owner’s phone', () => {
     // A cashier: refused by the core before any relay is asked.
     await core.invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: KOFI });
     await core.invoke('session:signIn', { pin: KOFI });
-    expect(await refusal(core.invoke('ownerLinks:create', { label: 'Mine', environment: 'test' }))).toBe('FORBIDDEN');
-    expect(await refusal(core.invoke('ownerLinks:list', {}))).toBe('FORBIDDEN');
-    expect(await refusal(core.invoke('ownerLinks:revoke', { id: made.link.id, environment: 'test' }))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('phone:createLink', { label: 'Mine', environment: 'test' }))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('phone:listLinks', {}))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('phone:revokeLink', { id: made.link.id, environment: 'test' }))).toBe('FORBIDDEN');
 
     await core.invoke('session:signIn', { pin: PIN });
-    await core.invoke('ownerLinks:revoke', { id: made.link.id, environment: 'test' });
+    await core.invoke('phone:revokeLink', { id: made.link.id, environment: 'test' });
     await sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 3_000);
     expect((await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).status).toBe(401);
-    expect((await core.invoke('ownerLinks:list', {})).links.find((l) => l.id === made.link.id)?.revokedAt).not.toBeNull();
+    expect((await core.invoke('phone:listLinks', {})).links.find((l) => l.id === made.link.id)?.revokedAt).not.toBeNull();
   });
 });
