@@ -8,7 +8,7 @@
  */
 import type { Environment } from '../../shared/domain.js';
 
-/** A stored event as `latest` returns it (the same shape as relay-store.ts's EventRow). */
+/** A stored event as `latest` returns it (relay-store.ts's EventRow is this type). */
 export type OwnerEventRow = {
   seq: number;
   reference: string;

@@ -13,7 +13,7 @@
  */
 import type { Environment } from '../../shared/domain.js';
 import type { RelayEvent } from '../../shared/relay-wire.js';
-import type { OwnerViewStore } from './owner-view.js';
+import type { OwnerEventRow, OwnerViewStore } from './owner-view.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -43,15 +43,7 @@ export type ApplyOutcome =
   | { kind: 'conflict'; seq: number; storedEnvironment: Environment; fields: string[] };
 
 /** One stored event as the stores return it for streaming (turned into JSON by `eventJson`). */
-export type EventRow = {
-  seq: number;
-  reference: string;
-  environment: Environment;
-  key_id: string;
-  received_at: string;
-  webhook_created_at: string;
-  transaction_json: string;
-};
+export type EventRow = OwnerEventRow;
 
 /** Told once a delivery's fate is known: its committed outcome, or the commit's error. */
 export interface CommitWaiter {
