@@ -10,7 +10,7 @@
  * `master-key rotate` re-seals every secret and the check value with the new key in one transaction.
  */
 import type pg from 'pg';
-import { audit, cliActor } from './audit.js';
+import { audit, cliActor, inTransaction } from './audit.js';
 import { MasterKeyError, openSecret, openWithAny, sealSecret } from './secret-box.js';
 
 const CHECK_ID = 'momo-relay:master-key-check';
@@ -70,20 +70,11 @@ export async function assertMasterKey(db: Db, keys: readonly Buffer[], writeChec
 
 /** Runs `fn` in a transaction holding the master-key lock, with the key checked first. */
 export async function withCheckedMasterKey<T>(pool: pg.Pool, masterKey: Buffer, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query(LOCK);
     await assertMasterKey(client, [masterKey], true);
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    return fn(client);
+  });
 }
 
 export type RotateResult = { resealed: number };
