@@ -18,3 +18,25 @@ export function sandboxSuccessTransaction(overrides: Record<string, unknown> = {
     ...overrides,
   };
 }
+
+/**
+ * A counter sale of GHS 12.50 as a webhook's `data` carries it, in either environment (the sandbox's
+ * network and `sandbox: true` only in test): the relay's tests sign and deliver it.
+ */
+export function counterSaleTransaction(environment: 'test' | 'live', overrides: Record<string, unknown> = {}) {
+  return {
+    reference: 'TX_verify_1',
+    clientReference: 'till-1:1',
+    status: 'SUCCESS',
+    amount: '12.50',
+    fee: '0.24',
+    net: '12.26',
+    currency: 'GHS',
+    customer: { msisdn: '233241234567', network: environment === 'test' ? 'SANDBOX' : 'MTN' },
+    description: 'Counter sale',
+    metadata: null,
+    completedAt: '2026-11-21T10:00:00.000Z',
+    ...(environment === 'test' ? { sandbox: true } : {}),
+    ...overrides,
+  };
+}

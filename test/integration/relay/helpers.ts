@@ -2,6 +2,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { relayEventSchema, type RelayEvent } from '../../../shared/relay-wire.js';
 import { signWebhook, type SignedPayload } from '../../../shared/webhook-signature.js';
+import { counterSaleTransaction } from '../../support/wire-fixtures.js';
 import { createRelayToken, parseRelayConfig, type RelayConfig, type RelayConfigInput } from '../../../relay/ops/index.js';
 
 export const TEST_KEY = { publicId: 'pk_test_Relay0001', secret: 'sk_test_RelaySecret000000000001' };
@@ -21,21 +22,11 @@ export function makeConfig(overrides: Partial<RelayConfigInput> = {}): { config:
 let counter = 0;
 export function transaction(environment: 'test' | 'live', overrides: Record<string, unknown> = {}) {
   counter++;
-  return {
+  return counterSaleTransaction(environment, {
     reference: `TX_${Date.now().toString(36)}_${counter}`,
     clientReference: `till-1:${counter}`,
-    status: 'SUCCESS',
-    amount: '12.50',
-    fee: '0.24',
-    net: '12.26',
-    currency: 'GHS',
-    customer: { msisdn: '233241234567', network: environment === 'test' ? 'SANDBOX' : 'MTN' },
-    description: 'Counter sale',
-    metadata: null,
-    completedAt: '2026-11-21T10:00:00.000Z',
-    ...(environment === 'test' ? { sandbox: true } : {}),
     ...overrides,
-  };
+  });
 }
 
 export function webhookBody(data: Record<string, unknown>): string {

@@ -7,6 +7,7 @@ import { checkHeaders, DeliveryVerifier, header, isRejection, type ReceivedWebho
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../../../relay/store/index.js';
 import { parseRelayConfig, RelayMetrics, type RelayConfigInput } from '../../../../relay/ops/index.js';
 import { signWebhook } from '../../../../shared/webhook-signature.js';
+import { counterSaleTransaction } from '../../../support/wire-fixtures.js';
 
 const TEST_KEY = { publicId: 'pk_test_Verify0001', secret: 'sk_test_VerifySecret00000001', merchantId: 'm-1' };
 // Written as sk_live_${'…'} so secret scanners do not flag a fixture as a real key.
@@ -14,23 +15,7 @@ const LIVE_KEY = { publicId: 'pk_live_Verify0002', secret: `sk_live_${'VerifySec
 const NOW_MS = 1_795_000_000_000 + 123;
 const NOW_S = Math.floor(NOW_MS / 1000);
 
-function data(environment: 'test' | 'live', overrides: Record<string, unknown> = {}) {
-  return {
-    reference: 'TX_verify_1',
-    clientReference: 'till-1:1',
-    status: 'SUCCESS',
-    amount: '12.50',
-    fee: '0.24',
-    net: '12.26',
-    currency: 'GHS',
-    customer: { msisdn: '233241234567', network: environment === 'test' ? 'SANDBOX' : 'MTN' },
-    description: 'Counter sale',
-    metadata: null,
-    completedAt: '2026-11-21T10:00:00.000Z',
-    ...(environment === 'test' ? { sandbox: true } : {}),
-    ...overrides,
-  };
-}
+const data = counterSaleTransaction;
 
 const bodyOf = (d: Record<string, unknown>, extra = '') => `{"createdAt":"2026-11-21T10:00:01.000Z","data":${JSON.stringify(d)}${extra}}`;
 
