@@ -1,4 +1,5 @@
 /** CSV cells for every export the till writes (takings, the day's Z, the audit log). */
+import { localParts } from './local-date.js';
 import { withoutControls } from './outside-text.js';
 
 /**
@@ -33,16 +34,6 @@ export function csvFile(lines: readonly string[]): string {
  * Calc and Excel read as a date and time (ISO text with a T and a Z is kept as text).
  */
 export function csvLocalDateTime(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(ms));
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+  const p = localParts(ms, timeZone);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }

@@ -32,3 +32,21 @@ export function datesBetween(from: string, to: string): string[] {
   }
   return out;
 }
+
+/** The wall-clock fields of an instant in a time zone, each zero-padded (hours 00-23). */
+export type LocalParts = { year: string; month: string; day: string; hour: string; minute: string; second: string };
+
+export function localParts(ms: number, timeZone: string): LocalParts {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(ms));
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
+  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+}

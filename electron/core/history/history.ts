@@ -9,6 +9,7 @@ import type { IpcResponse } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import { numberEnd, referencePrefixes } from '../../../shared/history-query.js';
 import { receiptNoOf } from '../../../shared/receipt-number.js';
+import { localParts } from '../../../shared/local-date.js';
 import { toPaymentViewAt, type PaymentRow } from '../payments/index.js';
 import type { Environment } from '../../../shared/domain.js';
 import type { ShiftScope } from './cashier-scope.js';
@@ -32,18 +33,8 @@ export function dayBoundsMs(date: string, timeZone: string): [number, number] {
 }
 
 function offsetMs(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(at));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const p = localParts(at, timeZone);
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   return asUtc - Math.floor(at / 1000) * 1000;
 }
 
