@@ -6,9 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import type pg from 'pg';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
 import { createAdminToken, openPgPool, revokeAdminToken } from '../../../../relay/store/pg/index.js';
+import { closeAfterEach } from '../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { waitFor } from '../../../support/wait-for.js';
@@ -33,11 +34,7 @@ function call(base: string, method: string, path: string, token: string | null, 
 
 describePg('relay on PostgreSQL: the admin API', () => {
   const cluster = usePgCluster();
-  const open: Array<{ close(): Promise<void> }> = [];
-
-  afterEach(async () => {
-    for (const o of open.splice(0).reverse()) await o.close();
-  });
+  const open = closeAfterEach();
 
   async function setUp(): Promise<{ relay: RunningRelay; pool: pg.Pool; admin: string }> {
     const url = await cluster().createDatabase();

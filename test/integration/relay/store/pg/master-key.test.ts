@@ -10,10 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../../../../../relay/http/index.js';
 import { addKey, addMerchant, createAdminToken, loadMasterKey, openPgPool, rotateMasterKey } from '../../../../../relay/store/pg/index.js';
 import { sealSecret } from '../../../../../relay/store/pg/secret-box.js';
+import { closeAfterEach } from '../../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../../support/temp-dir.js';
 import { waitFor } from '../../../../support/wait-for.js';
@@ -25,12 +26,8 @@ const KEY_LATE = { publicId: 'pk_live_MasterLate1', secret: `sk_live_${'MasterSe
 
 describePg('relay on PostgreSQL: the master key', () => {
   const cluster = usePgCluster();
-  const open: Array<{ close(): Promise<void> }> = [];
+  const open = closeAfterEach();
   const noLog = () => {};
-
-  afterEach(async () => {
-    for (const o of open.splice(0).reverse()) await o.close();
-  });
 
   async function setUp(): Promise<{ url: string; pool: pg.Pool; masterKey: Buffer }> {
     const url = await cluster().createDatabase();

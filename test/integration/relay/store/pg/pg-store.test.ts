@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ApplyOutcome, TenantDelivery } from '../../../../../relay/store/index.js';
 import {
   openPgPool,
@@ -19,6 +19,7 @@ import {
   revokeToken,
 } from '../../../../../relay/store/pg/index.js';
 import { hashRelayToken } from '../../../../../relay/ops/index.js';
+import { closeAfterEach } from '../../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
 import { sleep } from '../../../../support/wait-for.js';
 
@@ -45,12 +46,8 @@ function submit(store: PgStore, d: TenantDelivery): Promise<ApplyOutcome> {
 
 describePg('relay on PostgreSQL: the store', () => {
   const cluster = usePgCluster();
-  const open: Array<{ close(): Promise<void> }> = [];
+  const open = closeAfterEach();
   const noLog = () => {};
-
-  afterEach(async () => {
-    for (const o of open.splice(0).reverse()) await o.close();
-  });
 
   async function setUp(merchants = ['MCH_one']) {
     const url = await cluster().createDatabase();
