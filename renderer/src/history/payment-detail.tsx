@@ -54,12 +54,7 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
         <dt>Customer</dt>
         <dd>
           {phone(payment.msisdn)} · {networkLabel(payment.network)}
-          {payment.customerName ? (
-            <>
-              {' · '}
-              <bdi>{payment.customerName}</bdi>
-            </>
-          ) : null}
+          <NameAfter joiner=" · " name={payment.customerName} />
         </dd>
         <dt>Fee</dt>
         <dd>{ghs(payment.fee)}</dd>
@@ -76,12 +71,7 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
         <dt>Started</dt>
         <dd>
           {dateTime(payment.createdAt, timeZone)}
-          {payment.startedBy ? (
-            <>
-              {' by '}
-              <bdi>{payment.startedBy}</bdi>
-            </>
-          ) : null}
+          <NameAfter joiner=" by " name={payment.startedBy} />
         </dd>
         <dt>Finished</dt>
         <dd>{dateTime(payment.completedAt, timeZone)}</dd>
@@ -103,4 +93,14 @@ export function PaymentDetail({ payment, timeZone, till, settle, onUnlocked, onC
       </button>
     </section>
   );
+}
+
+/** A name from outside (a customer's, a cashier's) after its joiner, isolated in its own direction; nothing without a name. */
+function NameAfter({ joiner, name }: { joiner: string; name: string | null | undefined }) {
+  return name ? (
+    <>
+      {joiner}
+      <bdi>{name}</bdi>
+    </>
+  ) : null;
 }
