@@ -66,7 +66,8 @@ async function merchantCommand(pool: pg.Pool, verb: string | undefined, v: PgCli
         ...(m.suspendedAt ? ['suspended'] : []),
       ].join('\t'),
     );
-  } else return adminCommand(pool, ['merchant', verb ?? ''], v);
+  } else if (verb === 'suspend' || verb === 'resume' || verb === 'remove') return adminCommand(pool, ['merchant', verb], v);
+  else throw verbs('merchant', verb, ['add', 'list', 'suspend', 'resume', 'remove']);
 }
 
 async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
