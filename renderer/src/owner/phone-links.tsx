@@ -116,7 +116,9 @@ export function PhoneLinks({ environment }: { environment: 'test' | 'live' }) {
             onChange={(e) => setLabel(e.target.value)}
           />
         </div>
-        <button type="submit" className="primary">Make a {environment === 'test' ? 'TEST' : 'LIVE'} link</button>
+        <button type="submit" className="primary">
+          Make a {environment === 'test' ? 'TEST' : 'LIVE'} link
+        </button>
       </form>
       {made ? <MadeLink url={made.url} label={made.label} /> : null}
       {message ? (
