@@ -54,8 +54,10 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset 
       {page === 'charge' ? <SaleFlow sale={sale} status={status} announce={announce} /> : null}
       {page === 'history' ? (
         <HistoryScreen
-          // Loaded afresh for whoever signs in next: what History may show depends on the person.
-          key={`${status?.signedIn?.id ?? 'nobody'}:${shown?.id ?? 'list'}`}
+          // With staff, loaded afresh for whoever signs in next: what History may show depends on the person.
+          // Without staff it shows the same to anyone, and the owner signs in at the payment to settle it by
+          // hand: a remount then would close that payment before its settle form showed.
+          key={`${status?.staffMode ? (status.signedIn?.id ?? 'nobody') : 'shop'}:${shown?.id ?? 'list'}`}
           timeZone={timeZone}
           initial={shown}
           till={till}
