@@ -100,22 +100,11 @@ export function toPaymentViewAt(row: PaymentRow, now: number): PaymentView {
   return isOverdue(row.state, row.created_at, now) ? { ...toPaymentView(row), overdue: true } : toPaymentView(row);
 }
 
-export type PaymentPatch = Partial<
-  Pick<
-    PaymentRow,
-    | 'state'
-    | 'fee'
-    | 'net'
-    | 'reference'
-    | 'error_code'
-    | 'error_message'
-    | 'attempts'
-    | 'stopped_waiting'
-    | 'stopped_by_name'
-    | 'completed_at'
-    | HandColumn
-  >
->;
+/** The columns a payment gains as it goes on (its result, its waiting): set by updates, never at insert. */
+type ProgressColumn =
+  'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'stopped_by_name' | 'completed_at';
+
+export type PaymentPatch = Partial<Pick<PaymentRow, 'state' | ProgressColumn | HandColumn>>;
 
 export class PaymentsRepo {
   private readonly stmts;
@@ -142,23 +131,7 @@ export class PaymentsRepo {
   }
 
   insert(
-    row: Omit<
-      PaymentRow,
-      | 'fee'
-      | 'net'
-      | 'reference'
-      | 'error_code'
-      | 'error_message'
-      | 'attempts'
-      | 'stopped_waiting'
-      | 'stopped_by_name'
-      | 'completed_at'
-      | 'staff_id'
-      | 'staff_name'
-      | 'shift_id'
-      | 'receipt_no'
-      | HandColumn
-    > &
+    row: Omit<PaymentRow, ProgressColumn | 'staff_id' | 'staff_name' | 'shift_id' | 'receipt_no' | HandColumn> &
       Partial<Pick<PaymentRow, 'reference' | 'staff_id' | 'staff_name' | 'shift_id'>>,
   ): void {
     this.stmts.insert.run({ reference: null, staff_id: null, staff_name: null, shift_id: null, ...row });
