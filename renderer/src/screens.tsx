@@ -27,12 +27,14 @@ type Props = {
   shown: PaymentView | null;
   /** A screen that failed to render: its button goes back to Charge. */
   onReset: () => void;
+  /** Does `go` once unsaved edits are saved or discarded (the owner bar's Lock would drop them). */
+  guard: (go: () => void) => void;
 };
 
-export function Screens({ page, status, refresh, sale, announce, shown, onReset }: Props) {
+export function Screens({ page, status, refresh, sale, announce, shown, onReset, guard }: Props) {
   const lock = useCallback(() => {
-    void call('owner:lock', {}).then(refresh, () => undefined);
-  }, [refresh]);
+    guard(() => void call('owner:lock', {}).then(refresh, () => undefined));
+  }, [guard, refresh]);
 
   const timeZone = status?.timeZone ?? 'Africa/Accra';
   const till = { id: status?.tillId ?? '', name: status?.tillName ?? '' };

@@ -28,6 +28,7 @@ export const IPC_CHANNEL_NAMES = [
   'settings:saveTill',
   'settings:saveCounter',
   'settings:testConnection',
+  'settings:liveMissing',
   'settings:setEnvironment',
   'payments:resolveAccount',
   'payments:charge',

@@ -38,6 +38,7 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'receipt:testPrint': OWNER,
   'printer:list': OWNER,
   'settings:testConnection': OWNER,
+  'settings:liveMissing': OWNER,
   'settings:setEnvironment': OWNER,
   'staff:list': OWNER,
   'staff:add': OWNER,

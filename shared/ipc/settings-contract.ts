@@ -20,6 +20,10 @@ export const environmentSettingsViewSchema = z.object({
 });
 export type EnvironmentSettingsView = z.infer<typeof environmentSettingsViewSchema>;
 
+/** The settings an environment needs before it can take payments (the core's own completeness check reads this list). */
+export const ENVIRONMENT_SETTINGS = ['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'] as const;
+export type EnvironmentSetting = (typeof ENVIRONMENT_SETTINGS)[number];
+
 export const environmentSettingsInputSchema = z.object({
   baseUrl: z.string().max(2048),
   merchantId: z.string().max(64),
@@ -79,6 +83,11 @@ export const settingsChannels = {
       result: z.enum(['ok', 'unauthorized', 'unreachable', 'error']),
       message: z.string(),
     }),
+  },
+  /** What LIVE still lacks, in the form's order: the same check that refuses the switch (empty: LIVE may be switched on). */
+  'settings:liveMissing': {
+    request: z.object({}).strict(),
+    response: z.object({ missing: z.array(z.enum(ENVIRONMENT_SETTINGS)) }),
   },
   'settings:setEnvironment': {
     request: z.object({ environment: environmentSchema, pin: z.string().max(16) }).strict(),

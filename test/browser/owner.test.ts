@@ -304,20 +304,24 @@ describe('the owner', () => {
     await screenshot(page, 'settings');
   });
 
-  it('refuses to switch to LIVE while the LIVE settings are incomplete, after saying real money moves', async () => {
+  it('refuses to switch to LIVE while the LIVE settings are incomplete, listing what is missing before any PIN', async () => {
     const { page } = till.get();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tabTo(page, /^Switch to LIVE/);
     await enter(page);
-    expect(await page.textContent('#env-confirm-text')).toMatch(/real money moves/);
-    await focused(page, 'switch-pin');
-    await page.keyboard.type(PIN);
-    await enter(page);
-    expect(await text(page, 'switch-error')).toMatch(/^LIVE cannot be switched on: its settings are incomplete/);
+    // Issue 20 item 9: what is missing comes first; no PIN is asked and no warning shown while LIVE is impossible.
+    await focused(page, 'live-missing-title');
+    expect(await text(page, 'live-missing-title')).toBe('LIVE cannot be switched on yet');
+    expect(await page.getByTestId('live-missing-item').count()).toBe(6);
+    expect(await page.locator('#switch-pin').count()).toBe(0);
+    await enter(page); // a reflex Enter on the list does nothing
+    expect(await page.locator('#switch-pin').count()).toBe(0);
     expect(await text(page, 'env-badge')).toBe('TEST');
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'settings-live-refused');
+    await tabTo(page, /^Close$/);
+    await enter(page);
     const status = (await till.get().invoke('app:status', {})) as { environment: string };
     expect(status.environment).toBe('test');
   });

@@ -1,6 +1,6 @@
 /** The owner's Settings screen: `settings:*` (the receipt's own settings are with printing). */
 import type { Environment } from '../../../shared/domain.js';
-import type { IpcResponse } from '../../../shared/ipc/contract.js';
+import type { EnvironmentSetting, IpcResponse } from '../../../shared/ipc/contract.js';
 import type { CoreContext } from '../core-context.js';
 import { counterFromInput } from './counter-settings.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
@@ -9,10 +9,10 @@ import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from '../payments/ind
 import { isValidTimeZone } from '../../../shared/local-date.js';
 import { verifyPin } from '../people/index.js';
 import type { ReceiptChannel } from '../printing/index.js';
-import { isComplete, toView, type EnvironmentConfig } from './settings-store.js';
+import { missingSettings, toView, type EnvironmentConfig } from './settings-store.js';
 import { validateEnvironmentInput, type CleanEnvironmentInput } from './settings-validation.js';
 
-const MISSING_LABELS: Record<string, string> = {
+const MISSING_LABELS: Record<EnvironmentSetting, string> = {
   baseUrl: 'Service URL',
   merchantId: 'Merchant ID',
   publicKeyId: 'Public key id',
@@ -85,21 +85,21 @@ export function settingsHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsO
 
     'settings:testConnection': ({ environment }) => testConnection(ctx, environment),
 
+    'settings:liveMissing': async () => ({ missing: missingSettings(await ctx.configFor('live')) }),
+
     'settings:setEnvironment': async ({ environment, pin }) => {
-      const checked = await checkOwnerPin(pin);
-      if (!checked.ok) return checked;
+      // An impossible switch is refused before the PIN is asked for (nor counted by the lock-out).
       if (environment === 'live') {
-        const live = await ctx.configFor('live');
-        if (!isComplete(live)) {
-          const missing = (['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'] as const).filter(
-            (k) => !live[k],
-          );
+        const missing = missingSettings(await ctx.configFor('live'));
+        if (missing.length > 0) {
           return {
             ok: false,
             message: `LIVE cannot be switched on: its settings are incomplete (missing ${missing.map((k) => MISSING_LABELS[k]).join(', ')}).`,
           };
         }
       }
+      const checked = await checkOwnerPin(pin);
+      if (!checked.ok) return checked;
       if (ctx.settings.settings.active !== environment)
         ctx.audit.record(owner(), 'environment', `switched to ${environment.toUpperCase()}`);
       ctx.setActive(environment);

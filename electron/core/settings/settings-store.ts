@@ -10,7 +10,7 @@ import type { Environment } from '../../../shared/domain.js';
 import { environmentSchema } from '../../../shared/domain-schemas.js';
 import { AMOUNT_ENTRIES, MAX_PESEWAS } from '../../../shared/money.js';
 import { maskSecret } from '../../../shared/wire/keys.js';
-import type { EnvironmentSettingsView } from '../../../shared/ipc/contract.js';
+import { ENVIRONMENT_SETTINGS, type EnvironmentSetting, type EnvironmentSettingsView } from '../../../shared/ipc/contract.js';
 import { DEFAULT_RECEIPT_SETTINGS, receiptSettingsSchema } from '../../../shared/receipt/receipt-settings.js';
 import { CoreError } from '../errors.js';
 import { isValidTimeZone } from '../../../shared/local-date.js';
@@ -71,8 +71,13 @@ function newTillId(): string {
   return `T${Array.from(bytes, (b) => TILL_ID_ALPHABET[b % TILL_ID_ALPHABET.length]).join('')}`;
 }
 
+/** The settings this environment still lacks, in the form's order: the one check behind "complete", the LIVE switch and its list. */
+export function missingSettings(config: EnvironmentConfig): EnvironmentSetting[] {
+  return ENVIRONMENT_SETTINGS.filter((k) => !config[k]);
+}
+
 export function isComplete(config: EnvironmentConfig): boolean {
-  return Boolean(config.baseUrl && config.merchantId && config.publicKeyId && config.secretKey && config.relayUrl && config.relayToken);
+  return missingSettings(config).length === 0;
 }
 
 export function toView(config: EnvironmentConfig): EnvironmentSettingsView {

@@ -5,6 +5,7 @@ import { dateTime, ghs, phone } from '../format';
 import { PaymentStatus } from '../components/payment-status';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { amountQuestion, type ChargeCheck } from './charge-checks';
+import '../components/components.css';
 
 type Props = { check: ChargeCheck; timeZone: string; onYes: () => void; onNo: () => void };
 

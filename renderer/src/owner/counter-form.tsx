@@ -3,6 +3,8 @@ import { useState, type FormEvent } from 'react';
 import type { CounterSettings } from '../../../shared/ipc/contract';
 import { checkCedisEntry, formatAmount, type AmountEntry } from '../../../shared/money';
 import { call, errorMessage } from '../api';
+import { UnsavedMark } from '../components/unsaved-mark';
+import { useUnsaved } from '../hooks/use-unsaved';
 
 type Props = { counter: CounterSettings; onSaved: () => void };
 
@@ -19,6 +21,7 @@ export function CounterForm({ counter, onSaved }: Props) {
   const [minimum, setMinimum] = useState(counter.minimum);
   const [confirmAbove, setConfirmAbove] = useState(counter.confirmAbove);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const unsaved = useUnsaved('counter', 'Amounts at the counter', { entry, minimum, confirmAbove });
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -30,6 +33,7 @@ export function CounterForm({ counter, onSaved }: Props) {
       };
       await call('settings:saveCounter', request);
       setMessage({ ok: true, text: 'Counter settings saved.' });
+      unsaved.saved({ entry, minimum, confirmAbove });
       onSaved();
     } catch (err) {
       setMessage({ ok: false, text: errorMessage(err) });
@@ -65,9 +69,12 @@ export function CounterForm({ counter, onSaved }: Props) {
           {message.text}
         </p>
       ) : null}
-      <button type="submit" className="secondary">
-        Save counter settings
-      </button>
+      <div className="actions">
+        <button type="submit" className="secondary">
+          Save counter settings
+        </button>
+        <UnsavedMark dirty={unsaved.dirty} testId="counter-form-unsaved" />
+      </div>
     </form>
   );
 }

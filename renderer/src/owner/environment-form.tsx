@@ -1,8 +1,10 @@
 /** One environment's details (TEST or LIVE): secrets only ever shown masked, typed fresh to change. */
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { EnvironmentSettingsView } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
 import { EnvironmentField } from './environment-field';
+import { UnsavedMark } from '../components/unsaved-mark';
+import { useUnsaved } from '../hooks/use-unsaved';
 import type { Environment } from '../../../shared/domain';
 
 type Props = { environment: Environment; view: EnvironmentSettingsView; onSaved: () => void };
@@ -23,6 +25,7 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
   const [test, testConnection] = useConnectionTest(environment);
   const id = (field: string) => `${environment}-${field}`;
   const name = environment === 'live' ? 'LIVE' : 'TEST';
+  const unsaved = useUnsaved(`env-${environment}`, `${name} environment`, values);
   const blamed = message && !message.ok && message.field && message.field in values ? message.field : null;
 
   const save = async (e: FormEvent) => {
@@ -34,6 +37,7 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
         values: { ...rest, ...(secretKey ? { secretKey } : {}), ...(relayToken ? { relayToken } : {}) },
       });
       setValues((v) => ({ ...v, secretKey: '', relayToken: '' }));
+      unsaved.saved({ ...values, secretKey: '', relayToken: '' });
       setMessage({ ok: true, text: `${name} settings saved.` });
       onSaved();
     } catch (err) {
@@ -78,15 +82,25 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
       </div>
       <p className="hint">Callback address sent to the service: {view.callbackUrl || '—'}</p>
       <EnvironmentStatus id={id} saved={message && !blamed ? message : null} test={test} />
-      <div className="actions">
-        <button type="submit" className="primary">
-          Save {name} settings
-        </button>
-        <button type="button" className="secondary" onClick={() => void testConnection()}>
-          Test {name} connection
-        </button>
-      </div>
+      <EnvironmentActions name={name} onTest={() => void testConnection()}>
+        <UnsavedMark dirty={unsaved.dirty} testId={id('form-unsaved')} />
+      </EnvironmentActions>
     </form>
+  );
+}
+
+/** Save (the form's submit) and Test connection, then whatever else belongs beside them. */
+function EnvironmentActions({ name, onTest, children }: { name: string; onTest: () => void; children: ReactNode }) {
+  return (
+    <div className="actions">
+      <button type="submit" className="primary">
+        Save {name} settings
+      </button>
+      <button type="button" className="secondary" onClick={onTest}>
+        Test {name} connection
+      </button>
+      {children}
+    </div>
   );
 }
 

@@ -1,23 +1,61 @@
-/** TEST/LIVE switch. LIVE asks for confirmation (real money moves) and the PIN; the core refuses incomplete settings. */
-import { useState, type FormEvent } from 'react';
+/**
+ * TEST/LIVE switch. "Switch to LIVE…" first asks the core what LIVE still lacks (its own check, the one that
+ * refuses the switch): while anything is missing it lists it and offers no PIN. Only then does it say that
+ * real money moves and ask for the owner PIN (issue 20, item 9).
+ */
+import { useEffect, useState, type FormEvent } from 'react';
 
 import { call, errorMessage } from '../api';
 import { useAnnounce } from '../components/announcer';
 import { FormActions } from '../components/form-actions';
+import { FormError } from '../components/form-error';
 import type { Environment } from '../../../shared/domain';
+import type { EnvironmentSetting } from '../../../shared/ipc/contract';
+import { LiveMissing } from './live-missing';
 
-type Props = { active: Environment; liveReady: boolean; onChanged: () => void };
+/** `settingsRead`: the settings as last read; a new read (after a save) checks again what LIVE lacks. */
+type Props = { active: Environment; liveReady: boolean; settingsRead: unknown; onChanged: () => void };
+type Step = { kind: 'idle' } | { kind: 'missing'; missing: EnvironmentSetting[] } | { kind: 'confirm'; target: Environment };
 
-export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
-  const [target, setTarget] = useState<Environment | null>(null);
+export function EnvironmentSwitch({ active, liveReady, settingsRead, onChanged }: Props) {
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const announce = useAnnounce();
   const other: Environment = active === 'live' ? 'test' : 'live';
 
+  const close = () => {
+    setStep({ kind: 'idle' });
+    setPin('');
+    setError(null);
+  };
+
+  /** To LIVE: what is missing first, the PIN only when nothing is. To TEST: the PIN at once. */
+  const begin = async (target: Environment) => {
+    setError(null);
+    if (target === 'test') return setStep({ kind: 'confirm', target });
+    try {
+      const { missing } = await call('settings:liveMissing', {});
+      setStep(missing.length > 0 ? { kind: 'missing', missing } : { kind: 'confirm', target });
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  // The list shown follows the LIVE settings as they are saved below it.
+  const listed = step.kind === 'missing';
+  useEffect(() => {
+    if (!listed) return;
+    call('settings:liveMissing', {}).then(
+      ({ missing }) => setStep(missing.length > 0 ? { kind: 'missing', missing } : { kind: 'idle' }),
+      () => undefined,
+    );
+  }, [listed, settingsRead]);
+
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
-    if (!target) return;
+    if (step.kind !== 'confirm') return;
+    const { target } = step;
     try {
       const answer = await call('settings:setEnvironment', { environment: target, pin });
       if (!answer.ok) {
@@ -25,9 +63,7 @@ export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
         return;
       }
       announce(`The till is now in ${target === 'live' ? 'LIVE' : 'TEST'} mode.`, true);
-      setTarget(null);
-      setPin('');
-      setError(null);
+      close();
       onChanged();
     } catch (err) {
       setError(errorMessage(err));
@@ -40,31 +76,18 @@ export function EnvironmentSwitch({ active, liveReady, onChanged }: Props) {
       {!liveReady && active === 'test' ? (
         <p className="hint">LIVE settings are not complete yet; fill in the LIVE environment below first.</p>
       ) : null}
-      {target === null ? (
-        <button
-          type="button"
-          className={other === 'live' ? 'danger' : 'secondary'}
-          onClick={() => {
-            setTarget(other);
-            setError(null);
-          }}
-        >
-          Switch to {other === 'live' ? 'LIVE' : 'TEST'}…
-        </button>
-      ) : (
-        <SwitchConfirm
-          target={target}
-          pin={pin}
-          onPin={setPin}
-          error={error}
-          onSubmit={(e) => void confirm(e)}
-          onCancel={() => {
-            setTarget(null);
-            setPin('');
-            setError(null);
-          }}
-        />
-      )}
+      {step.kind === 'idle' ? (
+        <>
+          <button type="button" className={other === 'live' ? 'danger' : 'secondary'} onClick={() => void begin(other)}>
+            Switch to {other === 'live' ? 'LIVE' : 'TEST'}…
+          </button>
+          <FormError message={error} />
+        </>
+      ) : null}
+      {step.kind === 'missing' ? <LiveMissing missing={step.missing} onClose={close} /> : null}
+      {step.kind === 'confirm' ? (
+        <SwitchConfirm target={step.target} pin={pin} onPin={setPin} error={error} onSubmit={(e) => void confirm(e)} onCancel={close} />
+      ) : null}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { PinField } from '../components/pin-field';
+import { useUnsaved } from '../hooks/use-unsaved';
 
 type Props = { mode: 'first' | 'change'; onDone: () => void };
 
@@ -14,6 +15,8 @@ export function PinSetup({ mode, onDone }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const ref = useRef<HTMLInputElement>(null);
+  // A PIN change half typed counts as unsaved (the first PIN is not a section of Settings).
+  useUnsaved('owner-pin', 'Change the owner PIN', mode === 'change' ? [current, pin, again] : []);
   useFocusOnArrival(ref, mode === 'first');
 
   const submit = async (e: FormEvent) => {
@@ -41,7 +44,10 @@ export function PinSetup({ mode, onDone }: Props) {
           <h1 id={`${prefix}-pin-title`} className="screen-title">
             Choose the owner PIN
           </h1>
-          <p>This is the first time the owner screens are opened. Choose a PIN of 4 to 6 digits; keep it from cashiers.</p>
+          <p>
+            This PIN keeps the takings, the day’s close and the settings for you alone. Choose 4 to 6 digits and do not tell it to your
+            cashiers.
+          </p>
         </>
       ) : (
         <h2 id={`${prefix}-pin-title`}>Change the owner PIN</h2>

@@ -3,6 +3,8 @@ import { useState, type FormEvent } from 'react';
 import type { ReceiptSettings } from '../../../shared/receipt/receipt-settings';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
+import { UnsavedMark } from '../components/unsaved-mark';
+import { useUnsaved } from '../hooks/use-unsaved';
 import { PrintSheet } from '../printing/print-sheet';
 import { PrintStatus } from '../printing/print-status';
 import { usePrinter } from '../printing/use-printer';
@@ -25,6 +27,7 @@ export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; 
   const [values, setValues] = useState<Values>({ ...settings, port: String(settings.port) });
   const [message, setMessage] = useState<Message>(null);
   const test = usePrinter();
+  const unsaved = useUnsaved('receipt', 'Receipts and printer', values);
   const change = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
   const blamed = message && !message.ok && message.field ? { field: message.field, text: message.text } : null;
 
@@ -35,6 +38,7 @@ export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; 
     try {
       await call('settings:saveReceipt', clean);
       setMessage({ ok: true, text: 'Receipt and printer saved.' });
+      unsaved.saved(values);
       onSaved();
     } catch (err) {
       const error = toCallError(err);
@@ -64,6 +68,7 @@ export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; 
         <button type="button" className="secondary" onClick={() => void test.print(() => call('receipt:testPrint', {}))}>
           Test print
         </button>
+        <UnsavedMark dirty={unsaved.dirty} testId="receipt-form-unsaved" />
       </div>
       <PrintStatus state={test.state} onRetry={() => void test.print(() => call('receipt:testPrint', {}))} />
       {test.sheet ? <PrintSheet ref={test.sheetRef} documents={test.sheet.documents} paper={test.sheet.paper} /> : null}

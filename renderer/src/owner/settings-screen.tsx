@@ -26,7 +26,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
   return (
     <Screen name="settings" title="Settings">
       <FormError message={error} />
-      <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} onChanged={changed} />
+      <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} settingsRead={settings} onChanged={changed} />
       {settings ? (
         <>
           <TillForm tillName={settings.tillName} timeZone={settings.timeZone} idleLockMinutes={status.idleLockMinutes} onSaved={changed} />

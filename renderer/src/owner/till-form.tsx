@@ -1,6 +1,8 @@
 /** The till's name (shown on every screen and receipt), time zone (for takings days) and idle lock. */
 import { useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
+import { UnsavedMark } from '../components/unsaved-mark';
+import { useUnsaved } from '../hooks/use-unsaved';
 
 type Props = { tillName: string; timeZone: string; idleLockMinutes: number; onSaved: () => void };
 
@@ -9,6 +11,7 @@ export function TillForm({ tillName, timeZone, idleLockMinutes, onSaved }: Props
   const [zone, setZone] = useState(timeZone);
   const [idle, setIdle] = useState(String(idleLockMinutes));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const unsaved = useUnsaved('till', 'This till', { name, zone, idle });
   const save = async (e: FormEvent) => {
     e.preventDefault();
     try {
@@ -17,6 +20,7 @@ export function TillForm({ tillName, timeZone, idleLockMinutes, onSaved }: Props
         return setMessage({ ok: false, text: 'Lock after: a whole number of minutes from 1 to 240.' });
       await call('settings:saveTill', { tillName: name.trim(), timeZone: zone.trim(), idleLockMinutes: minutes });
       setMessage({ ok: true, text: 'Till details saved.' });
+      unsaved.saved({ name, zone, idle });
       onSaved();
     } catch (err) {
       setMessage({ ok: false, text: errorMessage(err) });
@@ -44,9 +48,12 @@ export function TillForm({ tillName, timeZone, idleLockMinutes, onSaved }: Props
           {message.text}
         </p>
       ) : null}
-      <button type="submit" className="secondary">
-        Save till details
-      </button>
+      <div className="actions">
+        <button type="submit" className="secondary">
+          Save till details
+        </button>
+        <UnsavedMark dirty={unsaved.dirty} testId="till-form-unsaved" />
+      </div>
     </form>
   );
 }

@@ -161,10 +161,20 @@ describe('LIVE', () => {
     expect(incomplete.message).toMatch(
       /LIVE cannot be switched on: its settings are incomplete \(missing Service URL, Merchant ID, Public key id, Secret key, Relay URL, Relay token\)/,
     );
+    // Issue 20 item 9: the screens list what is missing before asking for the PIN, from the same check.
+    expect(await fixture.core.invoke('settings:liveMissing', {})).toEqual({
+      missing: ['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'],
+    });
+    // An impossible switch is refused before the PIN is checked: a wrong PIN is not what the owner is told.
+    expect((await fixture.core.invoke('settings:setEnvironment', { environment: 'live', pin: '9999' })).message).toMatch(
+      /^LIVE cannot be switched on: its settings are incomplete/,
+    );
     await fixture.core.invoke('settings:save', { environment: 'live', values: { ...liveValues(), relayToken: '' } });
+    expect(await fixture.core.invoke('settings:liveMissing', {})).toEqual({ missing: ['relayToken'] });
     const stillMissing = await fixture.core.invoke('settings:setEnvironment', { environment: 'live', pin: PIN });
     expect(stillMissing.message).toMatch(/missing Relay token/);
     await fixture.core.invoke('settings:save', { environment: 'live', values: liveValues() });
+    expect(await fixture.core.invoke('settings:liveMissing', {})).toEqual({ missing: [] });
     expect(await fixture.core.invoke('settings:setEnvironment', { environment: 'live', pin: '9999' })).toEqual({
       ok: false,
       message: 'That PIN is not right.',
