@@ -361,6 +361,12 @@ describe('the owner', () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tabTo(page, /^Lock$/);
     await enter(page);
+    // The LIVE details refused above are still in their boxes: locking would drop them, so it asks first.
+    await page.getByTestId('leave-dialog').waitFor();
+    expect(await text(page, 'leave-sections')).toBe('Not saved yet: LIVE environment.');
+    await page.keyboard.press('Tab');
+    await focusedText(page, /^Discard changes$/);
+    await enter(page);
     await focused(page, 'owner-pin');
     await page.keyboard.type(PIN);
     await enter(page);
