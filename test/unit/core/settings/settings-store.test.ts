@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SettingsStore } from '../../../../electron/core/settings/settings-store.js';
+import { isComplete, missingSettings, SettingsStore, toView } from '../../../../electron/core/settings/settings-store.js';
 import { createMemorySecretStore } from '../../../../electron/core/storage/secret-store.js';
 import { CoreError } from '../../../../electron/core/errors.js';
 
@@ -58,5 +58,35 @@ describe('settings.json', () => {
     const { receipt: _receipt, ...before } = open().settings;
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(before));
     expect(open().settings.receipt).toMatchObject({ printer: 'none', paper: 80, port: 9100, autoPrint: false });
+  });
+});
+
+describe('what an environment still lacks (issue 20 item 9: the LIVE switch lists it before any PIN)', () => {
+  it("names every empty setting in the form's order, from the stored file and the keychain alike; none once all are set", async () => {
+    const store = new SettingsStore(dir, createMemorySecretStore(), { tillName: 'Till 1', timeZone: 'Africa/Accra' });
+    const empty = await store.storedConfig('live');
+    expect(missingSettings(empty)).toEqual(['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken']);
+    expect(isComplete(empty)).toBe(false);
+    expect(toView(empty).complete).toBe(false);
+    await store.saveEnvironment('live', {
+      baseUrl: 'https://pay.example.com',
+      merchantId: 'MCH_ABCDEFGHJKLM',
+      publicKeyId: 'pk_live_abc12345',
+      relayUrl: '',
+      secretKey: 'sk_live_0123456789abcdef0123',
+      relayToken: null,
+    });
+    expect(missingSettings(await store.storedConfig('live'))).toEqual(['relayUrl', 'relayToken']);
+    await store.saveEnvironment('live', {
+      baseUrl: 'https://pay.example.com',
+      merchantId: 'MCH_ABCDEFGHJKLM',
+      publicKeyId: 'pk_live_abc12345',
+      relayUrl: 'https://relay.example.com',
+      secretKey: null,
+      relayToken: `rt_${'A'.repeat(43)}`,
+    });
+    const full = await store.storedConfig('live');
+    expect(missingSettings(full)).toEqual([]);
+    expect(isComplete(full)).toBe(true);
   });
 });
