@@ -101,12 +101,16 @@ describe('the Settings page', () => {
     await page.getByTestId('live-missing').waitFor();
     expect(await page.getByTestId('live-missing-item').allTextContents()).toEqual(['Relay token']);
     expect(await page.locator('#switch-pin').count()).toBe(0);
-    await tabTo(page, /^Close$/);
+    // "Fill in the LIVE settings" goes to the first missing box.
+    await tabTo(page, /^Fill in the LIVE settings$/);
     await enter(page);
-
-    await retype(page, 'live-relayToken', LIVE_TOKEN);
+    await focused(page, 'live-relayToken');
+    await page.keyboard.type(LIVE_TOKEN);
     await enter(page);
     await expect.poll(() => page.getByTestId('live-relayToken-hint').textContent()).toBe('Saved: yes (hidden)');
+    // The list follows what is saved: with nothing missing it has gone, and no PIN was asked on the way.
+    await expect.poll(() => page.getByTestId('live-missing').count()).toBe(0);
+    expect(await page.locator('#switch-pin').count()).toBe(0);
     await openLiveSwitch(page);
     await focused(page, 'switch-pin');
     expect(await page.textContent('#env-confirm-text')).toMatch(/real money moves/);
