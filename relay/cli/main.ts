@@ -1,5 +1,6 @@
 /** The relay's command line: which command, and how an error ends it. */
 import { parseArgs } from 'node:util';
+import { pgOwnerLinkCommand, sqliteOwnerLinkCommand } from './owner-link-commands.js';
 import { PG_COMMANDS, runPgCommand } from './pg-commands.js';
 import { plainMessage } from './plain-errors.js';
 import { refuseMixedStores } from './store-choice.js';
@@ -50,6 +51,9 @@ async function main(): Promise<void> {
   const databaseUrl = values['database-url'] ?? process.env.RELAY_DATABASE_URL;
   const noun = positionals[0] ?? '';
   refuseMixedStores(noun, values, databaseUrl);
+  if (noun === 'owner-link') {
+    return databaseUrl ? pgOwnerLinkCommand(positionals, values, databaseUrl) : sqliteOwnerLinkCommand(positionals, values);
+  }
   const pgLogId = noun === 'log-id' && (values.merchant !== undefined || values.all);
   if (PG_COMMANDS.has(noun) || pgLogId || (noun === 'token' && databaseUrl)) {
     if (!databaseUrl) fail(`${PROG} ${noun} … needs --database-url <postgres://…> (or RELAY_DATABASE_URL)`);

@@ -10,7 +10,8 @@ type Values = { config?: string; data?: string; merchant?: string; 'database-url
 
 export function refuseMixedStores(noun: string, values: Values, databaseUrl: string | undefined): void {
   if (!databaseUrl) return;
-  const flag = noun === 'token' ? values.config && '--config' : noun === 'log-id' ? values.data && '--data' : undefined;
+  const flag =
+    noun === 'token' ? values.config && '--config' : noun === 'log-id' || noun === 'owner-link' ? values.data && '--data' : undefined;
   if (!flag) return;
   const source = values['database-url'] ? '--database-url' : 'RELAY_DATABASE_URL (exported in this shell)';
   const store = flag === '--config' ? `the config file ${values.config}` : `the SQLite log in ${values.data}`;

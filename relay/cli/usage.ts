@@ -17,7 +17,7 @@ export const PROG = programName();
 
 /** Commands named in messages from lower layers ("relay merchant add …") said the way this operator types them. */
 export function asTyped(message: string): string {
-  return message.replace(/\brelay (?=(merchant|key|token|import|log-id|master-key|admin-token)\b)/g, `${PROG} `);
+  return message.replace(/\brelay (?=(merchant|key|token|import|log-id|master-key|admin-token|owner-link)\b)/g, `${PROG} `);
 }
 
 export const USAGE = `Usage (see relay/README.md):
@@ -26,6 +26,7 @@ export const USAGE = `Usage (see relay/README.md):
   relay token list --config <file>
   relay token revoke --label <name> --config <file>
   relay log-id show|new --data <dir>   (new: after restoring a backup, with the relay stopped)
+  relay owner-link list --data <dir> [--json]      (the owner's phone links; revoke: --id ol_… --data <dir>)
 Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_DATABASE_URL):
   relay --port <n> --database-url <url> [--config <file>] [--master-key-file <file>]
         [--pg-pool-size 10] [--expected-instances 2]
@@ -41,6 +42,8 @@ Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_
   relay admin-token create|list|revoke [--label <name>] [--json]
   relay master-key rotate [--new-key-file <file>]   (else the new key on stdin)
   relay import --from-sqlite <data dir> --merchant MCH_…
+  relay owner-link list --merchant MCH_… [--json]
+  relay owner-link revoke --id ol_…
 Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, RELAY_TILLS,
   RELAY_SIGNED_PAYLOAD, RELAY_TIMESTAMP_TOLERANCE_SECONDS, RELAY_MAX_BODY_BYTES, RELAY_HEARTBEAT_SECONDS,
   RELAY_GROUP_COMMIT_MAX_BATCH, RELAY_GROUP_COMMIT_WINDOW_MS, RELAY_MAX_PAGE_SIZE, RELAY_MAX_SSE_CLIENTS,

@@ -29,7 +29,7 @@ export type AdminApiDeps = {
 const PREFIX = '/admin/v1/';
 
 function tenantStatus(message: string): number {
-  if (/^No (merchant|key)|has no till/.test(message)) return 404;
+  if (/^No (merchant|key|owner link)|has no till/.test(message)) return 404;
   if (/already|not suspended/.test(message)) return 409;
   return 400;
 }

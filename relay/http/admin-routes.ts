@@ -11,12 +11,14 @@ import {
   listAudit,
   listKeys,
   listMerchants,
+  listOwnerLinks,
   listTokens,
   merchantUsage,
   removeKey,
   removeMerchant,
   renewLogIds,
   requireMerchant,
+  revokeOwnerLink,
   revokeToken,
   setSuspended,
   TenantError,
@@ -90,6 +92,7 @@ async function merchantRoute(ctx: AdminContext, req: AdminRequest, id: string, r
     if (!(await revokeToken(db, id, arg, req.actor))) throw new TenantError(`${id} has no till labelled "${arg}"`);
     return ok({ merchantId: id, revoked: arg });
   }
+  if (sub === 'owner-links' && arg === undefined && m === 'GET') return ok(await listOwnerLinks(db, id));
   if (sub === 'usage' && m === 'GET') {
     await requireMerchant(db, id);
     return ok({ merchantId: id, days: await merchantUsage(db, id, intParam(req.query, 'days', 30, 366)) });
@@ -119,6 +122,11 @@ export async function adminRoute(ctx: AdminContext, req: AdminRequest): Promise<
     return ok({ publicId: id, merchantId: removed.merchantId, removed: true });
   }
   if (head === 'tokens' && id === undefined && m === 'GET') return ok(await listTokens(db));
+  if (head === 'owner-links' && id !== undefined && rest.length === 0 && m === 'DELETE') {
+    // The owner's phone link: turned off as the operator (its open pages say so), audited.
+    const { link, changed } = await revokeOwnerLink(db, id, req.actor);
+    return ok({ ...link, changed });
+  }
   if (head === 'log-id' && id === undefined && m === 'POST') {
     return ok({ logIds: Object.fromEntries(await renewLogIds(db, 'all', req.actor)) });
   }

@@ -1,8 +1,10 @@
 /**
  * Viewer links, asked for by a till with its till token (issue 21): `POST /v1/owner-links` makes one
  * (the token is answered once, only its hash is kept), `GET /v1/owner-links` lists the merchant's,
- * `DELETE /v1/owner-links/<id>` turns one off at once (its open pages are told). A link reads one
- * merchant and one environment, and nothing but the owner's page's data.
+ * `DELETE /v1/owner-links/<id>` turns one off at once (its open pages are told), and
+ * `PATCH /v1/owner-links` `{"timeZone":"…"}` moves every link of the merchant to the shop's new time
+ * zone (the till sends it when the owner changes the zone in Settings). A link reads one merchant and
+ * one environment, and nothing but the owner's page's data.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -47,6 +49,8 @@ export type OwnerLinksDeps = {
   store: RelayStore;
   /** A link was turned off here: its open pages and cached look-ups hear it at once. */
   onRevoked: (id: string) => void;
+  /** Links changed here (their time zone): cached look-ups are dropped. */
+  onChanged: () => void;
   log: LogFn;
   now: () => number;
 };
@@ -79,11 +83,30 @@ async function create(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerRes
     createdAt: new Date(deps.now()).toISOString(),
     lastUsedAt: null,
     revokedAt: null,
+    revokedBy: null,
   };
   await deps.store.ownerView.createLink({ ...link, tokenHash: hashRelayToken(token) });
   deps.log({ level: 'info', msg: 'owner_link_created', merchantId: till.merchantId, link: link.id, environment: link.environment });
   // The token travels in the fragment: browsers never send it to a server nor in a Referer.
   sendJson(res, 201, { link: linkView(link), token, path: `/owner#t=${token}` });
+}
+
+const zoneSchema = z.strictObject({
+  timeZone: z.string().max(64).refine(isValidTimeZone, 'not a time zone this relay knows (e.g. Africa/Accra)'),
+});
+
+/** The shop's time zone changed at the till: its links count days in the new zone from their next request. */
+async function moveZone(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerResponse, till: TillIdentity): Promise<void> {
+  const body = await readBody(req, 1024);
+  if (!body.ok) return sendError(res, 413, 'VALIDATION_ERROR', 'Request body over 1024 bytes');
+  const json = parseJson(body.raw);
+  if (!json.ok) return sendError(res, 400, 'VALIDATION_ERROR', json.message);
+  const parsed = zoneSchema.safeParse(json.value);
+  if (!parsed.success) return sendError(res, 400, 'VALIDATION_ERROR', `timeZone: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const changed = await deps.store.ownerView.setTimeZone(till.merchantId, parsed.data.timeZone);
+  deps.onChanged();
+  deps.log({ level: 'info', msg: 'owner_links_time_zone', merchantId: till.merchantId, timeZone: parsed.data.timeZone, changed });
+  sendJson(res, 200, { timeZone: parsed.data.timeZone, changed });
 }
 
 async function revoke(deps: OwnerLinksDeps, res: ServerResponse, till: TillIdentity, id: string): Promise<void> {
@@ -103,7 +126,7 @@ export function createOwnerLinksApi(deps: OwnerLinksDeps) {
       sendError(res, 404, 'NOT_FOUND', 'No such link');
       return true;
     }
-    const allowed = one ? 'DELETE' : 'GET, POST';
+    const allowed = one ? 'DELETE' : 'GET, POST, PATCH';
     if (!allowed.split(', ').includes(req.method ?? '')) {
       sendError(res, 405, 'VALIDATION_ERROR', `Only ${allowed} is allowed here`, { allow: allowed });
       return true;
@@ -121,6 +144,7 @@ export function createOwnerLinksApi(deps: OwnerLinksDeps) {
     };
     if (one) revoke(deps, res, till, one[1] as string).catch(failed);
     else if (req.method === 'POST') create(deps, req, res, till).catch(failed);
+    else if (req.method === 'PATCH') moveZone(deps, req, res, till).catch(failed);
     else
       deps.store.ownerView
         .listLinks(till.merchantId)

@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Environment } from '../../shared/domain.js';
 import type { LogFn } from '../ops/index.js';
-import type { OwnerLink, RelayStore } from '../store/index.js';
+import { revokedMessage, type OwnerLink, type OwnerLinkRevoker, type RelayStore } from '../store/index.js';
 import { ownerPayment } from './owner-figures.js';
 
 type Viewer = { res: ServerResponse; link: OwnerLink; cursor: number };
@@ -63,14 +63,14 @@ export class OwnerStreams {
     for (const env of ['test', 'live'] as const) this.wake(merchantId, env);
   }
 
-  /** A link turned off here: its pages hear it now. */
-  revoked(linkId: string): void {
-    for (const v of this.viewers) if (v.link.id === linkId) this.end(v);
+  /** A link turned off here (by the shop owner, at a till): its pages hear it now. */
+  revoked(linkId: string, by: OwnerLinkRevoker = 'owner'): void {
+    for (const v of this.viewers) if (v.link.id === linkId) this.end(v, by);
   }
 
-  private end(v: Viewer): void {
+  private end(v: Viewer, by: OwnerLinkRevoker): void {
     this.viewers.delete(v);
-    v.res.write(`event: revoked\ndata: {"message":"This link was turned off by the shop owner"}\n\n`);
+    v.res.write(`event: revoked\ndata: ${JSON.stringify({ message: revokedMessage(by) })}\n\n`);
     v.res.end();
   }
 
@@ -115,7 +115,10 @@ export class OwnerStreams {
     if (ids.length === 0) return;
     try {
       const off = await this.store.ownerView.revokedAmong(ids);
-      for (const v of [...this.viewers]) if (off.has(v.link.id)) this.end(v);
+      for (const v of [...this.viewers]) {
+        const by = off.get(v.link.id);
+        if (by) this.end(v, by);
+      }
     } catch (err) {
       this.options.log({ level: 'warn', msg: 'owner_link_check_failed', error: (err as Error).message });
     }

@@ -37,7 +37,7 @@ export function createOwnerView(deps: {
     viewer.forget();
     streams.revoked(id);
   };
-  const links = createOwnerLinksApi({ store: deps.store, onRevoked, log: deps.log, now: deps.now });
+  const links = createOwnerLinksApi({ store: deps.store, onRevoked, onChanged: () => viewer.forget(), log: deps.log, now: deps.now });
   return {
     streams,
     handle: (req, res, url) => handleOwnerPage(req, res, url) || links(req, res, url) || viewer.handle(req, res, url),

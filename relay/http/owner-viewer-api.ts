@@ -13,14 +13,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { localDate } from '../../shared/local-date.js';
 import { parseJson, readBody, sendError, sendJson } from '../../shared/http-util.js';
 import { hashRelayToken, type LogFn } from '../ops/index.js';
-import type { OwnerLink, RelayStore } from '../store/index.js';
+import { revokedMessage, type OwnerLink, type RelayStore } from '../store/index.js';
 import { dayFigures, daysFigures, ownerPayment } from './owner-figures.js';
 import { OWNER_TOKEN } from './owner-links-api.js';
 import type { OwnerStreams } from './owner-streams.js';
 
 export const OWNER_COOKIE = 'momo_owner';
 const LATEST = 20;
-const REVOKED_MESSAGE = 'This link was turned off by the shop owner';
 
 export type OwnerViewerDeps = {
   store: RelayStore;
@@ -45,8 +44,10 @@ function isTls(req: IncomingMessage): boolean {
   return (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
 }
 
-function refuse(res: ServerResponse, revoked: boolean): void {
-  const message = revoked ? REVOKED_MESSAGE : 'This link is not valid: ask the shop owner for a new one';
+/** 401: no such link, or one turned off (saying by whom: the shop owner or the relay's operator). */
+function refuse(res: ServerResponse, link: OwnerLink | null): void {
+  const revoked = Boolean(link?.revokedAt);
+  const message = link?.revokedAt ? revokedMessage(link.revokedBy) : 'This link is not valid: ask the shop owner for a new one';
   sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message, revoked } });
 }
 
@@ -98,7 +99,7 @@ class LinkGate {
   async authorise(res: ServerResponse, token: string | null): Promise<OwnerLink | null> {
     const link = token ? await this.find(hashRelayToken(token)) : undefined;
     if (!link || link.revokedAt) {
-      refuse(res, Boolean(link?.revokedAt));
+      refuse(res, link ?? null);
       return null;
     }
     if (!this.allow(link.id)) {
@@ -114,7 +115,7 @@ async function session(gate: LinkGate, req: IncomingMessage, res: ServerResponse
   const body = await readBody(req, 1024);
   const json = body.ok ? parseJson(body.raw) : null;
   const token = json?.ok ? (json.value as { token?: unknown } | null)?.token : undefined;
-  if (typeof token !== 'string' || !OWNER_TOKEN.test(token)) return refuse(res, false);
+  if (typeof token !== 'string' || !OWNER_TOKEN.test(token)) return refuse(res, null);
   const link = await gate.authorise(res, token);
   if (!link) return;
   const cookie = `${OWNER_COOKIE}=${token}; Path=/v1/owner; HttpOnly; SameSite=Strict; Max-Age=31536000${isTls(req) ? '; Secure' : ''}`;

@@ -33,11 +33,13 @@ export {
 export { DEFAULT_RETENTION_DAYS, parseRetentionDays, Retention, type RetentionOptions } from './retention.js';
 export {
   addOwnerSums,
+  revokedMessage,
   SUMS_COLUMNS,
   zeroOwnerSums,
   type NewOwnerLink,
   type OwnerBreakdownRow,
   type OwnerLink,
+  type OwnerLinkRevoker,
   type OwnerSums,
   type OwnerViewStore,
 } from './owner-view.js';

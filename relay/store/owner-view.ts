@@ -24,6 +24,16 @@ export type OwnerSums = { succeeded: number; failed: number; gross: number; fees
 
 export type OwnerBreakdownRow = OwnerSums & { tillId: string; tillName: string; cashierId: string; cashierName: string; network: string };
 
+/** Who turned a link off: the shop's owner (at the till) or the relay's operator (CLI, admin API). */
+export type OwnerLinkRevoker = 'owner' | 'operator';
+
+/** What an open page of a link turned off says (a link gone with its merchant counts as the operator's doing). */
+export function revokedMessage(by: OwnerLinkRevoker | null): string {
+  return by === 'operator'
+    ? "This link was turned off by the relay's operator (the service that runs it), not by the shop owner"
+    : 'This link was turned off by the shop owner';
+}
+
 /** A viewer link as the till lists it (never its token: only its hash is stored). */
 export type OwnerLink = {
   id: string;
@@ -35,9 +45,10 @@ export type OwnerLink = {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  revokedBy: OwnerLinkRevoker | null;
 };
 
-export type NewOwnerLink = Omit<OwnerLink, 'lastUsedAt' | 'revokedAt'> & { tokenHash: string };
+export type NewOwnerLink = Omit<OwnerLink, 'lastUsedAt' | 'revokedAt' | 'revokedBy'> & { tokenHash: string };
 
 /** What each store offers the owner's view (relay/http/owner-*.ts). */
 export interface OwnerViewStore {
@@ -45,11 +56,16 @@ export interface OwnerViewStore {
   listLinks(merchantId: string): Promise<OwnerLink[]>;
   /** The link whose token hashes to `tokenHash` (revoked ones too: the page says it was turned off). */
   findLink(tokenHash: string): Promise<OwnerLink | undefined>;
-  /** Turns a link off; false when the merchant has no such link. Turning it off again is harmless. */
-  revokeLink(merchantId: string, id: string, at: string): Promise<boolean>;
+  /** Turns a link off; false when the merchant has no such link. Turning it off again is harmless (the first revoker stays). */
+  revokeLink(merchantId: string, id: string, at: string, by?: OwnerLinkRevoker): Promise<boolean>;
   touchLink(id: string, at: string): Promise<void>;
-  /** Which of these links are turned off (or gone): open pages of theirs are told at once. */
-  revokedAmong(ids: string[]): Promise<Set<string>>;
+  /** Which of these links are turned off (or gone), and by whom: open pages of theirs are told at once. */
+  revokedAmong(ids: string[]): Promise<Map<string, OwnerLinkRevoker>>;
+  /**
+   * The shop changed its time zone at the till: every link of the merchant counts days in `timeZone`
+   * from now on (docs/security.md, "The owner's phone links"). Returns how many links changed.
+   */
+  setTimeZone(merchantId: string, timeZone: string): Promise<number>;
   /** Summary rows of [fromHour, toHour) (hours since the epoch, UTC), by till, cashier and network. */
   breakdown(merchantId: string, environment: Environment, fromHour: number, toHour: number): Promise<OwnerBreakdownRow[]>;
   /** Sums per hour of [fromHour, toHour). */

@@ -35,3 +35,4 @@ export {
 export { audit, cliActor, listAudit, type AuditEntry, type AuditRow } from './audit.js';
 export { merchantUsage, type UsageDay } from './usage.js';
 export { importFromSqlite, type ImportResult } from './import-sqlite.js';
+export { listOwnerLinks, OWNER_LINK_ID, revokeOwnerLink, type OwnerLinkRevoked } from './owner-links-admin.js';

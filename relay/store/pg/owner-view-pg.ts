@@ -11,6 +11,7 @@ import {
   type NewOwnerLink,
   type OwnerBreakdownRow,
   type OwnerLink,
+  type OwnerLinkRevoker,
   type OwnerSums,
   type OwnerViewStore,
 } from '../index.js';
@@ -84,6 +85,16 @@ export const PG_OWNER_VIEW_MIGRATION = {
   up: SUMMARY_FUNCTION,
 };
 
+/** Migration 8: who turned a link off (the shop owner at the till, or the operator: CLI or admin API). */
+export const PG_OWNER_LINK_REVOKER_MIGRATION = {
+  version: 8,
+  name: "owner's view: who turned a link off (owner or operator)",
+  up: `
+ALTER TABLE owner_links ADD COLUMN revoked_by text CHECK (revoked_by IN ('owner', 'operator'));
+UPDATE owner_links SET revoked_by = 'owner' WHERE revoked_at IS NOT NULL;
+`,
+};
+
 type LinkRow = {
   id: string;
   merchant_id: string;
@@ -94,12 +105,13 @@ type LinkRow = {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  revoked_by: OwnerLinkRevoker | null;
 };
 
-const LINK_COLUMNS = 'id, merchant_id, environment, label, time_zone, created_by, created_at, last_used_at, revoked_at';
+export const LINK_COLUMNS = 'id, merchant_id, environment, label, time_zone, created_by, created_at, last_used_at, revoked_at, revoked_by';
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
-const toLink = (row: LinkRow): OwnerLink => ({
+export const toLink = (row: LinkRow): OwnerLink => ({
   id: row.id,
   merchantId: row.merchant_id,
   environment: row.environment,
@@ -109,6 +121,7 @@ const toLink = (row: LinkRow): OwnerLink => ({
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
+  revokedBy: row.revoked_at ? (row.revoked_by ?? 'owner') : null,
 });
 
 const numbers = <T extends OwnerSums>(row: T): T => ({
@@ -148,10 +161,11 @@ export class PgOwnerView implements OwnerViewStore {
     return rows[0] && toLink(rows[0]);
   }
 
-  async revokeLink(merchantId: string, id: string, at: string): Promise<boolean> {
+  async revokeLink(merchantId: string, id: string, at: string, by: OwnerLinkRevoker = 'owner'): Promise<boolean> {
     const { rowCount } = await this.pool.query(
-      'UPDATE owner_links SET revoked_at = coalesce(revoked_at, $3) WHERE merchant_id = $1 AND id = $2',
-      [merchantId, id, at],
+      `UPDATE owner_links SET revoked_at = coalesce(revoked_at, $3), revoked_by = CASE WHEN revoked_at IS NULL THEN $4 ELSE revoked_by END
+       WHERE merchant_id = $1 AND id = $2`,
+      [merchantId, id, at, by],
     );
     return (rowCount ?? 0) > 0;
   }
@@ -160,11 +174,29 @@ export class PgOwnerView implements OwnerViewStore {
     await this.pool.query('UPDATE owner_links SET last_used_at = $2 WHERE id = $1', [id, at]);
   }
 
-  async revokedAmong(ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM owner_links WHERE id = ANY($1) AND revoked_at IS NULL', [ids]);
-    const live = new Set(rows.map((r) => r.id));
-    return new Set(ids.filter((id) => !live.has(id)));
+  async revokedAmong(ids: string[]): Promise<Map<string, OwnerLinkRevoker>> {
+    const off = new Map<string, OwnerLinkRevoker>();
+    if (ids.length === 0) return off;
+    const { rows } = await this.pool.query<{ id: string; revoked_at: string | null; revoked_by: OwnerLinkRevoker | null }>(
+      'SELECT id, revoked_at, revoked_by FROM owner_links WHERE id = ANY($1)',
+      [ids],
+    );
+    const known = new Map(rows.map((r) => [r.id, r]));
+    for (const id of ids) {
+      const row = known.get(id);
+      if (!row)
+        off.set(id, 'operator'); // gone with its merchant
+      else if (row.revoked_at) off.set(id, row.revoked_by ?? 'owner');
+    }
+    return off;
+  }
+
+  async setTimeZone(merchantId: string, timeZone: string): Promise<number> {
+    const { rowCount } = await this.pool.query('UPDATE owner_links SET time_zone = $2 WHERE merchant_id = $1 AND time_zone <> $2', [
+      merchantId,
+      timeZone,
+    ]);
+    return rowCount ?? 0;
   }
 
   async breakdown(merchantId: string, environment: Environment, fromHour: number, toHour: number): Promise<OwnerBreakdownRow[]> {

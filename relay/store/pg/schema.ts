@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { ADMIN } from './schema-admin.js';
 import { RETENTION } from './schema-retention.js';
-import { PG_OWNER_VIEW_MIGRATION } from './owner-view-pg.js';
+import { PG_OWNER_LINK_REVOKER_MIGRATION, PG_OWNER_VIEW_MIGRATION } from './owner-view-pg.js';
 
 export type PgMigration = { version: number; name: string; up: string };
 
@@ -230,6 +230,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 5, name: 'merchant ids unique whatever their case; printable merchant names', up: MERCHANT_ID_CASE },
   { version: 6, name: 'retention: pruned references, pruned-through marks, relay_prune', up: RETENTION },
   PG_OWNER_VIEW_MIGRATION,
+  PG_OWNER_LINK_REVOKER_MIGRATION,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

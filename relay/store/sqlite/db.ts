@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { latestVersion, openDatabase, type Migration } from '../../../shared/sqlite.js';
 import { newLogId } from '../index.js';
-import { OWNER_VIEW_MIGRATION } from './owner-view-sqlite.js';
+import { OWNER_LINK_REVOKER_MIGRATION, OWNER_VIEW_MIGRATION } from './owner-view-sqlite.js';
 
 export const DB_FILE_NAME = 'relay.sqlite';
 
@@ -92,6 +92,7 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   },
   OWNER_VIEW_MIGRATION,
+  OWNER_LINK_REVOKER_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -4,7 +4,7 @@
  * (event-log.ts, the reads) and the group committer (group-commit.ts, the writes); db.ts opens and
  * migrates the file. The CLI's `log-id` commands use the database directly.
  */
-export { SqliteStore } from './sqlite-store.js';
+export { SOLE_MERCHANT, SqliteStore } from './sqlite-store.js';
 export { DB_FILE_NAME, MIGRATIONS, openRelayDatabase, readLogId, RelayDatabaseError, renewLogId, SCHEMA_VERSION } from './db.js';
 // The parts, for their unit tests.
 export { EventLog } from './event-log.js';

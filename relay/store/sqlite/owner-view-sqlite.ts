@@ -13,6 +13,7 @@ import {
   type NewOwnerLink,
   type OwnerBreakdownRow,
   type OwnerLink,
+  type OwnerLinkRevoker,
   type OwnerSums,
   type OwnerViewStore,
 } from '../index.js';
@@ -73,6 +74,16 @@ export const OWNER_VIEW_MIGRATION: Migration = {
   },
 };
 
+/** Migration 6 of relay.sqlite: who turned a link off (the shop owner at the till, or the operator). */
+export const OWNER_LINK_REVOKER_MIGRATION: Migration = {
+  version: 6,
+  name: "owner's view: who turned a link off (owner or operator)",
+  up: `
+  ALTER TABLE owner_links ADD COLUMN revoked_by TEXT CHECK (revoked_by IN ('owner', 'operator'));
+  UPDATE owner_links SET revoked_by = 'owner' WHERE revoked_at IS NOT NULL;
+  `,
+};
+
 type LinkRow = {
   id: string;
   environment: Environment;
@@ -82,9 +93,10 @@ type LinkRow = {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  revoked_by: OwnerLinkRevoker | null;
 };
 
-const LINK_COLUMNS = 'id, environment, label, time_zone, created_by, created_at, last_used_at, revoked_at';
+const LINK_COLUMNS = 'id, environment, label, time_zone, created_by, created_at, last_used_at, revoked_at, revoked_by';
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
 export class SqliteOwnerView implements OwnerViewStore {
@@ -104,6 +116,7 @@ export class SqliteOwnerView implements OwnerViewStore {
       createdAt: row.created_at,
       lastUsedAt: row.last_used_at,
       revokedAt: row.revoked_at,
+      revokedBy: row.revoked_at ? (row.revoked_by ?? 'owner') : null,
     };
   }
 
@@ -126,11 +139,11 @@ export class SqliteOwnerView implements OwnerViewStore {
     return row && this.toLink(row);
   }
 
-  async revokeLink(merchantId: string, id: string, at: string): Promise<boolean> {
+  async revokeLink(merchantId: string, id: string, at: string, by: OwnerLinkRevoker = 'owner'): Promise<boolean> {
     if (merchantId !== this.merchantId) return false;
     const found = this.db.prepare('SELECT 1 FROM owner_links WHERE id = ?').get(id);
     if (!found) return false;
-    this.db.prepare('UPDATE owner_links SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at, id);
+    this.db.prepare('UPDATE owner_links SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL').run(at, by, id);
     return true;
   }
 
@@ -138,11 +151,21 @@ export class SqliteOwnerView implements OwnerViewStore {
     this.db.prepare('UPDATE owner_links SET last_used_at = ? WHERE id = ?').run(at, id);
   }
 
-  async revokedAmong(ids: string[]): Promise<Set<string>> {
-    const live = new Set(
-      (this.db.prepare('SELECT id FROM owner_links WHERE revoked_at IS NULL').all() as Array<{ id: string }>).map((r) => r.id),
-    );
-    return new Set(ids.filter((id) => !live.has(id)));
+  async revokedAmong(ids: string[]): Promise<Map<string, OwnerLinkRevoker>> {
+    const rows = this.db.prepare('SELECT id, revoked_at, revoked_by FROM owner_links').all() as LinkRow[];
+    const known = new Map(rows.map((r) => [r.id, r]));
+    const off = new Map<string, OwnerLinkRevoker>();
+    for (const id of ids) {
+      const row = known.get(id);
+      if (!row) off.set(id, 'operator');
+      else if (row.revoked_at) off.set(id, row.revoked_by ?? 'owner');
+    }
+    return off;
+  }
+
+  async setTimeZone(merchantId: string, timeZone: string): Promise<number> {
+    if (merchantId !== this.merchantId) return 0;
+    return this.db.prepare('UPDATE owner_links SET time_zone = ? WHERE time_zone <> ?').run(timeZone, timeZone).changes;
   }
 
   async breakdown(_merchantId: string, environment: Environment, fromHour: number, toHour: number): Promise<OwnerBreakdownRow[]> {

@@ -1,0 +1,127 @@
+/**
+ * Issue 21 with issue 19's admin API, against a real PostgreSQL 15: the operator lists a merchant's
+ * phone links (`GET /admin/v1/merchants/<id>/owner-links`) and turns one off
+ * (`DELETE /admin/v1/owner-links/<id>`), audited as `admin:<label>`; a page already open hears it
+ * within seconds, saying truthfully that the relay's operator turned it off (not the shop owner).
+ * Removing a merchant takes its summary and links with it.
+ */
+import { request } from 'node:http';
+import { expect, it } from 'vitest';
+import { startRelay } from '../../../../relay/http/index.js';
+import { createAdminToken, listAudit, openPgPool, removeMerchant, setSuspended } from '../../../../relay/store/pg/index.js';
+import { closeAfterEach } from '../../../support/close-after-each.js';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { deliver, get, LIVE_KEY, post, SseClient, transaction, type PostResult } from '../helpers.js';
+import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
+
+const OPERATOR = "This link was turned off by the relay's operator (the service that runs it), not by the shop owner";
+
+function call(base: string, method: string, path: string, token: string): Promise<PostResult> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const t = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, body: t, json: t ? (JSON.parse(t) as unknown) : null });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+type Made = { link: { id: string }; token: string };
+
+async function openPage(url: string, tillToken: string, label: string) {
+  const made = (
+    await post(`${url}/v1/owner-links`, JSON.stringify({ label, environment: 'live' }), { authorization: `Bearer ${tillToken}` })
+  ).json as Made;
+  const res = await fetch(`${url}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token: made.token }) });
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const sse = await SseClient.connect(`${url}/v1/owner/stream?after=0`, undefined, { cookie });
+  return { id: made.link.id, token: made.token, cookie, sse };
+}
+
+describePg('owner links, the operator’s side: admin API (issue 21)', () => {
+  const cluster = usePgCluster();
+  const open = closeAfterEach();
+
+  it('lists a merchant’s links, turns one off (audited), and the open page says the operator did it', async () => {
+    const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
+    const pool = await openPgPool(databaseUrl, 2);
+    open.push({ close: () => pool.end() });
+    const admin = await createAdminToken(pool, 'ops');
+    const relay = await startRelay({ databaseUrl, masterKey, adminPort: 0, config: {}, log: () => {} });
+    open.push(relay);
+    const adminUrl = relay.adminUrl!;
+
+    const efua = await openPage(relay.url, token, "Auntie Efua's phone");
+    open.push({ close: async () => efua.sse.close() });
+    const listed = await call(adminUrl, 'GET', `/admin/v1/merchants/${TEST_MERCHANT}/owner-links`, admin);
+    expect(listed.status).toBe(200);
+    expect(listed.json).toEqual([
+      expect.objectContaining({
+        id: efua.id,
+        merchantId: TEST_MERCHANT,
+        label: "Auntie Efua's phone",
+        environment: 'live',
+        revokedAt: null,
+      }),
+    ]);
+    expect(listed.body).not.toContain(efua.token);
+    expect(listed.body).not.toContain('sha256:');
+    expect((await call(adminUrl, 'GET', '/admin/v1/merchants/MCH_nobody/owner-links', admin)).status).toBe(404);
+
+    const sent = Date.now();
+    const off = await call(adminUrl, 'DELETE', `/admin/v1/owner-links/${efua.id}`, admin);
+    expect(off.status).toBe(200);
+    expect(off.json).toMatchObject({ id: efua.id, revokedBy: 'operator', changed: true });
+    await efua.sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 5000);
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(JSON.parse(efua.sse.messages.find((m) => m.event === 'revoked')!.data)).toEqual({ message: OPERATOR });
+    // Within a second or so every request of the page is refused with the same words.
+    await expect
+      .poll(async () => (await get(`${relay.url}/v1/owner/summary`, undefined, { cookie: efua.cookie })).json, { timeout: 3000 })
+      .toMatchObject({ error: { message: OPERATOR, revoked: true } });
+
+    // Again: nothing changes, nothing more is audited; an unknown link is 404.
+    expect((await call(adminUrl, 'DELETE', `/admin/v1/owner-links/${efua.id}`, admin)).json).toMatchObject({ changed: false });
+    expect((await call(adminUrl, 'DELETE', '/admin/v1/owner-links/ol_AAAAAAAAAAAA', admin)).status).toBe(404);
+    expect((await call(adminUrl, 'DELETE', '/admin/v1/owner-links/nonsense', admin)).status).toBe(404);
+    const audit = (await listAudit(pool, { merchantId: TEST_MERCHANT })).filter((a) => a.action === 'owner-link.revoke');
+    expect(audit).toEqual([
+      expect.objectContaining({ actor: 'admin:ops', target: efua.id, detail: { environment: 'live', label: "Auntie Efua's phone" } }),
+    ]);
+
+    // The till's own list shows it off; a link the owner turns off still says the owner did it.
+    const kofi = await openPage(relay.url, token, "Kofi's phone");
+    open.push({ close: async () => kofi.sse.close() });
+    await fetch(`${relay.url}/v1/owner-links/${kofi.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    await kofi.sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 3000);
+    expect(JSON.parse(kofi.sse.messages.find((m) => m.event === 'revoked')!.data)).toEqual({
+      message: 'This link was turned off by the shop owner',
+    });
+    expect((await call(adminUrl, 'GET', `/admin/v1/merchants/${TEST_MERCHANT}/owner-links`, admin)).json).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: kofi.id, revokedBy: 'owner' })]),
+    );
+  });
+
+  it('removes a merchant with events and phone links (its summary and links go with it)', async () => {
+    const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
+    const pool = await openPgPool(databaseUrl, 2);
+    open.push({ close: () => pool.end() });
+    const relay = await startRelay({ databaseUrl, masterKey, config: {}, log: () => {} });
+    open.push(relay);
+    await post(`${relay.url}/v1/owner-links`, JSON.stringify({ label: 'Phone', environment: 'live' }), {
+      authorization: `Bearer ${token}`,
+    });
+    expect((await deliver(relay.url, transaction('live', { completedAt: new Date().toISOString() }), LIVE_KEY)).status).toBe(200);
+    await setSuspended(pool, TEST_MERCHANT, true);
+    // Failed before this change: owner_hourly and owner_links still referenced the merchant (a foreign key violation).
+    expect(await removeMerchant(pool, TEST_MERCHANT)).toEqual({ events: 1 });
+    for (const table of ['owner_hourly', 'owner_links', 'events']) {
+      expect((await pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n).toBe(0);
+    }
+  });
+});
