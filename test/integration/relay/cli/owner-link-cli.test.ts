@@ -1,0 +1,118 @@
+/**
+ * Issue 21: the operator lists and turns off the owner's phone links with the CLI, as typed, on both
+ * stores (`owner-link list|revoke`: PostgreSQL with RELAY_DATABASE_URL, the single shop's SQLite with
+ * --data) while the relay runs; a page already open hears within seconds that the relay's operator
+ * turned it off. On PostgreSQL the change is audited as `cli:<user>`.
+ */
+import { describe, expect, it } from 'vitest';
+import { startRelay } from '../../../../relay/http/index.js';
+import { cliActor, listAudit, openPgPool } from '../../../../relay/store/pg/index.js';
+import { closeAfterEach } from '../../../support/close-after-each.js';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
+import { makeConfig, post, runRelayCli, SseClient } from '../helpers.js';
+import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
+
+const OPERATOR = "This link was turned off by the relay's operator (the service that runs it), not by the shop owner";
+
+async function openPage(url: string, tillToken: string, label: string) {
+  const made = (
+    await post(`${url}/v1/owner-links`, JSON.stringify({ label, environment: 'live' }), { authorization: `Bearer ${tillToken}` })
+  ).json as { link: { id: string }; token: string };
+  const res = await fetch(`${url}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token: made.token }) });
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const sse = await SseClient.connect(`${url}/v1/owner/stream?after=0`, undefined, { cookie });
+  return { id: made.link.id, token: made.token, sse };
+}
+
+const revokedMessage = (sse: SseClient) => JSON.parse(sse.messages.find((m) => m.event === 'revoked')!.data) as { message: string };
+
+describe('owner-link on the single shop’s SQLite relay (issue 21)', () => {
+  const open = closeAfterEach();
+
+  it(
+    'lists (text and --json) and turns a link off while the relay runs; the open page says the operator did it',
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir('owner-link-cli');
+      open.push({ close: async () => removeDir(dir) });
+      const made = makeConfig();
+      const relay = await startRelay({ dataDir: dir, config: made.config, log: () => {} });
+      open.push(relay);
+      const page = await openPage(relay.url, made.token, "Auntie Efua's phone");
+      open.push({ close: async () => page.sse.close() });
+      const env = { RELAY_DATABASE_URL: '' };
+
+      const json = await runRelayCli(['owner-link', 'list', '--data', dir, '--json'], env);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual([
+        expect.objectContaining({
+          id: page.id,
+          merchantId: 'MCH_default',
+          label: "Auntie Efua's phone",
+          environment: 'live',
+          revokedAt: null,
+        }),
+      ]);
+      expect(json.stdout).not.toContain(page.token);
+      const text = await runRelayCli(['owner-link', 'list', '--data', dir], env);
+      expect(text.stdout).toMatch(
+        new RegExp(`^${page.id}\\tlive\\t"Auntie Efua's phone"\\ttimeZone=Africa/Accra\\tcreated=\\S+\\tlastUsed=\\S+\\ton\\n$`),
+      );
+
+      const off = await runRelayCli(['owner-link', 'revoke', '--id', page.id, '--data', dir], env);
+      expect(off.code).toBe(0);
+      expect(off.stderr).toContain(`Link ${page.id} ("Auntie Efua's phone", LIVE) of MCH_default turned off`);
+      await page.sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 5000);
+      expect(revokedMessage(page.sse)).toEqual({ message: OPERATOR });
+
+      const again = await runRelayCli(['owner-link', 'revoke', '--id', page.id, '--data', dir], env);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toMatch(/was already off .* by the operator\); nothing changed/);
+      const unknown = await runRelayCli(['owner-link', 'revoke', '--id', 'ol_AAAAAAAAAAAA', '--data', dir], env);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr.trim()).toBe('No owner link ol_AAAAAAAAAAAA');
+      const mixed = await runRelayCli(['owner-link', 'list', '--data', dir], { RELAY_DATABASE_URL: 'postgres://127.0.0.1:1/x' });
+      expect(mixed.code).toBe(2);
+      expect(mixed.stderr).toMatch(/refusing to guess/);
+      const verb = await runRelayCli(['owner-link', 'show', '--data', dir], env);
+      expect(verb.stderr).toMatch(/Unknown command "owner-link show": .*owner-link list, .*owner-link revoke/);
+    },
+  );
+});
+
+describePg('owner-link on PostgreSQL (issue 21)', () => {
+  const cluster = usePgCluster();
+  const open = closeAfterEach();
+
+  it(
+    'lists a merchant’s links and turns one off as typed, audited; the page open on the relay hears it',
+    { timeout: 120_000 },
+    async () => {
+      const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
+      const relay = await startRelay({ databaseUrl, masterKey, config: {}, log: () => {} });
+      open.push(relay);
+      const page = await openPage(relay.url, token, "Auntie Efua's phone");
+      open.push({ close: async () => page.sse.close() });
+      const env = { RELAY_DATABASE_URL: databaseUrl };
+
+      const listed = await runRelayCli(['owner-link', 'list', '--merchant', TEST_MERCHANT, '--json'], env);
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: page.id, merchantId: TEST_MERCHANT, revokedAt: null })]);
+      expect((await runRelayCli(['owner-link', 'list'], env)).stderr.trim()).toMatch(/owner-link list needs --merchant MCH_…$/);
+
+      const off = await runRelayCli(['owner-link', 'revoke', '--id', page.id], env);
+      expect(off.code).toBe(0);
+      await page.sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 5000);
+      expect(revokedMessage(page.sse)).toEqual({ message: OPERATOR });
+      const after = JSON.parse((await runRelayCli(['owner-link', 'list', '--merchant', TEST_MERCHANT, '--json'], env)).stdout) as unknown[];
+      expect(after).toEqual([expect.objectContaining({ id: page.id, revokedBy: 'operator', revokedAt: expect.any(String) })]);
+
+      const pool = await openPgPool(databaseUrl, 1);
+      open.push({ close: () => pool.end() });
+      const audit = (await listAudit(pool, { merchantId: TEST_MERCHANT })).filter((a) => a.action === 'owner-link.revoke');
+      expect(audit).toEqual([expect.objectContaining({ actor: cliActor(), target: page.id })]);
+      expect((await runRelayCli(['owner-link', 'revoke', '--id', 'ol_AAAAAAAAAAAA'], env)).code).toBe(2);
+    },
+  );
+});
