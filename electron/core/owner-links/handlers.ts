@@ -4,7 +4,7 @@ import { ENVIRONMENTS, type Environment } from '../../../shared/domain.js';
 import type { IpcContract, IpcResponse, OwnerLinkView } from '../../../shared/ipc/contract.js';
 import type { CoreContext } from '../core-context.js';
 import { CoreError } from '../errors.js';
-import { createLink, listLinks, revokeLink, type RelayAccess } from './index.js';
+import { createLink, listLinks, revokeLink, setLinksTimeZone, type RelayAccess } from './index.js';
 
 type Channel = 'phone:createLink' | 'phone:listLinks' | 'phone:revokeLink';
 type Handlers = { [C in Channel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
@@ -33,7 +33,15 @@ export function ownerLinksHandlers(ctx: CoreContext): Handlers {
         const config = await ctx.configFor(env);
         if (!config.relayUrl || !config.relayToken) continue;
         try {
-          for (const l of await listLinks({ relayUrl: config.relayUrl, relayToken: config.relayToken })) links.set(l.id, l);
+          const access = { relayUrl: config.relayUrl, relayToken: config.relayToken };
+          const zone = ctx.settings.settings.timeZone;
+          const found = await listLinks(access);
+          // The shop's zone changed while this relay could not be told (time-zone.ts): put it right now.
+          if (found.some((l) => !l.revokedAt && l.timeZone !== zone)) {
+            await setLinksTimeZone(access, zone);
+            for (const l of found) l.timeZone = zone;
+          }
+          for (const l of found) links.set(l.id, l);
         } catch (err) {
           problems.push(`${NAME[env]}: ${(err as Error).message}`);
         }

@@ -1,5 +1,5 @@
 /**
- * The till's requests for the owner's phone links (issue 21): `POST|GET /v1/owner-links` and
+ * The till's requests for the owner's phone links (issue 21): `POST|GET|PATCH /v1/owner-links` and
  * `DELETE /v1/owner-links/<id>` on the environment's relay, with that environment's till token.
  * The relay's answers are validated before anything reaches a screen; the link's token is handed back
  * once (inside the URL) and never stored nor logged here.
@@ -15,7 +15,7 @@ export type RelayAccess = { relayUrl: string; relayToken: string };
 const createdSchema = z.object({ link: ownerLinkViewSchema, path: z.string().regex(/^\/owner#t=ov_[A-Za-z0-9_-]{43}$/) });
 const listSchema = z.object({ links: z.array(ownerLinkViewSchema) });
 
-async function call(access: RelayAccess, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
+async function call(access: RelayAccess, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
   let res;
   try {
     res = await request(new URL(path, access.relayUrl), {
@@ -60,4 +60,11 @@ export async function listLinks(access: RelayAccess): Promise<OwnerLinkView[]> {
 
 export async function revokeLink(access: RelayAccess, id: string): Promise<void> {
   await call(access, 'DELETE', `/v1/owner-links/${encodeURIComponent(id)}`);
+}
+
+/** The shop's time zone changed: every link of this till's merchant counts its days in `timeZone` from now on. */
+export async function setLinksTimeZone(access: RelayAccess, timeZone: string): Promise<number> {
+  const parsed = z.object({ changed: z.number() }).safeParse(await call(access, 'PATCH', '/v1/owner-links', { timeZone }));
+  if (!parsed.success) throw new CoreError('INTERNAL', 'The relay answered a change this till cannot read.');
+  return parsed.data.changed;
 }

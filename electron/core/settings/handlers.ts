@@ -7,6 +7,7 @@ import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
 import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from '../payments/index.js';
 import { isValidTimeZone } from '../../../shared/local-date.js';
+import { sendLinksTimeZone } from '../owner-links/index.js';
 import { verifyPin } from '../people/index.js';
 import type { ReceiptChannel } from '../printing/index.js';
 import { missingSettings, toView, type EnvironmentConfig } from './settings-store.js';
@@ -75,6 +76,7 @@ export function settingsHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsO
       ctx.settings.update({ tillName: name, timeZone, ...(idleLockMinutes === undefined ? {} : { idleLockMinutes }) });
       if (changed.length > 0) ctx.audit.record(owner(), 'settings_changed', `till: ${changed.join(', ')}`);
       ctx.transactions.setTimeZone(timeZone);
+      if (timeZone !== before.timeZone) void sendLinksTimeZone(ctx, timeZone); // phone links follow (best effort, never blocks)
       return { ok: true };
     },
 

@@ -2,11 +2,13 @@
  * Issue 21 across the real parts: the owner makes a phone link at the till (the core asks its relay
  * with its till token); the "phone" opens it over real HTTP; a sandbox sale at the till appears on the
  * phone's stream and its figures match the till's Takings; a cashier cannot make, list or turn off a
- * link (FORBIDDEN); turning the link off at the till ends the open page.
+ * link (FORBIDDEN); turning the link off at the till ends the open page. The shop's time zone changed
+ * in Settings moves its links to it (told at once, or put right when the list is next opened).
  */
 import { describe, expect, it } from 'vitest';
 import { msisdnEnding, PIN, startSale, waitForState } from './helpers.js';
-import { SseClient } from '../relay/helpers.js';
+import { get, SseClient } from '../relay/helpers.js';
+import { localDate } from '../../../shared/local-date.js';
 import { parseAmount } from '../../../shared/money.js';
 import { useTill } from '../../support/till-fixture.js';
 
@@ -70,5 +72,47 @@ describe('takings on the owner’s phone', () => {
     await sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 3_000);
     expect((await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).status).toBe(401);
     expect((await core.invoke('phone:listLinks', {})).links.find((l) => l.id === made.link.id)?.revokedAt).not.toBeNull();
+  });
+
+  it('the shop’s new time zone reaches its links: at once, or when the list is next opened after the relay was away', async () => {
+    const { core, services } = fixture;
+    const made = await core.invoke('phone:createLink', { label: 'Zone phone', environment: 'test' });
+    expect(made.link.timeZone).toBe('Africa/Accra');
+    const base = services.relay.url;
+    // node:http without keep-alive: the relay is stopped and started again below.
+    const onRelay = async () =>
+      ((await get(`${base}/v1/owner-links`, services.token)).json as { links: Array<{ id: string; timeZone: string }> }).links.find(
+        (l) => l.id === made.link.id,
+      )?.timeZone;
+    const token = made.url.split('#t=')[1] as string;
+    const session = await fetch(`${base}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token }) });
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] as string;
+
+    // UTC+14: its date differs from Accra's for ten hours of every day.
+    await core.invoke('settings:saveTill', { tillName: 'Front counter', timeZone: 'Pacific/Kiritimati' });
+    await expect.poll(onRelay, { timeout: 5_000 }).toBe('Pacific/Kiritimati');
+    await expect
+      .poll(
+        async () => ((await (await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).json()) as Record<string, unknown>).today,
+        {
+          timeout: 3_000,
+        },
+      )
+      .toBe(localDate(Date.now(), 'Pacific/Kiritimati'));
+
+    // The relay is away when the zone changes: the save still succeeds; opening the list puts it right.
+    await services.stopRelay();
+    try {
+      await core.invoke('settings:saveTill', { tillName: 'Front counter', timeZone: 'Asia/Kolkata' });
+    } finally {
+      await services.startRelayAgain();
+    }
+    // (A kept-alive socket to the stopped relay may fail once: polled.)
+    await expect.poll(onRelay, { timeout: 5_000 }).toBe('Pacific/Kiritimati');
+    const listedZone = async () => (await core.invoke('phone:listLinks', {})).links.find((l) => l.id === made.link.id)?.timeZone;
+    await expect.poll(listedZone, { timeout: 5_000 }).toBe('Asia/Kolkata');
+    expect(await onRelay()).toBe('Asia/Kolkata');
+    await core.invoke('settings:saveTill', { tillName: 'Front counter', timeZone: 'Africa/Accra' });
+    await expect.poll(onRelay, { timeout: 5_000 }).toBe('Africa/Accra');
   });
 });

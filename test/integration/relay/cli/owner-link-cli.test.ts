@@ -4,6 +4,9 @@
  * --data) while the relay runs; a page already open hears within seconds that the relay's operator
  * turned it off. On PostgreSQL the change is audited as `cli:<user>`.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startRelay } from '../../../../relay/http/index.js';
 import { cliActor, listAudit, openPgPool } from '../../../../relay/store/pg/index.js';
@@ -12,6 +15,16 @@ import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { makeConfig, post, runRelayCli, SseClient } from '../helpers.js';
 import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** The sh block under "Listing and turning off phone links" in relay/README.md. */
+function readmeBlock(): string {
+  const readme = readFileSync(`${ROOT}relay/README.md`, 'utf8');
+  const m = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### Listing and turning off phone links')));
+  if (!m?.[1]) throw new Error('no sh block under "Listing and turning off phone links" in relay/README.md');
+  return m[1];
+}
 
 const OPERATOR = "This link was turned off by the relay's operator (the service that runs it), not by the shop owner";
 
@@ -115,4 +128,30 @@ describePg('owner-link on PostgreSQL (issue 21)', () => {
       expect((await runRelayCli(['owner-link', 'revoke', '--id', 'ol_AAAAAAAAAAAA'], env)).code).toBe(2);
     },
   );
+
+  it('the README’s commands run as written', { timeout: 120_000 }, async () => {
+    const { databaseUrl } = await seedPgTenant(cluster(), 'MCH_ama');
+    const pool = await openPgPool(databaseUrl, 1);
+    open.push({ close: () => pool.end() });
+    // The link the README names (made as the relay makes one; only a token's hash is stored).
+    await pool.query(
+      `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at)
+       VALUES ('ol_Xa8_2kPq9mZc', 'MCH_ama', $1, 'live', 'Auntie Efua''s phone', 'Africa/Accra', 'front-counter', $2)`,
+      [`sha256:${'a'.repeat(64)}`, new Date().toISOString()],
+    );
+    const proc = spawn('bash', ['-euo', 'pipefail', '-c', readmeBlock()], {
+      cwd: ROOT,
+      env: { ...process.env, RELAY_DATABASE_URL: databaseUrl },
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    expect(stderr).toContain('Link ol_Xa8_2kPq9mZc ("Auntie Efua\'s phone", LIVE) of MCH_ama turned off');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([expect.objectContaining({ id: 'ol_Xa8_2kPq9mZc', revokedAt: null })]);
+    const { rows } = await pool.query("SELECT revoked_by FROM owner_links WHERE id = 'ol_Xa8_2kPq9mZc'");
+    expect(rows[0].revoked_by).toBe('operator');
+  });
 });

@@ -158,6 +158,25 @@ describeEachStore('owner view (issue 21)', (store) => {
     expect(listed.links[0]!.revokedAt).not.toBeNull();
   });
 
+  it("the till moves every link of the merchant to the shop's new time zone (PATCH); the page counts days in it", async () => {
+    const { relay, token } = await start();
+    const live = await makeLink(relay.url, token, { label: 'Phone', environment: 'live' });
+    await makeLink(relay.url, token, { label: 'Test phone', environment: 'test', timeZone: 'Europe/London' });
+    const cookie = await session(relay.url, live.token);
+    const patch = (body: string, auth = token) =>
+      fetch(`${relay.url}/v1/owner-links`, { method: 'PATCH', body, headers: { authorization: `Bearer ${auth}` } });
+    const moved = await patch('{"timeZone":"Pacific/Kiritimati"}');
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toEqual({ timeZone: 'Pacific/Kiritimati', changed: 2 });
+    const listed = (await get(`${relay.url}/v1/owner-links`, token)).json as { links: Array<{ timeZone: string }> };
+    expect(listed.links.map((l) => l.timeZone)).toEqual(['Pacific/Kiritimati', 'Pacific/Kiritimati']);
+    const s = (await get(`${relay.url}/v1/owner/summary`, undefined, { cookie })).json as { today: string; link: { timeZone: string } };
+    expect(s).toMatchObject({ today: localDate(Date.now(), 'Pacific/Kiritimati'), link: { timeZone: 'Pacific/Kiritimati' } });
+    expect((await patch('{"timeZone":"Mars/Base"}')).status).toBe(400);
+    expect((await patch('{"timeZone":"Africa/Accra","extra":1}')).status).toBe(400);
+    expect((await patch('{"timeZone":"Africa/Accra"}', `rt_${'A'.repeat(43)}`)).status).toBe(401);
+  });
+
   it('rate-limits a link, and serves its page with a strict policy', async () => {
     const { relay, token } = await start();
     const live = await makeLink(relay.url, token, { label: 'Phone', environment: 'live' });
