@@ -36,3 +36,4 @@ export { audit, cliActor, listAudit, type AuditEntry, type AuditRow } from './au
 export { merchantUsage, type UsageDay } from './usage.js';
 export { importFromSqlite, type ImportResult } from './import-sqlite.js';
 export { listOwnerLinks, OWNER_LINK_ID, revokeOwnerLink, type OwnerLinkRevoked } from './owner-links-admin.js';
+export { PgOwnerView } from './owner-view-pg.js';
