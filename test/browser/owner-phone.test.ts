@@ -4,6 +4,11 @@
  * within a second; a TEST link carries the sandbox banner and no LIVE payment; the relay killed and
  * started again on the same port, the page catches up with nothing counted twice; a link turned off
  * shows so on the open page. Screenshots: owner-phone-today, owner-phone-day, owner-phone-off.
+ *
+ * And the whole of it as the owner does it: the link made on the till's Settings screen (the real
+ * renderer, the real core with its embedded sandbox and relay), opened at 360×740 in a second Chromium
+ * page; a sale taken at the till's counter appears on the phone within a second of the till showing
+ * PAID, and the phone's figures are the till's Takings screen's figures for today (both screens read).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -11,7 +16,8 @@ import { startRelay, type RunningRelay } from '../../relay/http/index.js';
 import { deliver, LIVE_KEY, makeConfig, post, TEST_KEY, transaction } from '../integration/relay/helpers.js';
 import { removeDir, tempDir } from '../support/temp-dir.js';
 import { launchBrowser } from '../browser-bridge/harness.js';
-import { axe, screenshot } from '../browser-bridge/cashier.js';
+import { axe, enter, resultTitle, screenshot, sell } from '../browser-bridge/cashier.js';
+import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
 let browser: Browser;
 let relay: RunningRelay;
@@ -115,5 +121,71 @@ describe('the owner’s phone page', () => {
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'owner-phone-off');
     await page.context().close();
+  });
+});
+
+describe('the owner’s phone, with the link made at the till', () => {
+  const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter', idleLockMs: 60 * 60_000 }));
+  const PIN = '2468';
+
+  /** An owner screen from the top navigation, with the owner PIN when the till asks for it. */
+  async function ownerScreen(page: Page, tab: 'Takings' | 'Settings'): Promise<void> {
+    await page.getByRole('button', { name: new RegExp(`^${tab}( \\(owner\\))?$`) }).click(); // "Takings (owner)" while locked
+    const pinEntry = page.getByRole('heading', { name: 'Owner PIN', exact: true });
+    const screen = page.getByRole('heading', { name: tab, level: 1 });
+    await pinEntry.or(screen).first().waitFor();
+    if (await pinEntry.isVisible()) {
+      await page.locator('#owner-pin').fill(PIN);
+      await page.keyboard.press('Enter');
+    }
+    await screen.waitFor();
+  }
+
+  /** "GH₵ 12.00" on the phone, "GH₵12.00" on the till: the same amount. */
+  const same = (s: string | null) => (s ?? '').replace(/\s+/g, '');
+
+  it('made on Settings, opened at 360×740; a counter sale shows within a second and the figures match the till’s Takings', async () => {
+    const t = till.get();
+    const { page } = t;
+    await t.invoke('owner:setPin', { pin: PIN });
+    await ownerScreen(page, 'Settings');
+    await page.locator('#phone-link-label').fill("Auntie Efua's phone");
+    await page.getByRole('button', { name: 'Make a TEST link' }).click();
+    const url = await page.getByTestId('phone-link-url').inputValue();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/owner#t=ov_[A-Za-z0-9_-]{43}$/);
+    await page.getByTestId('phone-link-row').filter({ hasText: "Auntie Efua's phone" }).waitFor();
+
+    const phonePage = await (await till.browser().newContext({ viewport: { width: 360, height: 740 } })).newPage();
+    const phoneErrors: string[] = [];
+    phonePage.on('pageerror', (e) => phoneErrors.push(e.message));
+    await phonePage.goto(url);
+    await phonePage.locator('#view').waitFor({ state: 'visible' });
+    expect(await phonePage.locator('#sandbox').isVisible()).toBe(true);
+    expect(await figure(phonePage, 'Payments')).toBe('0 paid, 0 failed');
+    await phonePage.locator('#status:not(.offline)').filter({ hasText: 'Live' }).waitFor();
+
+    await page.getByRole('button', { name: 'Charge', exact: true }).click();
+    await sell(page, '12', '0241234567');
+    expect(await resultTitle(page)).toBe('PAID');
+    const paidAt = Date.now();
+    await phonePage.locator('#latest li').first().waitFor({ timeout: 5_000 });
+    await expect.poll(() => figure(phonePage, 'Payments'), { timeout: 5_000 }).toBe('1 paid, 0 failed');
+    // Within a second of the till saying PAID (measured here, on a loaded machine; the figure is in bench/, not here).
+    expect(Date.now() - paidAt).toBeLessThan(1_000);
+    expect(await phonePage.locator('#latest').textContent()).toContain('024 *** 4567');
+    expect(await phonePage.locator('#latest').textContent()).toContain('Front counter');
+
+    await enter(page); // New sale: the top navigation is back
+    await ownerScreen(page, 'Takings');
+    const tillFigure = (id: string) => page.getByTestId(`today-${id}`).textContent();
+    await expect.poll(() => tillFigure('count')).toBe('1 / 1');
+    expect(same(await figure(phonePage, 'Takings (gross)'))).toBe(same(await tillFigure('gross')));
+    expect(same(await figure(phonePage, 'Fees'))).toBe(same(await tillFigure('fees')));
+    expect(same(await figure(phonePage, 'Net'))).toBe(same(await tillFigure('net')));
+    expect(same(await figure(phonePage, 'Success rate'))).toBe(same(await tillFigure('rate')));
+    expect(same(await tillFigure('gross'))).toMatch(/^GH₵\d/);
+    expect(phoneErrors).toEqual([]);
+    expect(t.problems.filter((p) => !/frame-ancestors/.test(p))).toEqual([]); // the harness's meta CSP, as in owner.test.ts
+    await phonePage.context().close();
   });
 });

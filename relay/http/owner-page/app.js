@@ -52,7 +52,8 @@ function renderFigures(day) {
     ['Fees', money(t.fees)],
     ['Net', money(t.net)],
     ['Payments', `${t.succeeded} paid, ${t.failed} failed`],
-    ['Success rate', t.successRate === null ? '—' : `${t.successRate}%`],
+    // One decimal, as the till's Takings writes it (100.0%, 66.7%).
+    ['Success rate', t.successRate === null ? '—' : `${t.successRate.toFixed(1)}%`],
   ];
   const dl = $('figures');
   dl.replaceChildren();
