@@ -78,10 +78,14 @@ export const OWNER_VIEW_MIGRATION: Migration = {
 export const OWNER_LINK_REVOKER_MIGRATION: Migration = {
   version: 6,
   name: "owner's view: who turned a link off (owner or operator)",
-  up: `
-  ALTER TABLE owner_links ADD COLUMN revoked_by TEXT CHECK (revoked_by IN ('owner', 'operator'));
-  UPDATE owner_links SET revoked_by = 'owner' WHERE revoked_at IS NOT NULL;
-  `,
+  // Idempotent like migration 5: a database rolled back to an older version may already hold the column.
+  up: (db) => {
+    const columns = db.prepare('PRAGMA table_info(owner_links)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'revoked_by')) {
+      db.exec("ALTER TABLE owner_links ADD COLUMN revoked_by TEXT CHECK (revoked_by IN ('owner', 'operator'))");
+    }
+    db.exec("UPDATE owner_links SET revoked_by = 'owner' WHERE revoked_at IS NOT NULL AND revoked_by IS NULL");
+  },
 };
 
 type LinkRow = {
