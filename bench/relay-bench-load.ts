@@ -74,7 +74,8 @@ export async function throughput(urls: string[], deliveries: SignedDelivery[], s
 
 /**
  * Open-loop load at RATE/s to `postUrl` while a till listens on `sseUrl` (another instance when
- * they differ) from `after`; returns webhook-to-SSE latencies (ms).
+ * they differ) from `after`; returns webhook-to-SSE latencies (ms), and webhook-to-2xx ones (the commit
+ * on the receiving instance alone: what is left of the first is the way to the till's instance).
  */
 export async function latency(
   postUrl: string,
@@ -82,9 +83,10 @@ export async function latency(
   token: string,
   after: number,
   key: BenchKey,
-): Promise<{ latencies: number[]; lost: number }> {
+): Promise<{ latencies: number[]; acks: number[]; lost: number }> {
   const sent = new Map<string, number>();
   const latencies: number[] = [];
+  const acks: number[] = [];
   const agent = new Agent({ connections: 128 });
   const sse = await request(`${sseUrl}/v1/events?after=${after}`, {
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
@@ -118,9 +120,13 @@ export async function latency(
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const d = prepared[i]!;
-    sent.set(d.reference, performance.now());
+    const start = performance.now();
+    sent.set(d.reference, start);
     posts.push(
-      request(`${postUrl}/v1/webhooks`, { method: 'POST', headers: d.headers, body: d.body, dispatcher: agent }).then((r) => r.body.dump()),
+      request(`${postUrl}/v1/webhooks`, { method: 'POST', headers: d.headers, body: d.body, dispatcher: agent }).then((r) => {
+        acks.push(performance.now() - start);
+        return r.body.dump();
+      }),
     );
   }
   await Promise.all(posts);
@@ -130,5 +136,5 @@ export async function latency(
   sse.body.destroy();
   await reading;
   await agent.close();
-  return { latencies, lost };
+  return { latencies, acks, lost };
 }
