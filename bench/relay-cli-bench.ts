@@ -1,7 +1,8 @@
 /**
  * npm run bench:relay-cli [-- --runs 7 --database-url postgres://…]: the time of one relay CLI call
  * (`merchant list`, against a throwaway PostgreSQL 15 cluster with 3 merchants unless a URL is given),
- * the built file (`node relay/dist/cli.js`, after `npm run build:relay`) against the TypeScript entry
+ * the built file (`node relay/dist/cli.js`, built first by `npm run build:relay`, so the figure is the
+ * current source's) against the TypeScript entry
  * (`node --import tsx relay/cli.ts`). Target: under 300 ms for the built file. The last line is
  * {"builtMedianMs":…,"builtRuns":[…],"tsxMedianMs":…,"tsxRuns":[…],"builtCpuMedianMs":…,"tsxCpuMedianMs":…,"loadavg":…}
  * (CPU time, user + system, through /usr/bin/time when present).
@@ -34,10 +35,11 @@ function timed(args: string[], env: NodeJS.ProcessEnv, kind?: 'built' | 'tsx'): 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-if (!existsSync('relay/dist/cli.js')) {
-  console.error('relay/dist/cli.js is missing: run npm run build:relay first');
-  process.exit(2);
-}
+await new Promise<void>((resolve, reject) =>
+  execFile(process.execPath, ['scripts/build-relay.mjs'], (err, _stdout, stderr) =>
+    err ? reject(new Error(`build:relay: ${stderr}`)) : resolve(),
+  ),
+);
 const db = await benchDatabase(values['database-url']);
 try {
   const env = { ...process.env, RELAY_DATABASE_URL: await db.url('relay_cli_bench') };

@@ -1,14 +1,19 @@
 /**
- * npm run build:relay: the relay as one plain JavaScript file, relay/dist/cli.js, run by `node` with no
- * TypeScript loader, installable on its own from relay/package.json (`npm pack ./relay`).
+ * npm run build:relay: the relay as plain JavaScript, relay/dist/cli.js and its chunks in
+ * relay/dist/chunks/, run by `node` with no TypeScript loader, installable on its own from
+ * relay/package.json (`npm pack ./relay`).
  *
  * esbuild (already here as tsx's and vite's compiler) bundles relay/ and the shared/ code it uses into
- * one ES module; every npm package stays external, installed from relay/package.json's dependencies,
+ * ES modules, split where relay/cli/main.ts imports a family of commands when it runs: a `merchant list`
+ * loads pg and the PostgreSQL commands, not the server's HTTP stack, prom-client or better-sqlite3
+ * (issue 19, §1: a CLI call under 300 ms). Our own modules are declared free of side effects at import
+ * (none runs anything at load but the entry point), so a chunk holds only the modules whose exports it
+ * uses, not every file behind an index.ts it imports from. Every npm package stays external, installed from relay/package.json's dependencies,
  * so `npm audit` and updates still see them and better-sqlite3's native addon is built for the host.
  * The build refuses to finish if the bundle imports a package relay/package.json does not list, or
  * lists one at another version range than the root package.json (one set of versions for both).
  */
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
 
@@ -16,9 +21,39 @@ const root = JSON.parse(readFileSync('package.json', 'utf8'));
 const relay = JSON.parse(readFileSync('relay/package.json', 'utf8'));
 const deps = Object.keys(relay.dependencies);
 
+/**
+ * Our files (not packages) have no side effects at import, so a bundle leaves out every module it does
+ * not use, even behind an index.ts it imports from. (esbuild ignores this under code splitting, which is
+ * why the families are separate bundles rather than chunks of one.)
+ */
+const sideEffectFree = {
+  name: 'side-effect-free-sources',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData?.again) return undefined;
+      // cli.js loads each family of commands when it runs: they stay separate files.
+      if (args.kind === 'dynamic-import' && FAMILIES.some((f) => args.path === `./${f}.js`)) return { path: args.path, external: true };
+      const resolved = await b.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { again: true },
+      });
+      if (resolved.errors.length > 0 || resolved.external) return resolved;
+      return { path: resolved.path, namespace: resolved.namespace, sideEffects: false };
+    });
+  },
+};
+
+/** What relay/cli/main.ts imports when it runs (relay/cli/<family>.ts, built to relay/dist/<family>.js). */
+const FAMILIES = ['serve', 'pg-commands', 'sqlite-commands', 'owner-link-commands'];
+
+rmSync('relay/dist', { recursive: true, force: true });
 const result = await build({
-  entryPoints: ['relay/cli.ts'],
-  outfile: 'relay/dist/cli.js',
+  entryPoints: ['relay/cli.ts', ...FAMILIES.map((f) => `relay/cli/${f}.ts`)],
+  outdir: 'relay/dist',
+  entryNames: '[name]',
+  plugins: [sideEffectFree],
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -35,7 +70,7 @@ const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).
 const imported = new Set(
   Object.values(result.metafile.outputs)
     .flatMap((o) => o.imports)
-    .filter((i) => i.external && !builtins.has(i.path))
+    .filter((i) => i.external && !builtins.has(i.path) && !i.path.startsWith('.'))
     .map((i) => packageOf(i.path)),
 );
 const problems = [
@@ -50,5 +85,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 chmodSync('relay/dist/cli.js', 0o755);
-const kb = (statSync('relay/dist/cli.js').size / 1024).toFixed(0);
-console.log(`relay/dist/cli.js (${kb} KiB), external: ${[...imported].sort().join(', ')}`);
+const kb = (file) => `${(statSync(file).size / 1024).toFixed(0)} KiB`;
+const families = FAMILIES.map((f) => `${f}.js ${kb(`relay/dist/${f}.js`)}`).join(', ');
+console.log(`relay/dist/cli.js (${kb('relay/dist/cli.js')}; ${families}), external: ${[...imported].sort().join(', ')}`);

@@ -1,11 +1,15 @@
-/** The relay's command line: which command, and how an error ends it. */
+/**
+ * The relay's command line: which command, and how an error ends it.
+ *
+ * Each family of commands is imported when it runs, so that a CLI call loads only what it uses: the
+ * server (HTTP, prom-client, SQLite) for serving, the PostgreSQL commands for `merchant list` and the
+ * like. Built (scripts/build-relay.mjs), each family is a bundle of its own next to cli.js, holding only
+ * the code and packages it uses; one bundle of everything loaded at every call cost a `merchant list`
+ * hundreds of milliseconds (issue 19, §1). Each family exports the `plainMessage` of its own copy of the
+ * error classes, so an error is recognised by the bundle that threw it.
+ */
 import { parseArgs } from 'node:util';
-import { pgOwnerLinkCommand, sqliteOwnerLinkCommand } from './owner-link-commands.js';
-import { PG_COMMANDS, runPgCommand } from './pg-commands.js';
-import { plainMessage } from './plain-errors.js';
-import { refuseMixedStores } from './store-choice.js';
-import { serve } from './serve.js';
-import { logIdCommand, tokenCommand } from './sqlite-commands.js';
+import { PG_COMMANDS, refuseMixedStores } from './store-choice.js';
 import { fail, out, PROG, USAGE } from './usage.js';
 
 function parse() {
@@ -42,6 +46,10 @@ function parse() {
   }
 }
 
+type Explain = (err: unknown) => string | undefined;
+/** How the family of commands that runs says its errors plainly (plain-errors.ts). */
+let explain: Explain | undefined;
+
 async function main(): Promise<void> {
   const { values, positionals } = parse();
   if (values.help) {
@@ -52,24 +60,33 @@ async function main(): Promise<void> {
   const noun = positionals[0] ?? '';
   refuseMixedStores(noun, values, databaseUrl);
   if (noun === 'owner-link') {
-    return databaseUrl ? pgOwnerLinkCommand(positionals, values, databaseUrl) : sqliteOwnerLinkCommand(positionals, values);
+    const family = await import('./owner-link-commands.js');
+    explain = family.plainMessage;
+    return databaseUrl ? family.pgOwnerLinkCommand(positionals, values, databaseUrl) : family.sqliteOwnerLinkCommand(positionals, values);
   }
   const pgLogId = noun === 'log-id' && (values.merchant !== undefined || values.all);
   if (PG_COMMANDS.has(noun) || pgLogId || (noun === 'token' && databaseUrl)) {
     if (!databaseUrl) fail(`${PROG} ${noun} … needs --database-url <postgres://…> (or RELAY_DATABASE_URL)`);
-    return runPgCommand(positionals, values, databaseUrl);
+    const family = await import('./pg-commands.js');
+    explain = family.plainMessage;
+    return family.runPgCommand(positionals, values, databaseUrl);
   }
-  if (positionals[0] === 'token') return tokenCommand(positionals, values);
-  if (positionals[0] === 'log-id') return logIdCommand(positionals, values);
+  if (noun === 'token' || noun === 'log-id') {
+    const family = await import('./sqlite-commands.js');
+    explain = family.plainMessage;
+    return noun === 'token' ? family.tokenCommand(positionals, values) : family.logIdCommand(positionals, values);
+  }
   if (positionals.length > 0) fail(`Unknown command "${positionals.join(' ')}"\n${USAGE}`);
-  await serve(values);
+  const family = await import('./serve.js');
+  explain = family.plainMessage;
+  await family.serve(values);
 }
 
 /** Runs the command line; an error ends the process (status 2 for the ones said plainly, 1 otherwise). */
 export function runCli(): void {
   main().catch((err: unknown) => {
     // Said plainly in one line, without a stack trace (see plain-errors.ts).
-    const plain = plainMessage(err);
+    const plain = explain?.(err);
     if (plain !== undefined) fail(plain);
     console.error((err as Error).stack ?? String(err));
     process.exit(1);

@@ -17,6 +17,9 @@ import { DB_FILE_NAME, openRelayDatabase, SOLE_MERCHANT, SqliteOwnerView } from 
 import { printList, required, type PgCliValues } from './input.js';
 import { fail, PROG } from './usage.js';
 
+/** Its errors said plainly (relay/cli/main.ts: each family of commands brings its own). */
+export { plainMessage } from './plain-errors.js';
+
 const VERBS = ['list', 'revoke'];
 
 /** What `list` prints: never a token (only its hash is stored), never the hash. */

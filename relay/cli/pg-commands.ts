@@ -38,7 +38,8 @@ import { printList, readStdin, required, type PgCliValues } from './input.js';
 export type { PgCliValues } from './input.js';
 import { out, PROG } from './usage.js';
 
-export const PG_COMMANDS = new Set(['merchant', 'key', 'import', 'admin-token', 'master-key']);
+/** Its errors said plainly (relay/cli/main.ts: each family of commands brings its own). */
+export { plainMessage } from './plain-errors.js';
 
 /** An unknown or missing verb: the verbs there are, as typed. */
 function verbs(noun: string, verb: string | undefined, known: string[]): TenantError {

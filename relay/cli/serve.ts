@@ -7,6 +7,9 @@ import { loadMasterKey, loadPreviousMasterKeys } from '../store/pg/index.js';
 import { DEFAULT_RETENTION_DAYS, parseRetentionDays } from '../store/index.js';
 import { fail, USAGE } from './usage.js';
 
+/** Its errors said plainly (relay/cli/main.ts: each family of commands brings its own). */
+export { plainMessage } from './plain-errors.js';
+
 export type ServeValues = {
   port?: string;
   host?: string;

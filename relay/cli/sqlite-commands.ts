@@ -8,6 +8,9 @@ import { addTillToken, loadRelayConfig, revokeTillToken } from '../ops/index.js'
 import { DB_FILE_NAME, openRelayDatabase, readLogId, renewLogId } from '../store/sqlite/index.js';
 import { fail, out, PROG, USAGE } from './usage.js';
 
+/** Its errors said plainly (relay/cli/main.ts: each family of commands brings its own). */
+export { plainMessage } from './plain-errors.js';
+
 export function tokenCommand(positionals: string[], values: { label?: string; config?: string }): void {
   const file = values.config ?? process.env.RELAY_CONFIG;
   if (!file) fail(`${PROG} token … needs --config <file> (or RELAY_CONFIG), or --merchant MCH_… with --database-url on PostgreSQL`);

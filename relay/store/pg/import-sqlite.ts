@@ -10,7 +10,7 @@
  * The file is outside input: every row is checked first (import-rows.ts) and one bad row refuses the
  * whole file, named, with nothing written.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -28,10 +28,12 @@ export type ImportResult = { copied: number; skipped: number; fromSeq: number; t
 const SELECT_ROWS = `SELECT seq, reference, client_reference, environment, key_id, received_at, webhook_created_at, transaction_json,
   first_timestamp, latest_timestamp, deliveries FROM events ORDER BY seq`;
 
-function openSqlite(dataDir: string): Database.Database {
+async function openSqlite(dataDir: string): Promise<Database.Database> {
   const file = join(dataDir, DB_FILE_NAME);
   if (!existsSync(file)) throw new TenantError(`No relay database in ${dataDir} (expected ${DB_FILE_NAME})`);
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  // Loaded here, not at the top: the other CLI commands never pay for the SQLite addon.
+  const { default: Sqlite } = await import('better-sqlite3');
+  const sqlite = new Sqlite(file, { readonly: true, fileMustExist: true });
   try {
     // One snapshot for both passes, even while the old relay still writes to the file.
     sqlite.exec('BEGIN');
@@ -66,7 +68,7 @@ function checkFile(sqlite: Database.Database, dataDir: string): void {
 }
 
 export async function importFromSqlite(pool: pg.Pool, dataDir: string, merchantId: string): Promise<ImportResult> {
-  const sqlite = openSqlite(dataDir);
+  const sqlite = await openSqlite(dataDir);
   try {
     checkFile(sqlite, dataDir);
     return await copyRows(pool, sqlite, merchantId);

@@ -6,9 +6,8 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { latestVersion, openDatabase, type Migration } from '../../../shared/sqlite.js';
 import { newLogId } from '../index.js';
+import { DB_FILE_NAME } from './file-name.js';
 import { OWNER_LINK_REVOKER_MIGRATION, OWNER_VIEW_MIGRATION } from './owner-view-sqlite.js';
-
-export const DB_FILE_NAME = 'relay.sqlite';
 
 export const MIGRATIONS: readonly Migration[] = [
   {

@@ -5,7 +5,8 @@
  * migrates the file. The CLI's `log-id` commands use the database directly.
  */
 export { SOLE_MERCHANT, SqliteStore } from './sqlite-store.js';
-export { DB_FILE_NAME, MIGRATIONS, openRelayDatabase, readLogId, RelayDatabaseError, renewLogId, SCHEMA_VERSION } from './db.js';
+export { DB_FILE_NAME } from './file-name.js';
+export { MIGRATIONS, openRelayDatabase, readLogId, RelayDatabaseError, renewLogId, SCHEMA_VERSION } from './db.js';
 // The parts, for their unit tests.
 export { EventLog } from './event-log.js';
 export { GroupCommitter } from './group-commit.js';

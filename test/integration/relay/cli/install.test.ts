@@ -75,6 +75,18 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
     expect(statSync(at('/etc/momo-relay/relay.env')).mode & 0o777).toBe(0o600);
   });
 
+  it('a CLI command loads only its own family of commands: merchant list needs no HTTP server, prom-client or SQLite addon', () => {
+    const dist = at('/opt/momo-relay/node_modules/@momo-till/relay/dist');
+    const staticImports = (file: string) =>
+      [...readFileSync(join(dist, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((m) => m[1]!);
+    expect(readdirSync(dist).sort()).toEqual(['cli.js', 'owner-link-commands.js', 'pg-commands.js', 'serve.js', 'sqlite-commands.js']);
+    expect(staticImports('cli.js').filter((p) => !p.startsWith('node:'))).toEqual([]);
+    const pgCommands = staticImports('pg-commands.js');
+    expect(pgCommands).toContain('pg');
+    for (const heavy of ['prom-client', 'better-sqlite3', 'node:http']) expect(pgCommands).not.toContain(heavy);
+    expect(staticImports('serve.js')).toEqual(expect.arrayContaining(['pg', 'prom-client', 'better-sqlite3', 'node:http']));
+  });
+
   it('the systemd unit names files the install created', () => {
     const unit = block('A systemd unit per instance', 'ini');
     const paths = [...unit.matchAll(/(?<=[=\s])(\/(?:opt|etc)\/momo-relay\/?[^\s]*)/g)].map((m) => m[1]!);
@@ -97,6 +109,11 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
     expect(added.stderr).toMatch(/Next: node .*dist\/cli\.js key add --merchant MCH_installed/);
     const listed = await run(at('/opt/momo-relay/node_modules/.bin/momo-relay'), ['merchant', 'list'], { cwd: tmp, env });
     expect(listed.stdout).toMatch(/^MCH_installed\t/);
+    // An error of a command family loaded when it ran is still one plain line (its own plainMessage).
+    const refused = await run('node', [cli, 'merchant', 'add', '--id', 'MCH_installed'], { cwd: tmp, env }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 2 });
+    expect((refused as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
+    expect((refused as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
 
     const relay = spawn('node', [cli, '--port', '0', '--config', at('/etc/momo-relay/relay.json')], { cwd: tmp, env });
     let stdout = '';
