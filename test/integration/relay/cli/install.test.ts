@@ -12,7 +12,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -29,6 +29,15 @@ function block(heading: string, lang: string): string {
   const section = readme.slice(readme.indexOf(heading));
   const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(section);
   if (!m) throw new Error(`relay/README.md: no ${lang} block under "${heading}"`);
+  return m[1]!;
+}
+
+/** The first ```<lang> block after the first occurrence of `text`. */
+function blockAfter(text: string, lang: string): string {
+  const at = readme.indexOf(text);
+  if (at < 0) throw new Error(`relay/README.md: no "${text}"`);
+  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(readme.slice(at));
+  if (!m) throw new Error(`relay/README.md: no ${lang} block after "${text}"`);
   return m[1]!;
 }
 
@@ -103,12 +112,43 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
     expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/opt\/momo-relay\/node_modules\/@momo-till\/relay\/dist\/cli\.js /m);
   });
 
+  it('"Setting up" runs as written on the install: the env file, the master key file, the installed command', async () => {
+    // The database URL of the install's relay.env is the test cluster's (the README's is an example).
+    writeFileSync(at('/etc/momo-relay/relay.env'), `RELAY_DATABASE_URL=${url}\n`, { mode: 0o600 });
+    writeFileSync(join(tmp, 'ama-secret.txt'), `sk_live_${'AmaSecret0000000000000001'}`);
+    const steps = block('### Setting up', 'sh')
+      .replaceAll('/opt/momo-relay', at('/opt/momo-relay'))
+      .replaceAll('/etc/momo-relay', at('/etc/momo-relay'))
+      .replace('pk_live_…', 'pk_live_Ama000001');
+    const r = await run('bash', ['-e', '-c', steps], { cwd: tmp, env: { PATH: process.env.PATH ?? '' } });
+    expect(r.stdout).toMatch(/^rt_[A-Za-z0-9_-]{43}$/m);
+    expect(r.stdout).toMatch(/^MCH_ama\tAma Stores/m);
+  }, 120_000);
+
+  it('the two-instances-on-one-machine commands derive a template unit and point the proxy at both ports', async () => {
+    const commands = blockAfter('**Two instances on one machine**', 'sh').split('\n');
+    const unitDir = join(tmp, 'systemd');
+    mkdirSync(unitDir, { recursive: true });
+    writeFileSync(join(unitDir, 'momo-relay.service'), block('A systemd unit per instance', 'ini'));
+    const nginx = join(tmp, 'momo-relay.conf');
+    writeFileSync(nginx, blockAfter('spreading over two instances:', 'nginx'));
+    const script = commands
+      .filter((line) => !line.startsWith('systemctl '))
+      .map((line) => line.replaceAll('/etc/systemd/system', unitDir).replaceAll('/etc/nginx/conf.d/momo-relay.conf', nginx))
+      .join('\n');
+    await run('bash', ['-e', '-c', script]);
+    const template = readFileSync(join(unitDir, 'momo-relay@.service'), 'utf8');
+    expect(template).toMatch(/^ExecStart=\/usr\/bin\/node \S+\/dist\/cli\.js --host 127\.0\.0\.1 --port %i /m);
+    expect(readFileSync(nginx, 'utf8')).toContain('upstream momo_relay { server 127.0.0.1:8787; server 127.0.0.1:8788;');
+    expect(commands).toContain('systemctl daemon-reload && systemctl enable --now momo-relay@8787 momo-relay@8788');
+  });
+
   it('plain node runs the installed relay: merchants on PostgreSQL, and serving', async () => {
     const env = { PATH: process.env.PATH ?? '', RELAY_DATABASE_URL: url, RELAY_MASTER_KEY_FILE: at('/etc/momo-relay/master.key') };
     const added = await run('node', [cli, 'merchant', 'add', '--id', 'MCH_installed'], { cwd: tmp, env });
     expect(added.stderr).toMatch(/Next: node .*dist\/cli\.js key add --merchant MCH_installed/);
     const listed = await run(at('/opt/momo-relay/node_modules/.bin/momo-relay'), ['merchant', 'list'], { cwd: tmp, env });
-    expect(listed.stdout).toMatch(/^MCH_installed\t/);
+    expect(listed.stdout).toMatch(/^MCH_installed\t/m);
     // An error of a command family loaded when it ran is still one plain line (its own plainMessage).
     const refused = await run('node', [cli, 'merchant', 'add', '--id', 'MCH_installed'], { cwd: tmp, env }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 2 });

@@ -29,7 +29,7 @@ function bootstrapFromReadme(): { command: string; sql: string } {
 describe('the README database bootstrap', () => {
   it('is a psql command stopping at the first error, creating a role and a database it owns', () => {
     const { command, sql } = bootstrapFromReadme();
-    expect(command).toBe("sudo -u postgres psql -v ON_ERROR_STOP=1 <<'SQL'");
+    expect(command).toBe("runuser -u postgres -- psql -v ON_ERROR_STOP=1 <<'SQL'");
     expect(sql).toMatch(/CREATE ROLE relay LOGIN/);
     expect(sql).toMatch(/CREATE DATABASE relay OWNER relay;/);
   });
@@ -41,7 +41,7 @@ describePg('relay database bootstrap and connection budget on PostgreSQL 15', ()
 
   beforeAll(async () => {
     const { sql } = bootstrapFromReadme();
-    // The README's psql, as the superuser, over TCP to the throwaway cluster (sudo -u postgres is the host's part).
+    // The README's psql, as the superuser, over TCP to the throwaway cluster (runuser -u postgres is the host's part).
     const c = cluster();
     const psql = execFile(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(c.port), '-U', 'postgres', '-v', 'ON_ERROR_STOP=1']);
     psql.stdin!.end(sql);
