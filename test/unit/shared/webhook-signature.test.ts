@@ -145,6 +145,7 @@ describe('verifyWebhook: rejections', () => {
     ['base64 digest', () => `v1=${createHmac('sha256', SECRET).update(BODY).digest('base64')}`],
   ])('%s -> MALFORMED_SIGNATURE', (_name, make) => {
     expect(codeOf(() => verify({ signatureHeader: make() }))).toBe('MALFORMED_SIGNATURE');
+    expect(() => verify({ signatureHeader: make() })).toThrow('X-Service-Signature digest must be 64 hex digits');
   });
 
   it.each([
