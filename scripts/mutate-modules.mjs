@@ -40,6 +40,9 @@ export const MODULES = {
     mutate: ['electron/core/payments/payment-engine.ts', 'electron/core/payments/land-result.ts', 'electron/core/payments/hand-result.ts'],
     tests: [
       'test/unit/core/payments/payment-engine.test.ts',
+      'test/unit/core/payments/payment-engine-once.test.ts',
+      'test/unit/core/payments/payment-engine-retries.test.ts',
+      'test/unit/core/payments/payment-engine-results.test.ts',
       'test/unit/core/settle/settle-by-hand.test.ts',
       'test/unit/core/day/day-close-by-hand.test.ts',
     ],
