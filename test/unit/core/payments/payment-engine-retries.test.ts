@@ -74,9 +74,7 @@ describe('retries', () => {
     expect(f.repo.get(id)).toMatchObject({ state: 'rejected', error_code: 'HTTP_403' });
     expect(f.repo.get(id)?.error_message).toMatch(/^The payment service does not allow this merchant account/);
     expect(f.statesOf(id)).toEqual(['created', 'submitting', 'rejected']);
-    expect(f.logged('payment.refused')).toEqual([
-      expect.objectContaining({ level: 'warn', id, status: 403, code: null, attempt: 1 }),
-    ]);
+    expect(f.logged('payment.refused')).toEqual([expect.objectContaining({ level: 'warn', id, status: 403, code: null, attempt: 1 })]);
     await tick(1000);
     expect(f.bodies).toHaveLength(1);
   });
