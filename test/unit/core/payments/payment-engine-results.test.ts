@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServiceResult } from '../../../../electron/core/payments/service-client.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { waitFor } from '../../../support/wait-for.js';
-import { accepted, engineFixture, finalTx, sale, type Fixture } from './engine-fixture.js';
+import { accepted, CREDENTIALS, engineFixture, finalTx, sale, type Fixture } from './engine-fixture.js';
 
 let f: Fixture;
 beforeEach(() => {
@@ -97,6 +97,85 @@ describe('a final result', () => {
     const r = await pending;
     expect(r.ok && r.payment).toMatchObject({ state: 'success', reference: 'TX_EARLY', fee: '0.20', net: '9.80' });
     expect(f.statesOf(r.ok ? r.payment.id : '')).toEqual(['created', 'submitting', 'awaiting_customer', 'success']);
+  });
+});
+
+describe('a result landing while the payment is being sent wins', () => {
+  /** The engine's sends wait for `answer`; its credential reads wait for `keys` when told to. */
+  async function heldEngine(holdKeys = false) {
+    const answers: Array<(r: ServiceResult) => void> = [];
+    const keys: Array<() => void> = [];
+    await f.restart({
+      client: {
+        initialize: (_c, body) => {
+          f.bodies.push(body);
+          return new Promise((r) => answers.push(r));
+        },
+        resolve: async () => ({ kind: 'no-answer', reason: 'refused' }),
+        close: async () => {},
+      },
+      credentialsFor: async () => {
+        if (holdKeys) await new Promise<void>((r) => keys.push(r));
+        return CREDENTIALS;
+      },
+    });
+    return { answer: (r: ServiceResult) => answers.shift()?.(r), keys: () => keys.shift()?.() };
+  }
+
+  it.each([
+    ['an answer', accepted('TX_RACE')],
+    ['a 4xx', { kind: 'error', status: 422, code: 'VALIDATION_ERROR', message: 'bad', retryAfterMs: null }],
+    ['a 5xx', { kind: 'error', status: 500, code: 'INTERNAL', message: 'boom', retryAfterMs: null }],
+    ['no answer', { kind: 'no-answer', reason: 'broken' }],
+  ] as Array<[string, ServiceResult]>)('PAID stays PAID when %s to the first send comes after the result', async (_name, late) => {
+    const held = await heldEngine();
+    const pending = f.engine.charge('test', sale('r-race'));
+    await waitFor(() => f.bodies.length === 1);
+    const ref = (JSON.parse(f.bodies[0] as string) as { merchantRef: string }).merchantRef;
+    f.engine.applyTransaction('test', finalTx('TX_RACE', ref), 11);
+    held.answer(late);
+    const r = await pending;
+    expect(r.ok && r.payment).toMatchObject({ state: 'success', reference: 'TX_RACE', errorMessage: null });
+    expect(f.statesOf(r.ok ? r.payment.id : '')).toEqual(['created', 'submitting', 'success']);
+  });
+
+  it('PAID stays PAID when a 4xx to a retry comes after the result, and nothing is sent again', async () => {
+    const held = await heldEngine();
+    const pending = f.engine.charge('test', sale('r-race-retry'));
+    await waitFor(() => f.bodies.length === 1);
+    held.answer({ kind: 'no-answer', reason: 'response-timeout' });
+    const r = await pending;
+    await waitFor(() => f.bodies.length === 2); // the retry, 20 ms later
+    f.engine.applyTransaction('test', finalTx('TX_RACE2', r.ok ? r.payment.merchantRef : ''), 12);
+    held.answer({ kind: 'error', status: 409, code: 'DUPLICATE_REFERENCE', message: 'dup', retryAfterMs: null });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(f.repo.get(r.ok ? r.payment.id : '')).toMatchObject({ state: 'success', error_code: null });
+    expect(f.bodies).toHaveLength(2);
+    expect(f.logged('payment.retry_failed')).toEqual([]);
+  });
+
+  it('a result landing while the keys are read: nothing is sent, nothing fails', async () => {
+    const held = await heldEngine(true);
+    f.repo.insert(paymentRow('p-keys', { till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-keys' }));
+    f.engine.resume();
+    f.engine.applyTransaction('test', finalTx('TX_KEYS', 'TUNIT01.p-keys'), 13);
+    held.keys();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(f.repo.get('p-keys')?.state).toBe('success');
+    expect(f.bodies).toEqual([]);
+    expect(f.logged('payment.resume_failed')).toEqual([]);
+  });
+
+  it('a payment whose keys are read as the engine closes leaves no timer behind', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const keys: Array<(v: null) => void> = [];
+    await f.restart({ credentialsFor: () => new Promise((r) => keys.push(r)) });
+    f.repo.insert(paymentRow('p-closing', { till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-closing' }));
+    f.engine.resume();
+    const closing = f.engine.close();
+    keys.shift()?.(null); // the keychain answers "no key" after close began
+    await closing;
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 
