@@ -102,6 +102,15 @@ describe('checkHeaders: what is refused before the body is read', () => {
   it('passes good headers', () => {
     expect(checkHeaders(good, TEST_KEY.publicId, lookup)).toBeNull();
   });
+
+  it("answers a suspended merchant's delivery 503 (so the service retries it later), from the headers and in verify", () => {
+    const suspended = { ...TEST_KEY, suspended: true as const };
+    const answer = { status: 503, reason: 'merchant_suspended', message: 'This merchant is suspended on this relay; retry later' };
+    expect(checkHeaders(good, TEST_KEY.publicId, () => suspended)).toEqual(answer);
+    const { verifier } = setup();
+    const held = new DeliveryVerifier({ ...verifier['deps'], findKey: () => suspended });
+    expect(held.verify(incoming(bodyOf(data('test'))))).toEqual(answer);
+  });
 });
 
 describe('nestedDeeperThan: the JSON depth scan', () => {
