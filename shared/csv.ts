@@ -34,6 +34,42 @@ export function csvFile(lines: readonly string[]): string {
  * Calc and Excel read as a date and time (ISO text with a T and a Z is kept as text).
  */
 export function csvLocalDateTime(ms: number, timeZone: string): string {
+  const [date, time] = csvLocalDateAndTime(ms, timeZone);
+  return `${date} ${time}`;
+}
+
+/**
+ * An instant as two cells in the till's time zone, the local date "2026-11-24" and time "14:03:00": each read
+ * as a date and a time by LibreOffice Calc and Excel.
+ */
+export function csvLocalDateAndTime(ms: number, timeZone: string): [string, string] {
+  const local = new Date(ms + offsetAt(ms, timeZone)).toISOString();
+  return [local.slice(0, 10), local.slice(11, 19)];
+}
+
+/**
+ * The time zone's offset at an instant (ms), from Intl once per quarter hour of time (time zones change
+ * offset on quarter hours): a CSV of 100,000 rows formats a handful of instants with Intl, not every row.
+ * When the quarter hour's two ends differ (a change inside it), the instant itself is asked.
+ */
+const QUARTER_HOUR = 900_000;
+const offsets = new Map<string, number>();
+
+function offsetAt(ms: number, timeZone: string): number {
+  const start = Math.floor(ms / QUARTER_HOUR) * QUARTER_HOUR;
+  const key = `${timeZone} ${start}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    offset = exactOffset(start, timeZone);
+    if (offset !== exactOffset(start + QUARTER_HOUR - 1000, timeZone)) return exactOffset(ms, timeZone);
+    if (offsets.size >= 10_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+function exactOffset(ms: number, timeZone: string): number {
   const p = localParts(ms, timeZone);
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return local - Math.floor(ms / 1000) * 1000;
 }

@@ -1,17 +1,20 @@
 /**
- * The day's close. An X report reads every final transaction of an environment in no Z yet and stores
- * nothing; closing the day computes the same report, stores it as the next numbered Z (per environment)
- * and marks the rows it counted, in one IMMEDIATE SQLite transaction: two closes at once cannot count the
- * same rows twice or take the same number. A stored Z never changes (the database refuses it).
+ * The day's close. An X report sums every final transaction of an environment in no Z yet, in SQL, and stores
+ * nothing; closing the day computes the same report, stores it as the next numbered Z (per environment) with
+ * its rows by reference (day-rows.ts) and marks the rows it counted, in one IMMEDIATE SQLite transaction: two
+ * closes at once cannot count the same rows twice or take the same number. A stored Z never changes (the
+ * database refuses it). Its CSV is built from the stored rows when it is exported.
  */
 import type { DayReport, SinceCloseLine, TakingsTotals, ZSummary } from '../../../shared/ipc/contract.js';
 import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
 import type { Db } from '../storage/index.js';
-import { buildDayReport, DAY_ROWS_SQL, startOf, zLabel, type DayRow, type ZRow } from './day-report.js';
+import { buildDayReport, zLabel, type ZRow } from './day-report.js';
 import { SinceClose } from './day-since.js';
 import { DayCorrections } from './day-corrections.js';
-import { csvLine, type CsvLine } from './day-csv.js';
+import { DaySums } from './day-sums.js';
+import { ZRows } from './day-rows.js';
+import { zCsv } from './day-csv.js';
 import { CoreError } from '../errors.js';
 import type { PaymentRow } from '../payments/index.js';
 
@@ -21,13 +24,14 @@ export class DayClose {
   private readonly stmts;
   private readonly sinceClose;
   private readonly corrections;
+  private readonly sums;
+  private readonly zRows;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
   ) {
     this.stmts = {
-      unclosed: db.prepare(`${DAY_ROWS_SQL} WHERE t.environment = ? AND t.z_report_id IS NULL ORDER BY t.completed_at, t.reference`),
       last: db.prepare('SELECT * FROM z_reports WHERE environment = ? ORDER BY number DESC LIMIT 1'),
       dayOf: db.prepare('SELECT number FROM z_reports WHERE environment = ? AND closed_at > ? ORDER BY number LIMIT 1'),
       awaiting: db.prepare(`SELECT * FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) ORDER BY created_at`),
@@ -45,6 +49,8 @@ export class DayClose {
     };
     this.sinceClose = new SinceClose(db);
     this.corrections = new DayCorrections(db);
+    this.sums = new DaySums(db);
+    this.zRows = new ZRows(db);
   }
 
   /** The day so far: what closing now would report. */
@@ -66,8 +72,8 @@ export class DayClose {
           `The day was just closed as ${zLabel(last?.number ?? 0)}${closedBy}. Nothing was closed twice.`,
         );
       }
-      const { report, rows } = this.compute(environment, timeZone, 'z', by?.name ?? null, (last?.number ?? 0) + 1);
-      const lines = rows.map((row) => csvLine(row, report));
+      const previousCloseAt = last?.closed_at ?? null;
+      const { report, corrections } = this.compute(environment, timeZone, 'z', by?.name ?? null, (last?.number ?? 0) + 1);
       const result = this.stmts.insert.run(
         environment,
         report.number,
@@ -76,9 +82,10 @@ export class DayClose {
         by?.id ?? null,
         by?.name ?? null,
         JSON.stringify(report),
-        JSON.stringify(lines satisfies CsvLine[]),
+        '[]', // its rows are in z_report_rows (migration 17)
       );
       const id = Number(result.lastInsertRowid);
+      this.zRows.store(id, environment, previousCloseAt, report, corrections);
       this.stmts.assign.run(id, environment);
       return { id, report };
     });
@@ -112,34 +119,39 @@ export class DayClose {
     return { id, report, sinceClose: this.sinceClose.lines(row, report) };
   }
 
+  /** A stored Z's CSV, built now from its rows (day-rows.ts) and its frozen figures. */
+  exportCsv(environment: Environment, id: number): { filename: string; csv: string } {
+    const report = JSON.parse(this.get(environment, id).report) as DayReport;
+    return zCsv(report, this.zRows.lines(id, environment, report));
+  }
+
   last(environment: Environment): ZRow | null {
     return (this.stmts.last.get(environment) as ZRow | undefined) ?? null;
   }
 
   private compute(environment: Environment, timeZone: string, kind: 'x' | 'z', closedBy: string | null, number: number | null = null) {
-    const rows = this.stmts.unclosed.all(environment) as DayRow[];
     const last = this.last(environment);
+    const previousCloseAt = last?.closed_at ?? null;
     const tillNames = new Map((this.stmts.tillNames.all() as { till_id: string; name: string }[]).map((r) => [r.till_id, r.name]));
     const closedDayOf = (ms: number) => {
       const z = this.stmts.dayOf.get(environment, ms) as { number: number } | undefined;
       return z ? zLabel(z.number) : null;
     };
-    const corrections = this.corrections.list(environment, last?.closed_at ?? null, closedDayOf);
+    const corrections = this.corrections.list(environment, previousCloseAt, closedDayOf);
     const report = buildDayReport({
       environment,
       kind,
       number,
-      previousCloseAt: last?.closed_at ?? null,
+      previousCloseAt,
       at: this.now(),
       closedBy,
       timeZone,
-      rows,
+      ...this.sums.read(environment, previousCloseAt),
       awaiting: this.stmts.awaiting.all(environment) as PaymentRow[],
       tillNames,
       closedDayOf,
       corrections,
     });
-    const late = (row: DayRow) => !row.correction && !row.recount && last !== null && startOf(row) < last.closed_at;
-    return { report, rows: [...rows, ...corrections.flatMap((c) => c.rows)].map((row) => ({ ...row, late: late(row) })) };
+    return { report, corrections: corrections.flatMap((c) => c.rows) };
   }
 }

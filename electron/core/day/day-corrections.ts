@@ -32,12 +32,14 @@ export class DayCorrections {
        ORDER BY p.hand_at`,
     );
     // Confirmed with another fee than the hand's, and not yet corrected by a later Z: the fee the Z froze is read
-    // from its lines (CSV order: reference 1, status 7, fee 9) and compared with the service's. Through the partial
+    // from its frozen line (z_report_rows, migration 17; CSV order: reference 1, status 7, fee 9, through the
+    // partial index of frozen lines) and compared with the service's. Through the partial
     // index of results settled by hand (migration 12), not the range of every closed row.
     this.confirmed = db.prepare(
       `SELECT p.*, t.status AS service_status, t.fee AS service_fee, z.number AS z_number,
-         (SELECT json_extract(l.value, '$[9]') FROM json_each(z.lines) l
-          WHERE json_extract(l.value, '$[1]') = t.reference AND json_extract(l.value, '$[7]') = 'SUCCESS' LIMIT 1) AS counted_fee
+         (SELECT json_extract(r.line, '$[9]') FROM z_report_rows r
+          WHERE r.reference = t.reference AND r.z_report_id = z.id AND r.line IS NOT NULL
+            AND json_extract(r.line, '$[7]') = 'SUCCESS' LIMIT 1) AS counted_fee
        FROM transactions t INDEXED BY transactions_by_hand
        JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference
        JOIN z_reports z ON z.id = t.z_report_id

@@ -1,20 +1,32 @@
 /**
- * A Z report's CSV: one row per transaction it counted (frozen with it at the close) and then its
- * summary rows (totals, by cashier, by till, by network). Numbers are written `024 123 4567`, which
- * spreadsheets keep as text; cells go through shared/csv.ts' csvCell (quoting, no formulas).
+ * A Z report's CSV: one row per transaction it counted (read by reference at export, day-rows.ts), then one
+ * row per payment still awaiting its result at the close (PENDING or OVERDUE, as the screen and the paper list
+ * them: counted_in_totals=no, never in any sum), then its summary rows (totals, by cashier, by till, by
+ * network). Numbers are written `024 123 4567`, which spreadsheets keep as text; cells go through
+ * shared/csv.ts' csvCell (quoting, no formulas). local_date and local_time (the till's time zone, e.g.
+ * 2026-11-22 and 14:05:09) are what a spreadsheet reads as a date and a time; completed_at stays UTC ISO.
  */
-import type { DayReport, TakingsTotals } from '../../../shared/ipc/contract.js';
+import type { DayAwaitingLine, DayReport, TakingsTotals } from '../../../shared/ipc/contract.js';
+import { tillIdOfMerchantRef } from '../takings/index.js';
 import { formatAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
 import type { DayRow } from './day-report.js';
 import { localDate } from '../../../shared/local-date.js';
-import { csvCell, csvFile } from '../../../shared/csv.js';
+import { csvCell, csvFile, csvLocalDateAndTime } from '../../../shared/csv.js';
+import { formatReceiptNo } from '../../../shared/receipt-number.js';
 
-/** One transaction's cells, in TRANSACTION_COLUMNS order. */
+/**
+ * One transaction's cells as a Z freezes them (the first 14 columns, the form stored since migration 11; the
+ * export adds the rest).
+ */
 export type CsvLine = Array<string | null>;
 
+/** A stored row of a Z as the export reads it: its line, and the receipt number of its payment (PAID only). */
+export type ZCsvRow = { line: CsvLine; receiptNo: number | null };
+
 const TRANSACTION_COLUMNS =
-  'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand';
+  'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand,' +
+  'receipt_no,counted_in_totals,local_date,local_time';
 const SUMMARY_COLUMNS = 'summary,name,count,paid,failed,gross,fees,net';
 
 /**
@@ -53,15 +65,57 @@ const summary = (what: string, name: string | null, t: TakingsTotals): CsvLine =
   t.net,
 ];
 
-/** The file for a stored Z: its name says the number and TEST or LIVE. */
-export function zCsv(report: DayReport, lines: CsvLine[]): { filename: string; csv: string } {
-  const rows: CsvLine[] = [
+/** A transaction row as exported: its frozen line, its receipt number, counted, and when it completed (local). */
+function exported(row: ZCsvRow, timeZone: string): CsvLine {
+  const completed = row.line[0];
+  const [date, time] = completed ? csvLocalDateAndTime(Date.parse(completed), timeZone) : [null, null];
+  return [...row.line, row.receiptNo === null ? null : formatReceiptNo(row.receiptNo), 'yes', date, time];
+}
+
+/**
+ * A payment awaiting its result at the close, as the report lists it: status PENDING or OVERDUE, its amount
+ * kept but counted_in_totals=no (it is in no total, no fee nor net yet); local date and time of its start.
+ */
+function awaitingRow(a: DayAwaitingLine, report: DayReport): CsvLine {
+  const [date, time] = csvLocalDateAndTime(Date.parse(a.startedAt), report.timeZone);
+  const tillId = tillIdOfMerchantRef(a.merchantRef);
+  const till = report.byTill.find((t) => t.tillId === tillId);
+  const status = a.status === 'overdue' ? 'OVERDUE' : 'PENDING';
+  const cashier = a.cashier ?? '(nobody signed in)';
+  return [
+    null,
+    null,
+    a.merchantRef,
+    till?.tillName ?? tillId,
+    cashier,
+    a.network,
+    a.msisdn,
+    status,
+    a.amount,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    'no',
+    date,
+    time,
+  ];
+}
+
+/** The file for a stored Z (`rows`: its transactions in order, day-rows.ts): its name says the number and TEST or LIVE. */
+export function zCsv(report: DayReport, rows: Iterable<ZCsvRow>): { filename: string; csv: string } {
+  const summaries: CsvLine[] = [
     summary('total', `${report.label} ${report.environment.toUpperCase()}`, report.totals),
     ...report.byCashier.map((c) => summary('cashier', c.cashier ?? '(nobody signed in)', c)),
     ...report.byTill.map((t) => summary('till', t.tillName ?? t.tillId, t)),
     ...report.byNetwork.map((n) => summary('network', n.network, n)),
   ];
-  const text = [TRANSACTION_COLUMNS, ...lines.map(cells), '', SUMMARY_COLUMNS, ...rows.map(cells)];
+  const text = [TRANSACTION_COLUMNS];
+  for (const row of rows) text.push(cells(exported(row, report.timeZone)));
+  for (const a of report.awaiting) text.push(cells(awaitingRow(a, report)));
+  text.push('', SUMMARY_COLUMNS, ...summaries.map(cells));
   const day = localDate(Date.parse(report.at), report.timeZone);
   return { filename: `momo-${report.label}-${report.environment.toUpperCase()}-${day}.csv`, csv: csvFile(text) };
 }

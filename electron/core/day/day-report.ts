@@ -1,7 +1,8 @@
 /**
  * The X and Z reports' figures, computed from the final transactions they cover (the till's copy of the
- * merchant's results, all tills) and this till's payments still without a result. Pure: the caller reads
- * the rows; an X report and the Z that closes the same rows are the same computation.
+ * merchant's results, all tills) and this till's payments still without a result. Pure: the caller sums the
+ * rows in SQL (day-sums.ts) and reads only the few it lists; an X report and the Z that closes the same rows
+ * are the same computation.
  */
 import { formatAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
@@ -25,6 +26,9 @@ export type DayRow = Omit<TransactionRow, 'environment' | 'local_date'> & {
   recount?: true;
 };
 
+/** The sums of the rows of one cashier, till and network (and how many of them were settled by hand). */
+export type DayGroup = Sums & Pick<DayRow, 'staff_id' | 'staff_name' | 'till_id' | 'network'> & { by_hand: number };
+
 /** A correction: the figures taken out and counted anew, as rows, and its line in the report. */
 export type DayCorrection = { rows: DayRow[]; line: DayCorrectionLine };
 
@@ -37,7 +41,13 @@ export type DayReportInput = {
   at: number;
   closedBy: string | null;
   timeZone: string;
-  rows: DayRow[];
+  /** The figures of the rows in no Z yet, summed in SQL per cashier, till and network (day-sums.ts). */
+  groups: DayGroup[];
+  /** The few rows a report lists: failed ones, and those started before the previous close. */
+  failures: DayRow[];
+  late: DayRow[];
+  /** The earliest start (startOf) of the rows in no Z yet, null when there are none. */
+  firstStart: number | null;
   corrections: DayCorrection[];
   awaiting: PaymentRow[];
   tillNames: ReadonlyMap<string, string>;
@@ -78,13 +88,15 @@ function sumsOf(row: DayRow): Sums {
     : { succeeded: 0, failed: sign, gross: 0, fees: 0, net: 0 };
 }
 
-function grouped<T>(rows: DayRow[], keyOf: (row: DayRow) => string, make: (key: string, first: DayRow, sums: Sums) => T): T[] {
-  const groups = new Map<string, { first: DayRow; sums: Sums }>();
-  for (const row of rows) {
-    const key = keyOf(row);
+type Keyed = Sums & Pick<DayRow, 'staff_id' | 'staff_name' | 'till_id' | 'network'>;
+
+function grouped<T>(parts: Keyed[], keyOf: (part: Keyed) => string, make: (key: string, first: Keyed, sums: Sums) => T): T[] {
+  const groups = new Map<string, { first: Keyed; sums: Sums }>();
+  for (const part of parts) {
+    const key = keyOf(part);
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { first: row, sums: zeroSums() }));
-    addSums(group.sums, sumsOf(row));
+    if (!group) groups.set(key, (group = { first: part, sums: zeroSums() }));
+    addSums(group.sums, part);
   }
   return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, g]) => make(key, g.first, g.sums));
 }
@@ -125,10 +137,10 @@ function lineOf(row: DayRow, tillNames: ReadonlyMap<string, string>): DayReportL
   };
 }
 
-/** Totals, by cashier, by till (named as in Takings) and by network, of the rows counted (corrections negative). */
-function figures(counted: DayRow[], tillNames: ReadonlyMap<string, string>) {
+/** Totals, by cashier, by till (named as in Takings) and by network, of the parts counted (corrections negative). */
+function figures(counted: Keyed[], tillNames: ReadonlyMap<string, string>) {
   const all = zeroSums();
-  for (const row of counted) addSums(all, sumsOf(row));
+  for (const part of counted) addSums(all, part);
   return {
     totals: toTotals(all),
     byCashier: grouped(
@@ -149,23 +161,31 @@ function figures(counted: DayRow[], tillNames: ReadonlyMap<string, string>) {
   };
 }
 
+/** A row's figures as a part of the sums (a correction counted negative). */
+const partOf = (row: DayRow): Keyed => ({
+  ...sumsOf(row),
+  staff_id: row.staff_id,
+  staff_name: row.staff_name,
+  till_id: row.till_id,
+  network: row.network,
+});
+
 export function buildDayReport(input: DayReportInput): DayReport {
-  const { rows, tillNames, previousCloseAt } = input;
-  const late = previousCloseAt === null ? [] : rows.filter((row) => startOf(row) < previousCloseAt);
-  const first = rows.reduce((min, r) => Math.min(min, startOf(r)), Infinity);
+  const { tillNames, previousCloseAt } = input;
+  const counted = [...input.groups, ...input.corrections.flatMap((c) => c.rows.map(partOf))];
   return {
     environment: input.environment,
     label: input.number === null ? 'X' : zLabel(input.number),
     kind: input.kind,
     number: input.number,
-    openedAt: previousCloseAt !== null ? iso(previousCloseAt) : rows.length ? iso(first) : null,
+    openedAt: previousCloseAt !== null ? iso(previousCloseAt) : input.firstStart !== null ? iso(input.firstStart) : null,
     at: iso(input.at),
     closedBy: input.closedBy,
     timeZone: input.timeZone,
-    ...figures([...rows, ...input.corrections.flatMap((c) => c.rows)], tillNames),
-    settledByHand: rows.filter((r) => r.settled_by_hand === 1).length,
-    failures: rows.filter((r) => r.status === 'FAILED').map((r) => lineOf(r, tillNames)),
-    arrivedAfterClose: late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),
+    ...figures(counted, tillNames),
+    settledByHand: input.groups.reduce((n, g) => n + g.by_hand, 0),
+    failures: input.failures.map((r) => lineOf(r, tillNames)),
+    arrivedAfterClose: input.late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),
     corrections: input.corrections.map((c) => c.line),
     awaiting: input.awaiting.map((p) => awaitingLine(p, input.at)),
   };

@@ -2,7 +2,6 @@
 import { buildDayReportDocument } from '../../../shared/receipt/build-day-report.js';
 import type { DayReport } from '../../../shared/ipc/contract.js';
 import type { CoreContext } from '../core-context.js';
-import { zCsv, type CsvLine } from './day-csv.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { printDocuments } from '../printing/index.js';
 
@@ -10,10 +9,7 @@ export function dayHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'day'>> {
   const { dayClose } = ctx;
   const active = () => ctx.settings.settings.active;
   const timeZone = () => ctx.settings.settings.timeZone;
-  const stored = (id: number) => {
-    const row = dayClose.get(active(), id);
-    return { report: JSON.parse(row.report) as DayReport, lines: JSON.parse(row.lines) as CsvLine[] };
-  };
+  const stored = (id: number) => JSON.parse(dayClose.get(active(), id).report) as DayReport;
 
   return {
     'day:xReport': async () => dayClose.xReport(active(), timeZone()),
@@ -26,12 +22,9 @@ export function dayHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'day'>> {
     },
     'day:list': async () => ({ reports: dayClose.list(active()) }),
     'day:get': async ({ id }) => dayClose.view(active(), id),
-    'day:exportCsv': async ({ id }) => {
-      const { report, lines } = stored(id);
-      return zCsv(report, lines);
-    },
+    'day:exportCsv': async ({ id }) => dayClose.exportCsv(active(), id),
     'day:print': async ({ id }) => {
-      const report = id === undefined ? dayClose.xReport(active(), timeZone()) : stored(id).report;
+      const report = id === undefined ? dayClose.xReport(active(), timeZone()) : stored(id);
       const { receipt, tillName } = ctx.settings.settings;
       return printDocuments(ctx, `day:${id ?? 'x'}`, [buildDayReportDocument(report, receipt, tillName)]);
     },

@@ -1,6 +1,6 @@
 /** The takings domain's front door (what other folders may use): the results ledger (transactions, daily rollup) and the takings read from it. */
-export { addSums, toTotals, zeroSums } from './sums.js';
+export { addSums, SUMS_SQL, toTotals, zeroSums } from './sums.js';
 export type { Sums } from './sums.js';
 export { Takings } from './takings.js';
-export { TAKINGS_NETWORK_SQL, TransactionsStore } from './transactions-store.js';
+export { TAKINGS_NETWORK_SQL, tillIdOfMerchantRef, TransactionsStore } from './transactions-store.js';
 export type { TransactionRow } from './transactions-store.js';

@@ -6,12 +6,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../../electron/core/storage/database.js';
 import { DayClose } from '../../../../electron/core/day/day-close.js';
-import { zCsv, type CsvLine } from '../../../../electron/core/day/day-csv.js';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
 import type { PaymentEngine } from '../../../../electron/core/payments/payment-engine.js';
 import { settleByHand } from '../../../../electron/core/settle/settle-by-hand.js';
 import type { SettleRequest } from '../../../../electron/core/settle/settle-rules.js';
-import type { DayReport } from '../../../../shared/ipc/contract.js';
 import { dayResult, merchantRef } from '../../../support/day-rows.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { openOfflineEngine, type OfflineEngine } from '../../../support/offline-engine.js';
@@ -86,10 +84,10 @@ describe('a Z and settle by hand', () => {
     expect(report.failures).toEqual([
       expect.objectContaining({ settledByHand: true, reason: 'Settled by hand: No money on the dashboard', cashier: 'Kofi' }),
     ]);
-    const row = day.get('test', id);
-    const csv = zCsv(JSON.parse(row.report) as DayReport, JSON.parse(row.lines) as CsvLine[]).csv.split('\r\n');
-    expect(csv[0]).toMatch(/,settled_by_hand$/);
-    expect(csv[1]).toMatch(/,FAILED,12\.50,0\.00,0\.00,.*,yes$/);
+    const csv = day.exportCsv('test', id).csv.split('\r\n');
+    expect(csv[0]).toMatch(/,settled_by_hand,receipt_no,counted_in_totals,local_date,local_time$/);
+    // settled by hand, no receipt number (NOT PAID), counted, then its local date and time
+    expect(csv[1]).toMatch(/,FAILED,12\.50,0\.00,0\.00,.*,yes,,yes,\d{4}-\d\d-\d\d,\d\d:\d\d:\d\d$/);
   });
 
   it('a hand PAID counted in Z-0001 that the service says FAILED: Z-0002 counts the failure and takes the hand figures back out', () => {
@@ -120,7 +118,7 @@ describe('a Z and settle by hand', () => {
     expect(second.report.byCashier).toEqual([expect.objectContaining({ cashier: 'Kofi', gross: '-12.50' })]);
     expect(second.report.settledByHand).toBe(0);
     expect(day.view('test', first.id).report).toEqual(first.report); // Z-0001 never changes
-    const csv = zCsv(second.report, JSON.parse(day.get('test', second.id).lines) as CsvLine[]).csv;
+    const csv = day.exportCsv('test', second.id).csv;
     expect(csv).toMatch(/,CORRECTION,-12\.50,-0\.25,-12\.25,/); // negative figures stay numbers (no leading ')
     expect(csv).toContain('\r\ntill,TFRONT1,0,-1,1,-12.50,-0.25,-12.25\r\n');
     expect(day.xReport('test', TZ).corrections).toEqual([]); // made once
@@ -153,6 +151,15 @@ describe('a Z and settle by hand', () => {
     expect(second.report.corrections).toEqual([
       expect.objectContaining({ hand: 'PAID', service: 'SUCCESS', countedIn: 'Z-0001', gross: '0.00', fees: '0.24', net: '-0.24' }),
     ]);
+    // Its CSV: the counted figures taken out (CORRECTION), the service's counted anew (RECOUNT), both counted.
+    const rows = day.exportCsv('test', second.id).csv.split('\r\n');
+    expect(rows.filter((r) => r.includes(',TX_SERVICE1,'))).toEqual([
+      expect.stringMatching(/,CORRECTION,-12\.50,0\.00,-12\.50,.*,yes,R-\d{6},yes,2026-11-22,\d\d:\d\d:\d\d$/),
+      expect.stringMatching(/,RECOUNT,12\.50,0\.24,12\.26,.*,yes,R-\d{6},yes,2026-11-22,\d\d:\d\d:\d\d$/),
+    ]);
+    // Z-0001's CSV still shows the hand's figures it counted (frozen at its close), not the service's that replaced them.
+    const firstRows = day.exportCsv('test', first.id).csv.split('\r\n');
+    expect(firstRows.filter((r) => r.includes(',TX_SERVICE1,'))).toEqual([expect.stringMatching(/,SUCCESS,12\.50,0\.00,12\.50,/)]);
     expect(closeDay().report).toMatchObject({ totals: { count: 0, fees: '0.00' }, corrections: [] });
   });
 

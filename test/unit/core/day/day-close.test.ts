@@ -3,11 +3,9 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../../electron/core/storage/database.js';
 import { DayClose } from '../../../../electron/core/day/day-close.js';
-import { zCsv, type CsvLine } from '../../../../electron/core/day/day-csv.js';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
 import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
 import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
-import type { DayReport } from '../../../../shared/ipc/contract.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { openTempTillDb } from '../../../support/temp-till-db.js';
 import { dayResult, merchantRef } from '../../../support/day-rows.js';
@@ -171,10 +169,7 @@ describe('closing the day', () => {
     ]);
     expect(day.view('test', second.id).sinceClose).toEqual([]);
     // The Z CSV says so too: arrived_after_close is "yes" for TXW in Z-0002, empty for TX1 in Z-0001.
-    const csvOf = (id: number) => {
-      const row = day.get('test', id);
-      return zCsv(JSON.parse(row.report) as DayReport, JSON.parse(row.lines) as CsvLine[]).csv.split('\r\n');
-    };
+    const csvOf = (id: number) => day.exportCsv('test', id).csv.split('\r\n');
     const header = csvOf(second.id)[0]?.split(',') ?? [];
     const lateColumn = header.indexOf('arrived_after_close');
     expect(lateColumn).toBe(12);
@@ -188,16 +183,16 @@ describe('closing the day', () => {
     result('TX1', { amount: '10.00', fee: '0.20', net: '9.80', cashier: ['ama', 'Ama'], description: '=cmd' });
     result('TX2', { status: 'FAILED', amount: '5.00' });
     const { id } = day.close('test', TZ, 0, null);
-    const row = day.get('test', id);
-    const file = zCsv(JSON.parse(row.report) as DayReport, JSON.parse(row.lines) as CsvLine[]);
+    const file = day.exportCsv('test', id);
     expect(file.filename).toBe('momo-Z-0001-TEST-2026-11-22.csv');
     expect(file.csv.startsWith('\ufeff')).toBe(true); // UTF-8 with a byte-order mark (issue 20 item 6)
     const lines = file.csv.slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand',
+      'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand,' +
+        'receipt_no,counted_in_totals,local_date,local_time',
     );
     expect(lines[1]).toBe(
-      `2026-11-22T08:00:00.000Z,TX1,${merchantRef('TFRONT1', 'TX1')},TFRONT1,Ama,SANDBOX,024 123 4567,SUCCESS,10.00,0.20,9.80,'=cmd,,`,
+      `2026-11-22T08:00:00.000Z,TX1,${merchantRef('TFRONT1', 'TX1')},TFRONT1,Ama,SANDBOX,024 123 4567,SUCCESS,10.00,0.20,9.80,'=cmd,,,,yes,2026-11-22,08:00:00`,
     );
     expect(lines).toContain('summary,name,count,paid,failed,gross,fees,net');
     expect(lines).toContain('total,Z-0001 TEST,2,1,1,10.00,0.20,9.80');

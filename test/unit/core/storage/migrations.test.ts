@@ -8,6 +8,7 @@ import { openDatabase, type Db } from '../../../../electron/core/storage/databas
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../../electron/core/storage/migrations.js';
 import { insertRow, migrateTo } from '../../../support/migrations.js';
 import { paymentRow } from '../../../support/payment-rows.js';
+import { DayClose } from '../../../../electron/core/day/index.js';
 
 const dirs: string[] = [];
 const open: Db[] = [];
@@ -415,6 +416,108 @@ describe('migration 16: who stopped waiting', () => {
   });
 });
 
+describe('migration 17: Z rows by reference', () => {
+  it("copies each line of a Z closed before it as a frozen row, in order, so its CSV exports as it did; new rows can't change", () => {
+    const v16 = tillAt(16);
+    insertRow(v16, 'transactions', transaction('TX_A', { completed_at: Date.parse('2026-11-22T08:00:00Z') }));
+    insertRow(v16, 'transactions', transaction('TX_B', { status: 'FAILED', fee: 0, net: 0 }));
+    // As the close of version 16 froze them: one line per row (14 cells), a late one, then a correction.
+    const lines = [
+      [
+        '2026-11-22T08:00:00.000Z',
+        'TX_A',
+        'T1.a',
+        'Front',
+        'Ama',
+        'MTN',
+        '024 123 4567',
+        'SUCCESS',
+        '1.00',
+        '0.02',
+        '0.98',
+        'Milo 400g — 1 tin, "big"',
+        '',
+        '',
+      ],
+      [
+        '2026-11-22T09:00:00.000Z',
+        'TX_B',
+        'T1.b',
+        'Front',
+        null,
+        'MTN',
+        '024 123 4567',
+        'FAILED',
+        '1.00',
+        '0.00',
+        '0.00',
+        '=1+1',
+        'yes',
+        'yes',
+      ],
+      [
+        '2026-11-21T10:00:00.000Z',
+        'TX_H',
+        'T1.h',
+        'Front',
+        'Kofi',
+        'MTN',
+        '024 123 4567',
+        'CORRECTION',
+        '-5.00',
+        '-0.10',
+        '-4.90',
+        'Sale',
+        '',
+        'yes',
+      ],
+    ];
+    const report = { label: 'Z-0001', environment: 'test', timeZone: 'Africa/Accra', at: '2026-11-22T20:00:00.000Z', awaiting: [] };
+    const totals = { count: 2, succeeded: 1, failed: 1, gross: '1.00', fees: '0.02', net: '0.98' };
+    const z = v16
+      .prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES ('test', 1, 5, ?, ?)")
+      .run(JSON.stringify({ ...report, totals, byCashier: [], byTill: [], byNetwork: [] }), JSON.stringify(lines));
+    v16.prepare('UPDATE transactions SET z_report_id = ?').run(z.lastInsertRowid);
+    migrateTo(v16, MIGRATIONS, 17);
+    expect(isStrict(v16, 'z_report_rows')).toBe(true);
+    expect(v16.prepare('SELECT z_report_id, seq, reference, late, line FROM z_report_rows ORDER BY seq').all()).toEqual(
+      lines.map((line, i) => ({ z_report_id: 1, seq: i + 1, reference: line[1], late: i === 1 ? 1 : 0, line: JSON.stringify(line) })),
+    );
+    // The export of that Z (the code of this version) writes each old line's 14 cells as version 16 did, then the new cells.
+    const csv = new DayClose(v16, () => 0).exportCsv('test', 1).csv.slice(1).split('\r\n');
+    expect(csv.slice(1, 4)).toEqual([
+      '2026-11-22T08:00:00.000Z,TX_A,T1.a,Front,Ama,MTN,024 123 4567,SUCCESS,1.00,0.02,0.98,"Milo 400g — 1 tin, ""big""",,,,yes,2026-11-22,08:00:00',
+      "2026-11-22T09:00:00.000Z,TX_B,T1.b,Front,,MTN,024 123 4567,FAILED,1.00,0.00,0.00,'=1+1,yes,yes,,yes,2026-11-22,09:00:00",
+      '2026-11-21T10:00:00.000Z,TX_H,T1.h,Front,Kofi,MTN,024 123 4567,CORRECTION,-5.00,-0.10,-4.90,Sale,,yes,,yes,2026-11-21,10:00:00',
+    ]);
+    expect(csv[4]).toBe('');
+    expect(() => v16.prepare('UPDATE z_report_rows SET late = 1').run()).toThrow(/a Z report never changes/);
+    expect(() => v16.prepare('DELETE FROM z_report_rows').run()).toThrow(/a Z report never changes/);
+    expect(() => v16.prepare("INSERT INTO z_report_rows VALUES (99, 1, 'x', 0, NULL)").run()).toThrow(/FOREIGN KEY/);
+    expect(() => v16.prepare("INSERT INTO z_report_rows VALUES (1, 9, 'x', 2, NULL)").run()).toThrow(/CHECK/);
+  });
+
+  it('indexes the results in no Z (covering their sums, and the failed ones), and only those', () => {
+    const v16 = tillAt(16);
+    insertRow(v16, 'transactions', transaction('TX_A'));
+    insertRow(v16, 'transactions', transaction('TX_F', { status: 'FAILED' }));
+    migrateTo(v16, MIGRATIONS, 17);
+    const count = (index: string, failed = '') =>
+      (
+        v16
+          .prepare(
+            `SELECT count(*) AS n FROM transactions INDEXED BY ${index} WHERE environment = 'test' AND z_report_id IS NULL ${failed}`,
+          )
+          .get() as { n: number }
+      ).n;
+    const both = () => [count('transactions_unclosed'), count('transactions_unclosed_failed', "AND status = 'FAILED'")];
+    expect(both()).toEqual([2, 1]);
+    const z = v16.prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES ('test', 1, 5, '{}', '[]')").run();
+    v16.prepare('UPDATE transactions SET z_report_id = ?').run(z.lastInsertRowid);
+    expect(both()).toEqual([0, 0]);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(16);
+  expect(SCHEMA_VERSION).toBe(17);
 });

@@ -1,0 +1,58 @@
+/**
+ * What an X report or a close reads of the results in no Z yet (issue 20 item 15): their figures summed in
+ * SQL per cashier, till and network (a few rows, however long the till has gone without a close), and only
+ * the rows a report lists one by one: the failed ones and those that arrived after the previous close.
+ */
+import type { Environment } from '../../../shared/domain.js';
+import type { Db } from '../storage/index.js';
+import { SUMS_SQL, TAKINGS_NETWORK_SQL } from '../takings/index.js';
+import { DAY_ROWS_SQL, type DayGroup, type DayRow } from './day-report.js';
+
+/** The rows of an environment in no Z yet, oldest first (the order of a Z's CSV). */
+const UNCLOSED = 't.environment = ? AND t.z_report_id IS NULL';
+const ORDER = 'ORDER BY t.completed_at, t.reference';
+
+export type DaySumsRead = { groups: DayGroup[]; failures: DayRow[]; late: DayRow[]; firstStart: number | null };
+
+export class DaySums {
+  private readonly groups;
+  private readonly failures;
+  private readonly late;
+  private readonly firstStart;
+
+  constructor(db: Db) {
+    // Grouped by the network takings counts it under (a name of its own: GROUP BY network would be the column).
+    this.groups = db.prepare(
+      `SELECT staff_id, staff_name, till_id, takings_network AS network, ${SUMS_SQL}, sum(settled_by_hand) AS by_hand
+       FROM (SELECT t.staff_id, t.staff_name, t.till_id, ${TAKINGS_NETWORK_SQL} AS takings_network, t.status, t.amount, t.fee,
+           t.net, t.settled_by_hand
+         FROM transactions t INDEXED BY transactions_unclosed WHERE ${UNCLOSED})
+       GROUP BY staff_id, staff_name, till_id, takings_network`,
+    );
+    // Only what the report's lines show (day-report.ts' lineOf), through the partial index of failed rows in no Z.
+    this.failures = db.prepare(
+      `SELECT t.reference, t.client_reference, t.status, t.amount, t.msisdn, t.till_id, t.staff_name, t.completed_at,
+         t.settled_by_hand, p.created_at AS started_at,
+         CASE WHEN t.settled_by_hand = 1 THEN 'Settled by hand: ' || p.hand_note ELSE p.error_message END AS reason
+       FROM transactions t INDEXED BY transactions_unclosed_failed
+       LEFT JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference
+       WHERE ${UNCLOSED} AND t.status = 'FAILED' ${ORDER}`,
+    );
+    // Started (or, for another till's payment, completed) before the previous close: its day was closed.
+    this.late = db.prepare(`${DAY_ROWS_SQL} WHERE ${UNCLOSED} AND coalesce(p.created_at, t.completed_at) < ? ${ORDER}`);
+    this.firstStart = db.prepare(
+      `SELECT min(coalesce(p.created_at, t.completed_at)) AS first FROM transactions t
+       LEFT JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference WHERE ${UNCLOSED}`,
+    );
+  }
+
+  /** `previousCloseAt`: the last Z's close (ms), null before the first (then nothing arrived after a close). */
+  read(environment: Environment, previousCloseAt: number | null): DaySumsRead {
+    return {
+      groups: this.groups.all(environment) as DayGroup[],
+      failures: this.failures.all(environment) as DayRow[],
+      late: previousCloseAt === null ? [] : (this.late.all(environment, previousCloseAt) as DayRow[]),
+      firstStart: previousCloseAt === null ? (this.firstStart.get(environment) as { first: number | null }).first : null,
+    };
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * A Z's rows by reference and its CSV (issue 20 items 6 and 15), on a real SQLite file: the figures summed in
+ * SQL, the rows stored by reference and built into the CSV at export, payments still awaiting their result
+ * listed in it but never counted, local date and time columns, receipt numbers, a byte-order mark.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../../../electron/core/storage/database.js';
+import { DayClose } from '../../../../electron/core/day/day-close.js';
+import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
+import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
+import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
+import { paymentRow } from '../../../support/payment-rows.js';
+import { openTempTillDb } from '../../../support/temp-till-db.js';
+import { dayResult, merchantRef } from '../../../support/day-rows.js';
+
+const TZ = 'Africa/Lagos'; // one hour ahead of UTC: local columns differ from completed_at
+const T0 = Date.parse('2026-11-22T22:30:00Z');
+let db: Db;
+let close: () => void;
+let now = T0;
+let store: TransactionsStore;
+let repo: PaymentsRepo;
+let day: DayClose;
+beforeEach(() => {
+  ({ db, close } = openTempTillDb('momo-day-csv-'));
+  now = T0;
+  store = new TransactionsStore(db, TZ);
+  repo = new PaymentsRepo(db);
+  day = new DayClose(db, () => now);
+});
+afterEach(() => close());
+
+function started(id: string, at: number, overrides: Parameters<typeof paymentRow>[1] = {}) {
+  repo.insert(
+    paymentRow(id, {
+      merchant_ref: merchantRef('TFRONT1', id),
+      till_id: 'TFRONT1',
+      state: 'awaiting_customer',
+      created_at: at,
+      updated_at: at,
+      ...overrides,
+    }),
+  );
+}
+const result = (ref: string, opts: Parameters<typeof dayResult>[1] = {}) =>
+  store.insert(opts.env ?? 'test', dayResult(ref, { completedAt: new Date(now).toISOString(), ...opts }), null, now);
+const csvRows = (id: number) => day.exportCsv('test', id).csv.slice(1).split('\r\n');
+const column = (rows: string[], name: string) => rows[0]?.split(',').indexOf(name) ?? -1;
+
+describe('the Z CSV', () => {
+  it('lists PENDING and OVERDUE payments after the counted rows, amount kept, counted_in_totals=no, in no total', () => {
+    started('01P', now - 60_000, { amount: 700, staff_id: 'ama', staff_name: 'Ama', description: 'Milo 400g — 1 tin' });
+    started('01V', now - OVERDUE_AFTER_MS - 1, { amount: 800 });
+    result('TX1', { amount: '10.00', fee: '0.20', net: '9.80' });
+    now += 1000;
+    const { id, report } = day.close('test', TZ, 0, null);
+    expect(report.totals).toEqual({ count: 1, succeeded: 1, failed: 0, gross: '10.00', fees: '0.20', net: '9.80' });
+    const rows = csvRows(id);
+    const [status, counted, amount, date, time] = ['status', 'counted_in_totals', 'amount', 'local_date', 'local_time'].map((c) =>
+      column(rows, c),
+    ) as [number, number, number, number, number];
+    const cells = rows.slice(1, 4).map((r) => r.split(','));
+    expect(cells.map((c) => [c[1], c[status], c[amount], c[counted]])).toEqual([
+      ['TX1', 'SUCCESS', '10.00', 'yes'],
+      ['', 'OVERDUE', '8.00', 'no'],
+      ['', 'PENDING', '7.00', 'no'],
+    ]);
+    expect(rows[2]).toContain(`,${merchantRef('TFRONT1', '01V')},TFRONT1,(nobody signed in),`);
+    expect(rows[3]).toContain(`,${merchantRef('TFRONT1', '01P')},TFRONT1,Ama,MTN,`);
+    // Local date and time in the till's zone (Lagos, UTC+1): TX1 completed 22:30 UTC, 23:30 in Lagos; 01P started a minute before.
+    expect([cells[0]?.[date], cells[0]?.[time]]).toEqual(['2026-11-22', '23:30:00']);
+    expect([cells[2]?.[date], cells[2]?.[time]]).toEqual(['2026-11-22', '23:29:00']);
+    expect(cells[0]?.[0]).toBe('2026-11-22T22:30:00.000Z'); // the UTC ISO column stays
+    // The summary rows count only TX1.
+    expect(rows).toContain('total,Z-0001 TEST,1,1,0,10.00,0.20,9.80');
+  });
+
+  it('starts with EF BB BF and keeps "Milo 400g — 1 tin" intact in UTF-8', () => {
+    result('TX1', { description: 'Milo 400g — 1 tin' });
+    const { id } = day.close('test', TZ, 0, null);
+    const bytes = Buffer.from(day.exportCsv('test', id).csv, 'utf8');
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8')).toContain(',Milo 400g — 1 tin,');
+  });
+
+  it('gives the receipt number of a PAID payment of this till, none to another till or a failure', () => {
+    started('01A', now - 60_000, { amount: 1000 });
+    repo.update('01A', { state: 'success' }, now);
+    result('TX_A', { merchantRef: merchantRef('TFRONT1', '01A'), amount: '10.00', fee: '0.20', net: '9.80' });
+    result('TX_B', { merchantRef: merchantRef('TBACK02', '01B') });
+    result('TX_F', { status: 'FAILED' });
+    const { id } = day.close('test', TZ, 0, null);
+    const rows = csvRows(id);
+    const receipt = column(rows, 'receipt_no');
+    expect(rows.slice(1, 4).map((r) => [r.split(',')[1], r.split(',')[receipt]])).toEqual([
+      ['TX_A', 'R-000001'],
+      ['TX_B', ''],
+      ['TX_F', ''],
+    ]);
+  });
+});
+
+describe('a Z stored by reference', () => {
+  it('stores no line per ordinary row, one row each in CSV order; its export is built from the results', () => {
+    for (let i = 0; i < 5; i++) {
+      now += 1000;
+      result(`TX${5 - i}`, { amount: `${i + 1}.00`, fee: '0.00', net: `${i + 1}.00` });
+    }
+    const { id } = day.close('test', TZ, 0, null);
+    expect(db.prepare('SELECT lines FROM z_reports WHERE id = ?').get(id)).toEqual({ lines: '[]' });
+    expect(db.prepare('SELECT seq, reference, late, line FROM z_report_rows WHERE z_report_id = ? ORDER BY seq').all(id)).toEqual(
+      ['TX5', 'TX4', 'TX3', 'TX2', 'TX1'].map((reference, i) => ({ seq: i + 1, reference, late: 0, line: null })),
+    );
+    expect(
+      csvRows(id)
+        .slice(1, 6)
+        .map((r) => r.split(',').slice(1, 2)[0]),
+    ).toEqual(['TX5', 'TX4', 'TX3', 'TX2', 'TX1']);
+  });
+
+  it('sums as before: nobody signed in apart from a named cashier, the first start as the opening, settled by hand counted', () => {
+    started('01S', T0 - 3_600_000, { amount: 500 }); // started an hour before its result: the day opened then
+    result('TX1', { merchantRef: merchantRef('TFRONT1', '01S'), amount: '5.00', fee: '0.10', net: '4.90' });
+    result('TX2', { amount: '2.00', fee: '0.04', net: '1.96', cashier: ['ama', 'Ama'] });
+    result('TX3', { amount: '3.00', fee: '0.06', net: '2.94', cashier: ['ama', 'Ama'] });
+    result('TX4', { status: 'FAILED', amount: '9.00' });
+    const x = day.xReport('test', TZ);
+    expect(x.openedAt).toBe(new Date(T0 - 3_600_000).toISOString());
+    expect(x.byCashier.map((c) => [c.cashierId, c.cashier, c.count, c.succeeded, c.failed, c.gross, c.fees, c.net])).toEqual([
+      [null, null, 2, 1, 1, '5.00', '0.10', '4.90'],
+      ['ama', 'Ama', 2, 2, 0, '5.00', '0.10', '4.90'],
+    ]);
+    expect(x.byNetwork.map((n) => [n.network, n.count])).toEqual([
+      ['MTN', 1], // this till's own sandbox payment: the network the cashier charged
+      ['SANDBOX', 3],
+    ]);
+    expect(x.totals).toEqual({ count: 4, succeeded: 3, failed: 1, gross: '10.00', fees: '0.20', net: '9.80' });
+    expect(x.failures.map((f) => f.reference)).toEqual(['TX4']);
+    expect(x.settledByHand).toBe(0);
+    expect(day.xReport('live', TZ)).toMatchObject({ openedAt: null, totals: { count: 0 }, byCashier: [], failures: [] });
+  });
+
+  it('marks a result that arrived after a close as late in its stored row, and only that one', () => {
+    started('01W', now - 60_000, { amount: 700 });
+    result('TX1');
+    now += 1000;
+    day.close('test', TZ, 0, null);
+    now += 60_000;
+    result('TXW', { merchantRef: merchantRef('TFRONT1', '01W'), amount: '7.00', fee: '0.14', net: '6.86' });
+    result('TX2');
+    now += 1000;
+    const { id } = day.close('test', TZ, 1, null);
+    expect(db.prepare('SELECT reference, late FROM z_report_rows WHERE z_report_id = ? ORDER BY seq').all(id)).toEqual([
+      { reference: 'TX2', late: 0 },
+      { reference: 'TXW', late: 1 },
+    ]);
+  });
+});
