@@ -77,7 +77,7 @@ export function staffHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'staff' |
 
     'audit:exportCsv': async ({ action, actorId, from, to }) => ({
       filename: `momo-audit-${from ?? 'start'}_${to ?? 'now'}.csv`,
-      csv: audit.exportCsv({ action, actorId, ...auditRange(from, to) }),
+      csv: audit.exportCsv({ action, actorId, ...auditRange(from, to) }, ctx.settings.settings.timeZone),
     }),
   };
 }
