@@ -17,7 +17,17 @@ import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { decodeEscPos, plainLines } from '../support/escpos-decoder.js';
 import { startFakePrinter, type FakePrinter } from '../support/fake-network-printer.js';
 
-const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter', idleLockMs: 60 * 60_000 }), 'show');
+// The core's clock, moved forward by the last test to make a waiting payment overdue (the sign-in outlasts it).
+let coreClockAheadMs = 0;
+const till = useTill(
+  () => ({
+    embeddedTimeScale: TIME_SCALE,
+    tillName: 'Front counter',
+    idleLockMs: 60 * 60_000,
+    now: () => Date.now() + coreClockAheadMs,
+  }),
+  'show',
+);
 let printer: FakePrinter;
 beforeAll(async () => {
   printer = await startFakePrinter();
@@ -27,6 +37,12 @@ afterAll(async () => printer?.close());
 const OWNER = '2468';
 const KOFI = '1357';
 const HELD = '233241234507';
+
+/** A reader of the cells of a CSV's rows by its header's column names (rows[0], after the byte-order mark). */
+function csvCells(rows: string[]) {
+  const header = rows[0]?.replace(/^\ufeff/, '').split(',') ?? [];
+  return (row: string | undefined, column: string) => row?.split(',')[header.indexOf(column)];
+}
 
 async function openDayClose(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Day close', exact: true }).click();
@@ -128,6 +144,15 @@ describe('the day close', () => {
     expect(rows.filter((r) => /,(SUCCESS|FAILED),/.test(r))).toHaveLength((await delivered()).length);
     expect(csv).toContain('024 123 4501');
     expect(rows).toContain(`total,Z-0001 TEST,2,1,1,${sandbox.gross.slice(3)},${sandbox.fees.slice(3)},${sandbox.net.slice(3)}`);
+    // Issue 20 item 6: a byte-order mark, the held payment listed as PENDING but never counted, local date and time.
+    expect([...(await readFile((await download.path()) as string)).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const cell = csvCells(rows);
+    const pending = rows.find((r) => r.includes(',024 123 4507,'));
+    expect([cell(pending, 'status'), cell(pending, 'amount'), cell(pending, 'counted_in_totals')]).toEqual(['PENDING', '5.00', 'no']);
+    for (const row of rows.filter((r) => /,(SUCCESS|FAILED|PENDING),/.test(r))) {
+      expect(cell(row, 'local_date')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(cell(row, 'local_time')).toMatch(/^\d{2}:\d{2}:\d{2}$/);
+    }
   });
 
   it('a result arriving after the close: shown against Z-0001, counted in Z-0002 as arrived after close', async () => {
@@ -169,5 +194,26 @@ describe('the day close', () => {
     await expect.poll(() => text(page, 'day-since')).toMatch(/Pending.*PAID at .*arrived after this close, counted in Z-0002/);
     expect(await shownFigures(page)).toEqual(closedFigures);
     expect(await axe(page)).toEqual([]);
+  });
+
+  it('a payment whose webhook the sandbox holds, a quarter of an hour later, is an OVERDUE row of the next Z CSV, in no total', async () => {
+    const { page } = till.get();
+    await switchTo(page, KOFI, 'Kofi');
+    await sellToWaiting(page, '4', '0241234407');
+    await stopWaiting(page);
+    coreClockAheadMs = 16 * 60_000; // the till's clock a quarter of an hour on: the payment is overdue
+    await switchTo(page, OWNER, 'Owner');
+    await openDayClose(page);
+    await page.getByTestId('day-close').click();
+    await page.getByTestId('day-confirm-close').click();
+    await page.getByRole('heading', { name: /Z report Z-0003/ }).waitFor();
+    expect(await text(page, 'day-awaiting-overdue')).toContain('024 123 4407');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('day-export').click()]);
+    const rows = (await readFile((await download.path()) as string, 'utf8')).trim().split('\r\n');
+    const cell = csvCells(rows);
+    const overdue = rows.find((r) => r.includes(',024 123 4407,'));
+    expect([cell(overdue, 'status'), cell(overdue, 'amount'), cell(overdue, 'counted_in_totals')]).toEqual(['OVERDUE', '4.00', 'no']);
+    expect(cell(overdue, 'local_date')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(rows).toContain('total,Z-0003 TEST,0,0,0,0.00,0.00,0.00');
   });
 });
