@@ -1,0 +1,182 @@
+/**
+ * Every field of a day report's lines and of the Z list, exactly (issue 22: the day's close held to a
+ * mutation-score floor): failures, results that arrived after a close, payments awaiting a result, the
+ * refusal of a second close, and the awaiting rows of the CSV under a till's own name.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../../../electron/core/storage/database.js';
+import { DayClose } from '../../../../electron/core/day/day-close.js';
+import { OVERDUE_ADVICE, PENDING_ADVICE } from '../../../../electron/core/day/day-report.js';
+import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
+import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
+import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
+import { paymentRow } from '../../../support/payment-rows.js';
+import { openTempTillDb } from '../../../support/temp-till-db.js';
+import { dayResult, merchantRef } from '../../../support/day-rows.js';
+
+const TZ = 'Africa/Accra';
+const T0 = Date.parse('2026-11-22T08:00:00Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+let db: Db;
+let close: () => void;
+let now = T0;
+let store: TransactionsStore;
+let repo: PaymentsRepo;
+let day: DayClose;
+beforeEach(() => {
+  ({ db, close } = openTempTillDb('momo-day-lines-'));
+  now = T0;
+  store = new TransactionsStore(db, TZ);
+  repo = new PaymentsRepo(db);
+  day = new DayClose(db, () => now);
+});
+afterEach(() => close());
+
+function started(id: string, at: number, overrides: Parameters<typeof paymentRow>[1] = {}) {
+  repo.insert(
+    paymentRow(id, {
+      merchant_ref: merchantRef('TFRONT1', id),
+      till_id: 'TFRONT1',
+      state: 'awaiting_customer',
+      created_at: at,
+      updated_at: at,
+      ...overrides,
+    }),
+  );
+}
+const result = (ref: string, opts: Parameters<typeof dayResult>[1] = {}) =>
+  store.insert(opts.env ?? 'test', dayResult(ref, { completedAt: new Date(now).toISOString(), ...opts }), null, now);
+
+describe('the lines of a day report, field by field', () => {
+  it('a failure of this till (its start and reason) and of another till (neither), in order of completion', () => {
+    started('01F', T0 - 5_000, { state: 'failed', staff_name: 'Ama' });
+    db.prepare("UPDATE payments SET error_message = 'The customer declined.' WHERE id = '01F'").run();
+    result('TXB', { merchantRef: merchantRef('TBACK02', '01B'), status: 'FAILED', amount: '2.00', completedAt: iso(T0 - 1000) });
+    result('TXF', { merchantRef: merchantRef('TFRONT1', '01F'), status: 'FAILED', amount: '3.00', cashier: ['ama', 'Ama'] });
+    expect(day.xReport('test', TZ).failures).toEqual([
+      {
+        reference: 'TXB',
+        merchantRef: merchantRef('TBACK02', '01B'),
+        completedAt: iso(T0 - 1000),
+        startedAt: null,
+        msisdn: '024 123 4567',
+        status: 'FAILED',
+        amount: '2.00',
+        till: 'TBACK02',
+        cashier: null,
+        reason: null,
+        settledByHand: false,
+      },
+      {
+        reference: 'TXF',
+        merchantRef: merchantRef('TFRONT1', '01F'),
+        completedAt: iso(T0),
+        startedAt: iso(T0 - 5_000),
+        msisdn: '024 123 4567',
+        status: 'FAILED',
+        amount: '3.00',
+        till: 'TFRONT1',
+        cashier: 'Ama',
+        reason: 'The customer declined.',
+        settledByHand: false,
+      },
+    ]);
+  });
+
+  it('awaiting payments, pending and overdue, with every field; the report opens at the earliest result', () => {
+    result('TX1', { completedAt: iso(T0 - 7_000) });
+    result('TX2', { completedAt: iso(T0 - 9_000) });
+    started('01P', now - 60_000, { amount: 700, network: 'TELECEL', staff_name: 'Kofi', msisdn: '233201234567' });
+    started('01V', now - OVERDUE_AFTER_MS - 1, { amount: 800 });
+    const x = day.xReport('test', TZ);
+    expect(x.openedAt).toBe(iso(T0 - 9_000));
+    expect(x.awaiting).toEqual([
+      {
+        paymentId: '01V',
+        merchantRef: merchantRef('TFRONT1', '01V'),
+        startedAt: iso(now - OVERDUE_AFTER_MS - 1),
+        msisdn: '024 123 4567',
+        amount: '8.00',
+        network: 'MTN',
+        cashier: null,
+        status: 'overdue',
+        whatToDo: OVERDUE_ADVICE.replace('{ref}', merchantRef('TFRONT1', '01V')),
+      },
+      {
+        paymentId: '01P',
+        merchantRef: merchantRef('TFRONT1', '01P'),
+        startedAt: iso(now - 60_000),
+        msisdn: '020 123 4567',
+        amount: '7.00',
+        network: 'TELECEL',
+        cashier: 'Kofi',
+        status: 'pending',
+        whatToDo: PENDING_ADVICE,
+      },
+    ]);
+    expect(PENDING_ADVICE).toBe('Wait: its result can still arrive. It will be counted in the next Z report.');
+  });
+
+  it('a result for a closed day: its line names that Z, or none when it started before every close', () => {
+    result('TX1');
+    now += 1000;
+    day.close('test', TZ, 0, null);
+    now += 60_000;
+    // Another till's result completed before Z-0001's close: it belongs to that closed day.
+    result('TXL', { merchantRef: merchantRef('TBACK02', '01L'), completedAt: iso(T0 + 500), amount: '4.00' });
+    expect(day.xReport('test', TZ).arrivedAfterClose).toEqual([
+      expect.objectContaining({ reference: 'TXL', completedAt: iso(T0 + 500), startedAt: null, closedDay: 'Z-0001' }),
+    ]);
+  });
+
+  it('lists closed Zs exactly, and refuses a second close naming the Z without a closer when nobody signed in', () => {
+    const first = day.close('test', TZ, 0, null); // an empty day still closes
+    now += 1000;
+    result('TX1', { amount: '2.00', fee: '0.04', net: '1.96' });
+    now += 1000;
+    const second = day.close('test', TZ, 1, { id: 'ama', name: 'Ama' });
+    expect(day.list('test')).toEqual([
+      {
+        id: second.id,
+        number: 2,
+        label: 'Z-0002',
+        openedAt: iso(T0),
+        closedAt: iso(now),
+        closedBy: 'Ama',
+        totals: { count: 1, succeeded: 1, failed: 0, gross: '2.00', fees: '0.04', net: '1.96' },
+      },
+      {
+        id: first.id,
+        number: 1,
+        label: 'Z-0001',
+        openedAt: null,
+        closedAt: iso(T0),
+        closedBy: null,
+        totals: { count: 0, succeeded: 0, failed: 0, gross: '0.00', fees: '0.00', net: '0.00' },
+      },
+    ]);
+    expect(first.report.openedAt).toBeNull();
+    day.close('test', TZ, 2, null);
+    expect(() => day.close('test', TZ, 2, null)).toThrow(
+      expect.objectContaining({ code: 'ALREADY_CLOSED', message: 'The day was just closed as Z-0003. Nothing was closed twice.' }),
+    );
+    expect(() => day.exportCsv('test', 99)).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND', message: 'There is no such Z report in this environment.' }),
+    );
+  });
+});
+
+describe('the awaiting rows of the Z CSV', () => {
+  it("name this till as Takings does, and write an awaiting payment's cells exactly", () => {
+    db.prepare("INSERT INTO till_names (till_id, name, seen_at) VALUES ('TFRONT1', 'Front counter', 1)").run();
+    result('TX1');
+    started('01P', now - 60_000, { amount: 700, staff_name: 'Kofi' });
+    const { id } = day.close('test', TZ, 0, null);
+    const rows = day.exportCsv('test', id).csv.split('\r\n');
+    expect(rows[1]).toMatch(/^[^,]+,TX1,[^,]+,Front counter,/);
+    expect(rows[2]).toBe(
+      `,,${merchantRef('TFRONT1', '01P')},Front counter,Kofi,MTN,024 123 4567,PENDING,7.00,,,,,,,no,2026-11-22,07:59:00`,
+    );
+    expect(rows[3]).toBe('');
+  });
+});
