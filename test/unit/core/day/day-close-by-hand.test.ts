@@ -90,6 +90,21 @@ describe('a Z and settle by hand', () => {
     expect(csv[1]).toMatch(/,FAILED,12\.50,0\.00,0\.00,.*,yes,,yes,\d{4}-\d\d-\d\d,\d\d:\d\d:\d\d$/);
   });
 
+  it('a payment of a closed day settled by hand after that close: the next Z freezes it as arrived after close', () => {
+    const first = closeDay(); // p1 still awaiting: listed, not counted
+    expect(first.report.awaiting.map((a) => a.status)).toEqual(['overdue']);
+    settle({ note: 'Seen on the dashboard' });
+    const second = closeDay();
+    expect(second.report.arrivedAfterClose).toEqual([
+      expect.objectContaining({ merchantRef: REF, closedDay: 'Z-0001', settledByHand: true }),
+    ]);
+    expect(db.prepare('SELECT late, line IS NOT NULL AS frozen FROM z_report_rows WHERE z_report_id = ?').all(second.id)).toEqual([
+      { late: 1, frozen: 1 },
+    ]);
+    const csv = day.exportCsv('test', second.id).csv.split('\r\n');
+    expect(csv[1]).toMatch(/,FAILED,12\.50,0\.00,0\.00,,yes,yes,,yes,\d{4}-\d\d-\d\d,\d\d:\d\d:\d\d$/);
+  });
+
   it('a hand PAID counted in Z-0001 that the service says FAILED: Z-0002 counts the failure and takes the hand figures back out', () => {
     settle({ outcome: 'paid', reference: 'TX_SERVICE1', fee: '0.25' });
     const first = closeDay();
