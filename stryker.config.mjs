@@ -85,6 +85,17 @@ export default {
  *  - `fee !== null && fee >= amount` -> `true && …`: fee is null only for ".", and null >= a positive amount is false.
  *  (The trim of the fee and the note's `>` survived the first run; test/unit/core/settle/settle-rules.test.ts kills them.)
  *
+ * day-close (electron/core/day/: day-close, day-report, day-sums, day-rows, day-csv)
+ *  - day-csv FIGURE `/^-?[0-9]+…/` -> `/^-[0-9]+…/`: a positive figure then goes through csvCell, which writes
+ *    "10.00" unchanged (no formula start, nothing to quote).
+ *  - day-csv cells `cell !== null && FIGURE.test(cell)` -> `true && …`: FIGURE.test(null) reads "null", no figure.
+ *  - day-csv exported `completed ? … : [null, null]` (and its `[]`): a transaction's line always has its
+ *    completion time; the branch is for a line without one, which no close writes.
+ *  - day-sums read `previousCloseAt === null ? [] : late…` -> `false`: the late query with a NULL bound finds no
+ *    row (x < NULL is never true), the same [].
+ *  - day-sums read `previousCloseAt === null ? firstStart : null` -> `true`: buildDayReport uses the previous
+ *    close before firstStart whenever there is one.
+ *
  * pin-guard (electron/core/people/pin-guard.ts)
  *  - TILL_SUBJECT '*till' -> '': any key no person's id can take works; ids are ULIDs, never empty.
  *

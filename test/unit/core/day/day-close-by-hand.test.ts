@@ -172,6 +172,8 @@ describe('a Z and settle by hand', () => {
       expect.stringMatching(/,CORRECTION,-12\.50,0\.00,-12\.50,.*,yes,R-\d{6},yes,2026-11-22,\d\d:\d\d:\d\d$/),
       expect.stringMatching(/,RECOUNT,12\.50,0\.24,12\.26,.*,yes,R-\d{6},yes,2026-11-22,\d\d:\d\d:\d\d$/),
     ]);
+    // Neither line arrived after a close (column 12, arrived_after_close, is empty).
+    expect(rows.filter((r) => r.includes(',TX_SERVICE1,')).map((r) => r.split(',')[12])).toEqual(['', '']);
     // Z-0001's CSV still shows the hand's figures it counted (frozen at its close), not the service's that replaced them.
     const firstRows = day.exportCsv('test', first.id).csv.split('\r\n');
     expect(firstRows.filter((r) => r.includes(',TX_SERVICE1,'))).toEqual([expect.stringMatching(/,SUCCESS,12\.50,0\.00,12\.50,/)]);

@@ -124,7 +124,11 @@ describe('the lines of a day report, field by field', () => {
     now += 60_000;
     // Another till's result completed before Z-0001's close: it belongs to that closed day.
     result('TXL', { merchantRef: merchantRef('TBACK02', '01L'), completedAt: iso(T0 + 500), amount: '4.00' });
-    expect(day.xReport('test', TZ).arrivedAfterClose).toEqual([
+    result('TXK', { merchantRef: merchantRef('TBACK02', '01K'), completedAt: iso(T0 + 100), amount: '4.00' }); // came second, completed first
+    const x = day.xReport('test', TZ);
+    expect(x.kind).toBe('x');
+    expect(x.arrivedAfterClose).toEqual([
+      expect.objectContaining({ reference: 'TXK', completedAt: iso(T0 + 100), startedAt: null, closedDay: 'Z-0001' }),
       expect.objectContaining({ reference: 'TXL', completedAt: iso(T0 + 500), startedAt: null, closedDay: 'Z-0001' }),
     ]);
   });
@@ -156,9 +160,17 @@ describe('the lines of a day report, field by field', () => {
       },
     ]);
     expect(first.report.openedAt).toBeNull();
+    expect(db.prepare('SELECT closed_by_id, closed_by_name FROM z_reports ORDER BY number').all()).toEqual([
+      { closed_by_id: null, closed_by_name: null },
+      { closed_by_id: 'ama', closed_by_name: 'Ama' },
+    ]);
     day.close('test', TZ, 2, null);
     expect(() => day.close('test', TZ, 2, null)).toThrow(
       expect.objectContaining({ code: 'ALREADY_CLOSED', message: 'The day was just closed as Z-0003. Nothing was closed twice.' }),
+    );
+    // A close that believes a Z was made when none was (another environment's number): refused the same way.
+    expect(() => day.close('live', TZ, 1, null)).toThrow(
+      expect.objectContaining({ code: 'ALREADY_CLOSED', message: 'The day was just closed as Z-0000. Nothing was closed twice.' }),
     );
     expect(() => day.exportCsv('test', 99)).toThrow(
       expect.objectContaining({ code: 'NOT_FOUND', message: 'There is no such Z report in this environment.' }),
@@ -169,11 +181,15 @@ describe('the lines of a day report, field by field', () => {
 describe('the awaiting rows of the Z CSV', () => {
   it("name this till as Takings does, and write an awaiting payment's cells exactly", () => {
     db.prepare("INSERT INTO till_names (till_id, name, seen_at) VALUES ('TFRONT1', 'Front counter', 1)").run();
-    result('TX1');
+    result('TX1', { description: 'Milo, 2' }); // a description ending in a figure is still quoted
+    result('TX2', { description: '5 tins, big' }); // and one starting with one
     started('01P', now - 60_000, { amount: 700, staff_name: 'Kofi' });
     const { id } = day.close('test', TZ, 0, null);
     const rows = day.exportCsv('test', id).csv.split('\r\n');
-    expect(rows[1]).toMatch(/^[^,]+,TX1,[^,]+,Front counter,/);
+    expect(rows[1]).toMatch(/^[^,]+,TX1,[^,]+,Front counter,,SANDBOX,024 123 4567,SUCCESS,1\.00,0\.02,0\.98,"Milo, 2",,,,yes,/);
+    expect(rows[2]).toMatch(/,"5 tins, big",,,,yes,/);
+    expect(rows).toContain('cashier,(nobody signed in),2,2,0,2.00,0.04,1.96');
+    rows.splice(1, 1);
     expect(rows[2]).toBe(
       `,,${merchantRef('TFRONT1', '01P')},Front counter,Kofi,MTN,024 123 4567,PENDING,7.00,,,,,,,no,2026-11-22,07:59:00`,
     );
