@@ -156,3 +156,43 @@ describe('a Z stored by reference', () => {
     ]);
   });
 });
+
+describe('the Z CSV and list, with two tills and two closes', () => {
+  // Killed mutants: csvLine's and awaitingRow's `byTill.find(...)` -> `find(() => true)` (every row named after
+  // the first till), and the close storing no opened_at (day-close.ts, read back only by list()).
+  it('names each row after its own till, counted or awaiting its result', () => {
+    db.prepare("INSERT INTO till_names (till_id, name, seen_at) VALUES ('TBACK02', 'Back room', 1), ('TFRONT1', 'Front counter', 1)").run();
+    started('01P', now - 60_000, { amount: 700 });
+    result('TXF', { merchantRef: merchantRef('TFRONT1', '01F'), amount: '3.00', fee: '0.06', net: '2.94' });
+    result('TXB', { merchantRef: merchantRef('TBACK02', '01B'), amount: '4.00', fee: '0.08', net: '3.92' });
+    now += 1000;
+    const { id, report } = day.close('test', TZ, 0, null);
+    expect(report.byTill.map((t) => t.tillName)).toEqual(['Back room', 'Front counter']);
+    const rows = csvRows(id);
+    const [till, status, merchant] = ['till', 'status', 'merchant_ref'].map((c) => column(rows, c));
+    const named = rows
+      .slice(1)
+      .map((r) => r.split(','))
+      .filter((cells) => cells[merchant ?? -1]?.startsWith('T'))
+      .map((cells) => [cells[merchant ?? -1]?.slice(0, 7), cells[status ?? -1], cells[till ?? -1]]);
+    expect(named.sort()).toEqual([
+      ['TBACK02', 'SUCCESS', 'Back room'],
+      ['TFRONT1', 'PENDING', 'Front counter'],
+      ['TFRONT1', 'SUCCESS', 'Front counter'],
+    ]);
+  });
+
+  it('lists each Z opened where the one before it closed', () => {
+    result('TX1');
+    now += 1000;
+    const first = day.close('test', TZ, 0, null);
+    now += 60_000;
+    result('TX2');
+    now += 1000;
+    day.close('test', TZ, 1, null);
+    const [z2, z1] = [...day.list('test')].sort((a, b) => b.number - a.number);
+    expect(z1?.closedAt).toBe(first.report.at);
+    expect(z2?.openedAt).toBe(z1?.closedAt);
+    expect(z2?.closedAt).toBe(new Date(now).toISOString());
+  });
+});
