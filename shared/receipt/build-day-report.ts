@@ -4,7 +4,7 @@
  * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter (issue 20 item 7).
  * Pure: the core prints exactly what the screen shows.
  */
-import type { DayReport, TakingsTotals } from '../ipc/contract.js';
+import { failuresCountOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
 import { maskMsisdn, row, shopHeader } from './build-receipt.js';
 import { figureRows, leftText as text, signedMoney as money } from './figure-rows.js';
@@ -30,7 +30,10 @@ function breakdown(title: string, groups: Array<TakingsTotals & { name: string }
 function lists(report: DayReport): PrintBlock[] {
   const when = (iso: string) => dateTime(iso, report.timeZone);
   const blocks: PrintBlock[] = [];
-  if (report.failures.length) blocks.push(...section(`Failures (${report.failures.length})`));
+  const failures = failuresCountOf(report);
+  if (failures) blocks.push(...section(`Failures (${failures})`));
+  // Only the latest are listed (FAILURES_LISTED): the paper says where the others are.
+  if (failures > report.failures.length) blocks.push(text(`The latest ${report.failures.length}; all ${failures} are in the CSV.`));
   for (const f of report.failures) {
     blocks.push(row(`${when(f.completedAt)} ${maskMsisdn(f.msisdn)}${f.settledByHand ? ' (by hand)' : ''}`, money(f.amount)));
     blocks.push(text(`${f.till}${f.cashier ? `, ${f.cashier}` : ''}${f.reason ? `, ${f.reason}` : ''}`));

@@ -43,8 +43,10 @@ export type DayReportInput = {
   timeZone: string;
   /** The figures of the rows in no Z yet, summed in SQL per cashier, till and network (day-sums.ts). */
   groups: DayGroup[];
-  /** The few rows a report lists: failed ones, and those started before the previous close. */
+  /** The few rows a report lists: the latest failed ones (at most FAILURES_LISTED), and those started before the previous close. */
   failures: DayRow[];
+  /** How many failed rows there are in all. */
+  failuresCount: number;
   late: DayRow[];
   /** The earliest start (startOf) of the rows in no Z yet, null when there are none. */
   firstStart: number | null;
@@ -185,6 +187,7 @@ export function buildDayReport(input: DayReportInput): DayReport {
     ...figures(counted, tillNames),
     settledByHand: input.groups.reduce((n, g) => n + g.by_hand, 0),
     failures: input.failures.map((r) => lineOf(r, tillNames)),
+    failuresCount: input.failuresCount,
     arrivedAfterClose: input.late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),
     corrections: input.corrections.map((c) => c.line),
     awaiting: input.awaiting.map((p) => awaitingLine(p, input.at)),

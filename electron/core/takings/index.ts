@@ -2,5 +2,5 @@
 export { addSums, SUMS_SQL, toTotals, zeroSums } from './sums.js';
 export type { Sums } from './sums.js';
 export { Takings } from './takings.js';
-export { TAKINGS_NETWORK_SQL, tillIdOfMerchantRef, TransactionsStore } from './transactions-store.js';
+export { SANDBOX_NETWORK, TAKINGS_NETWORK_SQL, tillIdOfMerchantRef, TransactionsStore } from './transactions-store.js';
 export type { TransactionRow } from './transactions-store.js';

@@ -62,7 +62,11 @@ const Corrections = ({ report }: Lines) => (
 const Failures = ({ report, timeZone }: Lines) => (
   <ListTable
     testId="day-failures"
-    caption={`Failures (${report.failures.length})`}
+    caption={
+      (report.failuresCount ?? report.failures.length) > report.failures.length
+        ? `Failures (${report.failuresCount ?? report.failures.length}; the latest ${report.failures.length} listed, all in the CSV)`
+        : `Failures (${report.failures.length})`
+    }
     columns={['Time', 'Number', { label: 'Amount', numeric: true }, 'Till', 'Cashier', 'Reason']}
     items={report.failures}
     keyOf={(f) => f.reference}

@@ -10,6 +10,9 @@ import { OVERDUE_ADVICE, PENDING_ADVICE } from '../../../../electron/core/day/da
 import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
 import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
+import { FAILURES_LISTED } from '../../../../shared/ipc/contract.js';
+import { buildDayReportDocument } from '../../../../shared/receipt/build-day-report.js';
+import { DEFAULT_RECEIPT_SETTINGS } from '../../../../shared/receipt/receipt-settings.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { openTempTillDb } from '../../../support/temp-till-db.js';
 import { dayResult, merchantRef } from '../../../support/day-rows.js';
@@ -194,5 +197,30 @@ describe('the awaiting rows of the Z CSV', () => {
       `,,${merchantRef('TFRONT1', '01P')},Front counter,Kofi,MTN,024 123 4567,PENDING,7.00,,,,,,,no,2026-11-22,07:59:00`,
     );
     expect(rows[3]).toBe('');
+  });
+});
+
+describe('a long list of failures (issue 20 item 15)', () => {
+  it('lists only the latest FAILURES_LISTED, oldest first, and counts them all; the Z CSV keeps every one', () => {
+    for (let i = 0; i < FAILURES_LISTED + 5; i += 1) {
+      now = T0 + i * 1000;
+      result(`TX${String(i).padStart(3, '0')}`, { status: 'FAILED', amount: '1.00' });
+    }
+    result('TXOK', { amount: '4.00' });
+    const x = day.xReport('test', TZ);
+    expect(x.failuresCount).toBe(FAILURES_LISTED + 5);
+    expect(x.failures.map((f) => f.reference)).toEqual(
+      Array.from({ length: FAILURES_LISTED }, (_, k) => `TX${String(k + 5).padStart(3, '0')}`),
+    );
+    expect(x.totals).toMatchObject({ count: FAILURES_LISTED + 6, failed: FAILURES_LISTED + 5, succeeded: 1, gross: '4.00' });
+    const paper = buildDayReportDocument(x, DEFAULT_RECEIPT_SETTINGS, 'Front counter').blocks.map((b) =>
+      'text' in b ? b.text : 'label' in b ? b.label : '',
+    );
+    expect(paper).toContain(`The latest ${FAILURES_LISTED}; all ${FAILURES_LISTED + 5} are in the CSV.`);
+    now += 1000;
+    const { id, report } = day.close('test', TZ, 0, null);
+    expect(report.failuresCount).toBe(FAILURES_LISTED + 5);
+    const csv = day.exportCsv('test', id).csv;
+    expect(csv.split('\r\n').filter((line) => line.includes(',FAILED,'))).toHaveLength(FAILURES_LISTED + 5);
   });
 });
