@@ -17,7 +17,8 @@ export const MODULES = {
     tests: ['test/unit/shared/webhook-signature.test.ts'],
   },
   verify: {
-    mutate: ['relay/http/webhook-verify.ts'],
+    // The JSON depth scan moved to relay/store/events.ts (shared with import --from-sqlite): its lines too.
+    mutate: ['relay/http/webhook-verify.ts', 'relay/store/events.ts:87-102'],
     tests: ['test/unit/relay/http/webhook-verify.test.ts'],
   },
   'pin-guard': {
