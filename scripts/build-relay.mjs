@@ -46,7 +46,7 @@ const sideEffectFree = {
 };
 
 /** What relay/cli/main.ts imports when it runs (relay/cli/<family>.ts, built to relay/dist/<family>.js). */
-const FAMILIES = ['serve', 'pg-commands', 'sqlite-commands', 'owner-link-commands'];
+const FAMILIES = ['serve', 'pg-commands', 'pg-list-commands', 'sqlite-commands', 'owner-link-commands'];
 
 rmSync('relay/dist', { recursive: true, force: true });
 const result = await build({

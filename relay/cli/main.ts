@@ -9,7 +9,7 @@
  * error classes, so an error is recognised by the bundle that threw it.
  */
 import { parseArgs } from 'node:util';
-import { PG_COMMANDS, refuseMixedStores } from './store-choice.js';
+import { LISTED, PG_COMMANDS, refuseMixedStores } from './store-choice.js';
 import { fail, out, PROG, USAGE } from './usage.js';
 
 function parse() {
@@ -67,6 +67,11 @@ async function main(): Promise<void> {
   const pgLogId = noun === 'log-id' && (values.merchant !== undefined || values.all);
   if (PG_COMMANDS.has(noun) || pgLogId || (noun === 'token' && databaseUrl)) {
     if (!databaseUrl) fail(`${PROG} ${noun} … needs --database-url <postgres://…> (or RELAY_DATABASE_URL)`);
+    if (positionals[1] === 'list' && LISTED.includes(noun)) {
+      const family = await import('./pg-list-commands.js');
+      explain = family.plainMessage;
+      return family.runPgList(noun, values, databaseUrl);
+    }
     const family = await import('./pg-commands.js');
     explain = family.plainMessage;
     return family.runPgCommand(positionals, values, databaseUrl);

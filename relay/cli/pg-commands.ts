@@ -25,15 +25,13 @@ import {
   addKey,
   addMerchant,
   createToken,
-  listKeys,
-  listMerchants,
-  listTokens,
   removeKey,
   revokeToken,
   TenantError,
 } from '../store/pg/index.js';
 import { ADMIN_NOUNS, adminCommand } from './admin-commands.js';
-import { printList, readStdin, required, type PgCliValues } from './input.js';
+import { readStdin, required, type PgCliValues } from './input.js';
+import { listCommand } from './pg-list-commands.js';
 
 export type { PgCliValues } from './input.js';
 import { out, PROG } from './usage.js';
@@ -54,30 +52,13 @@ async function merchantCommand(pool: pg.Pool, verb: string | undefined, v: PgCli
     console.error(
       `Merchant ${id} added. Next: ${PROG} key add --merchant ${id} --public-id pk_… < secret, and ${PROG} token create --merchant ${id} --label <till>.`,
     );
-  } else if (verb === 'list') {
-    const merchants = await listMerchants(pool);
-    printList(v, merchants, (m) =>
-      [
-        m.id,
-        m.name ?? '',
-        `lastSeq=${m.lastSeq}`,
-        `keys=${m.keys}`,
-        `tokens=${m.tokens}`,
-        m.createdAt,
-        ...(m.suspendedAt ? ['suspended'] : []),
-      ].join('\t'),
-    );
-  } else if (verb === 'suspend' || verb === 'resume' || verb === 'remove') return adminCommand(pool, ['merchant', verb], v);
+  } else if (verb === 'list') await listCommand(pool, 'merchant', v);
+  else if (verb === 'suspend' || verb === 'resume' || verb === 'remove') return adminCommand(pool, ['merchant', verb], v);
   else throw verbs('merchant', verb, ['add', 'list', 'suspend', 'resume', 'remove']);
 }
 
 async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
-  if (verb === 'list') {
-    const keys = await listKeys(pool, required(v.merchant, 'merchant MCH_…', 'key list'));
-    return printList(v, keys, (k) =>
-      [k.publicId, k.environment, `created=${k.createdAt}`, `lastUsed=${k.lastUsedAt ?? 'never'}`].join('\t'),
-    );
-  }
+  if (verb === 'list') return listCommand(pool, 'key', v);
   const publicId = required(v['public-id'], 'public-id pk_…', `key ${verb ?? ''}`.trim());
   if (verb === 'add') {
     const merchant = required(v.merchant, 'merchant MCH_…', 'key add');
@@ -92,10 +73,7 @@ async function keyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValue
 }
 
 async function tokenCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
-  if (verb === 'list') {
-    const tokens = await listTokens(pool, v.merchant);
-    return printList(v, tokens, (t) => [t.merchantId, t.label, `created=${t.createdAt}`, `lastUsed=${t.lastUsedAt ?? 'never'}`].join('\t'));
-  }
+  if (verb === 'list') return listCommand(pool, 'token', v);
   if (verb !== 'create' && verb !== 'revoke') throw verbs('token', verb, ['create', 'list', 'revoke']);
   const merchant = required(v.merchant, 'merchant MCH_…', `token ${verb ?? ''}`.trim());
   if (verb === 'create') {

@@ -9,6 +9,9 @@ import { fail, PROG } from './usage.js';
 /** The nouns only the PostgreSQL relay has (pg-commands.ts runs them). */
 export const PG_COMMANDS = new Set(['merchant', 'key', 'import', 'admin-token', 'master-key']);
 
+/** The nouns whose `list` on PostgreSQL pg-list-commands.ts runs, loading less than pg-commands.ts. */
+export const LISTED = ['merchant', 'key', 'token'];
+
 type Values = { config?: string; data?: string; merchant?: string; 'database-url'?: string };
 
 export function refuseMixedStores(noun: string, values: Values, databaseUrl: string | undefined): void {

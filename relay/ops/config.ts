@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { SIGNED_PAYLOADS, DEFAULT_TOLERANCE_SECONDS } from '../../shared/webhook-signature.js';
 import { PUBLIC_KEY_ID, SECRET_KEY, environmentOfKey } from '../../shared/wire/keys.js';
 import { checkLimits, LIMIT_ENV_VARS, limitFields } from './limits.js';
+import { RelayConfigError } from './config-error.js';
 
 export const TOKEN_HASH = /^sha256:[0-9a-f]{64}$/;
 
@@ -109,9 +110,7 @@ export type RelayConfig = z.infer<typeof relayConfigSchema>;
 export type RelayConfigInput = z.input<typeof relayConfigSchema>;
 export type RelayKey = z.infer<typeof relayKeySchema>;
 
-export class RelayConfigError extends Error {
-  override name = 'RelayConfigError';
-}
+export { RelayConfigError } from './config-error.js';
 
 /** Every zod issue as "field.path: message", secrets never echoed. */
 export function describeConfigError(error: z.ZodError, source: string, envOf: Record<string, string> = {}): string {

@@ -13,7 +13,6 @@ export {
   jsonErrorPlace,
   loadRelayConfig,
   parseRelayConfig,
-  RelayConfigError,
   relayConfigSchema,
   relayKeySchema,
   relayTillSchema,
@@ -23,6 +22,7 @@ export {
   type RelayConfigInput,
   type RelayKey,
 } from './config.js';
+export { RelayConfigError } from './config-error.js';
 export { defaultLog, type LogFn } from './logger.js';
 export { RelayMetrics } from './metrics.js';
 export { WarningSummary } from './warning-summary.js';

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { relayTillSchema } from '../../ops/index.js';
 import { audit, cliActor, inTransaction, type Db } from './audit.js';
-import { TenantError } from './tenants.js';
+import { TenantError } from './merchant-ids.js';
 
 export const ADMIN_TOKEN = /^at_[A-Za-z0-9_-]{43}$/;
 

@@ -17,7 +17,7 @@ import type pg from 'pg';
 import { newLogId } from '../index.js';
 import { DB_FILE_NAME } from '../sqlite/index.js';
 import { checkImportRow, rowName, type ImportedEvent, type SqliteEventRow } from './import-rows.js';
-import { TenantError } from './tenants.js';
+import { TenantError } from './merchant-ids.js';
 
 const CHUNK = 1_000;
 /** Refused rows named at most, so a file of junk gives a readable error. */

@@ -10,20 +10,19 @@ export { decodeKey, loadMasterKey, loadPreviousMasterKeys, MasterKeyError, readM
 export { assertMasterKey, rotateMasterKey, type RotateResult } from './master-key.js';
 export type { UnreadableKey } from './pg-directory.js';
 export { PgSetupError, PgUnreachableError } from './pg-startup.js';
+export { checkMerchantId, MERCHANT_ID, requireMerchant, TenantError } from './merchant-ids.js';
+export { addKey, addMerchant, createToken, removeKey, revokeToken } from './tenants.js';
 export {
-  addKey,
-  addMerchant,
-  checkMerchantId,
-  createToken,
+  listKeys,
   listMerchants,
-  MERCHANT_ID,
-  removeKey,
-  requireMerchant,
-  revokeToken,
-  TenantError,
+  listTokens,
+  removeMerchant,
+  renewLogIds,
+  setSuspended,
+  type KeySummary,
   type MerchantSummary,
-} from './tenants.js';
-export { listKeys, listTokens, removeMerchant, renewLogIds, setSuspended, type KeySummary, type TokenSummary } from './merchant-admin.js';
+  type TokenSummary,
+} from './merchant-admin.js';
 export {
   ADMIN_TOKEN,
   authenticateAdmin,

@@ -6,9 +6,49 @@
 import type pg from 'pg';
 import { newLogId } from '../index.js';
 import { audit, cliActor, inTransaction, type Db } from './audit.js';
-import { checkMerchantId, requireMerchant, TenantError } from './tenants.js';
+import { visibleName } from '../../../shared/characters.js';
+import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export type MerchantSummary = {
+  id: string;
+  name: string | null;
+  lastSeq: number;
+  keys: number;
+  tokens: number;
+  createdAt: string;
+  suspendedAt: string | null;
+};
+
+/** Every merchant (or the one named), with its counts. */
+export async function listMerchants(db: Db, only?: string): Promise<MerchantSummary[]> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string | null;
+    last_seq: string;
+    keys: string;
+    tokens: string;
+    created_at: Date;
+    suspended_at: Date | null;
+  }>(
+    `SELECT m.id, m.name, m.last_seq, m.created_at, m.suspended_at,
+       (SELECT count(*) FROM service_keys k WHERE k.merchant_id = m.id) AS keys,
+       (SELECT count(*) FROM till_tokens t WHERE t.merchant_id = m.id) AS tokens
+     FROM merchants m WHERE ($1::text IS NULL OR m.id = $1) ORDER BY m.id`,
+    [only ?? null],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    // Written before names were checked, a name may still hold controls: shown escaped, never obeyed.
+    name: r.name === null ? null : visibleName(r.name),
+    lastSeq: Number(r.last_seq),
+    keys: Number(r.keys),
+    tokens: Number(r.tokens),
+    createdAt: r.created_at.toISOString(),
+    suspendedAt: r.suspended_at ? r.suspended_at.toISOString() : null,
+  }));
+}
 
 export type KeySummary = {
   publicId: string;

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { OwnerLink } from '../index.js';
 import { audit, cliActor, inTransaction, type Db } from './audit.js';
 import { LINK_COLUMNS, toLink } from './owner-view-pg.js';
-import { checkMerchantId, requireMerchant, TenantError } from './tenants.js';
+import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js';
 
 /** A link id as the relay makes them (owner-links-api.ts). */
 export const OWNER_LINK_ID = /^ol_[A-Za-z0-9_-]{12}$/;

@@ -4,33 +4,13 @@
  * instance reloads within its catch-up period (at once when its NOTIFY arrives).
  */
 import type pg from 'pg';
-import { z } from 'zod';
 import { hasForbiddenNameCharacters, visibleName } from '../../../shared/characters.js';
 import { createRelayToken, relayKeySchema, relayTillSchema } from '../../ops/index.js';
 import { newLogId } from '../index.js';
-import { audit, cliActor, inTransaction, type Db } from './audit.js';
+import { audit, cliActor, inTransaction } from './audit.js';
 import { withCheckedMasterKey } from './master-key.js';
+import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js';
 import { sealSecret } from './secret-box.js';
-
-export const MERCHANT_ID = /^MCH_[A-Za-z0-9_-]{1,60}$/;
-
-export class TenantError extends Error {
-  override name = 'TenantError';
-}
-
-const merchantIdSchema = z.string().regex(MERCHANT_ID, 'must look like MCH_ followed by letters, digits, _ or - (at most 60)');
-
-/** `flag`: where the operator gave the id (`--id` for merchant add, `--merchant` elsewhere). */
-export function checkMerchantId(id: string, flag = '--merchant'): void {
-  const r = merchantIdSchema.safeParse(id);
-  if (!r.success) throw new TenantError(`${flag}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-}
-
-export async function requireMerchant(db: Db, id: string): Promise<void> {
-  checkMerchantId(id);
-  const { rowCount } = await db.query('SELECT 1 FROM merchants WHERE id = $1', [id]);
-  if (!rowCount) throw new TenantError(`No merchant ${id} (add it first: relay merchant add --id ${id})`);
-}
 
 /** A merchant's name is shown in terminals and on screens: no controls, separators or bidirectional characters. */
 function checkMerchantName(name: string | undefined): void {
@@ -62,45 +42,6 @@ export async function addMerchant(db: pg.Pool, id: string, name?: string, actor 
     }
     await audit(client, actor, { action: 'merchant.add', merchantId: id, detail: { name: name ?? null } });
   });
-}
-
-export type MerchantSummary = {
-  id: string;
-  name: string | null;
-  lastSeq: number;
-  keys: number;
-  tokens: number;
-  createdAt: string;
-  suspendedAt: string | null;
-};
-
-/** Every merchant (or the one named), with its counts. */
-export async function listMerchants(db: Db, only?: string): Promise<MerchantSummary[]> {
-  const { rows } = await db.query<{
-    id: string;
-    name: string | null;
-    last_seq: string;
-    keys: string;
-    tokens: string;
-    created_at: Date;
-    suspended_at: Date | null;
-  }>(
-    `SELECT m.id, m.name, m.last_seq, m.created_at, m.suspended_at,
-       (SELECT count(*) FROM service_keys k WHERE k.merchant_id = m.id) AS keys,
-       (SELECT count(*) FROM till_tokens t WHERE t.merchant_id = m.id) AS tokens
-     FROM merchants m WHERE ($1::text IS NULL OR m.id = $1) ORDER BY m.id`,
-    [only ?? null],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    // Written before names were checked, a name may still hold controls: shown escaped, never obeyed.
-    name: r.name === null ? null : visibleName(r.name),
-    lastSeq: Number(r.last_seq),
-    keys: Number(r.keys),
-    tokens: Number(r.tokens),
-    createdAt: r.created_at.toISOString(),
-    suspendedAt: r.suspended_at ? r.suspended_at.toISOString() : null,
-  }));
 }
 
 /** Adds a service key to a merchant; the secret is sealed with the master key before it leaves memory. */

@@ -1,0 +1,46 @@
+/**
+ * The PostgreSQL relay's lists, a family of commands of their own (relay/cli/main.ts): `relay merchant
+ * list`, `relay key list --merchant MCH_…`, `relay token list [--merchant MCH_…]`, each `[--json]`.
+ * They load pg and the queries they run, not zod, the config's schemas or the master key code, so a
+ * list costs little more than starting node (issue 19, §1: a CLI call under 300 ms).
+ */
+import type pg from 'pg';
+import { listKeys, listMerchants, listTokens, openPgPool } from '../store/pg/index.js';
+import { printList, required, type PgCliValues } from './input.js';
+
+/** Its errors said plainly (relay/cli/main.ts: each family of commands brings its own). */
+export { plainMessage } from './plain-errors.js';
+
+/** Prints the list of `noun` (one of store-choice.ts's LISTED). */
+export async function listCommand(pool: pg.Pool, noun: string, v: PgCliValues): Promise<void> {
+  if (noun === 'merchant') {
+    const merchants = await listMerchants(pool);
+    printList(v, merchants, (m) =>
+      [
+        m.id,
+        m.name ?? '',
+        `lastSeq=${m.lastSeq}`,
+        `keys=${m.keys}`,
+        `tokens=${m.tokens}`,
+        m.createdAt,
+        ...(m.suspendedAt ? ['suspended'] : []),
+      ].join('\t'),
+    );
+  } else if (noun === 'key') {
+    const keys = await listKeys(pool, required(v.merchant, 'merchant MCH_…', 'key list'));
+    printList(v, keys, (k) => [k.publicId, k.environment, `created=${k.createdAt}`, `lastUsed=${k.lastUsedAt ?? 'never'}`].join('\t'));
+  } else {
+    const tokens = await listTokens(pool, v.merchant);
+    printList(v, tokens, (t) => [t.merchantId, t.label, `created=${t.createdAt}`, `lastUsed=${t.lastUsedAt ?? 'never'}`].join('\t'));
+  }
+}
+
+/** Runs `<noun> list` against the database. */
+export async function runPgList(noun: string, v: PgCliValues, databaseUrl: string): Promise<void> {
+  const pool = await openPgPool(databaseUrl, 2);
+  try {
+    await listCommand(pool, noun, v);
+  } finally {
+    await pool.end();
+  }
+}
