@@ -9,6 +9,7 @@
  * error classes, so an error is recognised by the bundle that threw it.
  */
 import { parseArgs } from 'node:util';
+import { loadWithoutCloudflareProbe } from './pg-load.js';
 import { LISTED, PG_COMMANDS, refuseMixedStores } from './store-choice.js';
 import { fail, out, PROG, USAGE } from './usage.js';
 
@@ -68,11 +69,11 @@ async function main(): Promise<void> {
   if (PG_COMMANDS.has(noun) || pgLogId || (noun === 'token' && databaseUrl)) {
     if (!databaseUrl) fail(`${PROG} ${noun} … needs --database-url <postgres://…> (or RELAY_DATABASE_URL)`);
     if (positionals[1] === 'list' && LISTED.includes(noun)) {
-      const family = await import('./pg-list-commands.js');
+      const family = await loadWithoutCloudflareProbe(() => import('./pg-list-commands.js'));
       explain = family.plainMessage;
       return family.runPgList(noun, values, databaseUrl);
     }
-    const family = await import('./pg-commands.js');
+    const family = await loadWithoutCloudflareProbe(() => import('./pg-commands.js'));
     explain = family.plainMessage;
     return family.runPgCommand(positionals, values, databaseUrl);
   }
