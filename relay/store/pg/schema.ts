@@ -239,8 +239,26 @@ export class PgSchemaError extends Error {
   override name = 'PgSchemaError';
 }
 
+/**
+ * The version found when there is nothing to do, in one query without the transaction and lock: every CLI
+ * call opens the database, and a `merchant list` is mostly start-up (issue 19, §1). Migrations commit with
+ * their version row, so a committed version at or past `target` (and one this relay knows) is final.
+ * Anything else (no table yet, a newer schema, an error) goes the locked way, which says it properly.
+ */
+async function versionIfCurrent(client: pg.ClientBase, target: number): Promise<number | undefined> {
+  try {
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM relay_schema_migrations');
+    const found = rows[0]?.v ?? 0;
+    return found >= target && found <= PG_SCHEMA_VERSION ? found : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Brings the database to PG_SCHEMA_VERSION (tests may stop at an older `target`); returns the version found before. */
 export async function migratePg(client: pg.ClientBase, target = PG_SCHEMA_VERSION): Promise<number> {
+  const current = await versionIfCurrent(client, target);
+  if (current !== undefined) return current;
   await client.query('BEGIN');
   try {
     // One instance migrates at a time; the others wait here, then find nothing left to do.
