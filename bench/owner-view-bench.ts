@@ -1,6 +1,7 @@
 /**
  * bench:owner-view (issue 21): one merchant with 1,000,000 events over 60 days (3 tills, 6 cashiers, 3
- * networks, one in ten failed), the summary kept by the store's own trigger as the commit would: in a
+ * networks, one in ten failed), the summary summed by the store's own SQL, which writes what the commit would
+ * (test/unit/relay/store/sqlite/owner-summary.test.ts and pg-owner-summary.test.ts compare the two): in a
  * real relay.sqlite, and with `--store postgres` in a throwaway PostgreSQL 15 cluster (or
  * `--database-url`, an empty database). Then the owner's page's data, as the relay serves it: today's
  * figures (by till, cashier and network, plus the latest payments) and the last 30 days. Target: each
@@ -14,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { localDate } from '../shared/local-date.js';
 import type { OwnerViewStore } from '../relay/store/index.js';
-import { openRelayDatabase, SqliteOwnerView } from '../relay/store/sqlite/index.js';
+import { openRelayDatabase, rebuildOwnerSummary, SqliteOwnerView } from '../relay/store/sqlite/index.js';
 import { dayFigures, daysFigures, ownerPayment } from '../relay/http/index.js';
 import { pgOwnerBench } from './owner-view-pg.js';
 
@@ -69,6 +70,7 @@ function sqliteBench(): Prepared {
     }
   });
   for (let i = 0; i < EVENTS; i += 50_000) fill(i, Math.min(EVENTS, i + 50_000));
+  rebuildOwnerSummary(db);
   const fillSeconds = (performance.now() - t0) / 1000;
   return {
     view: new SqliteOwnerView(db, 'MCH_default'),

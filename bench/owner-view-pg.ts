@@ -1,7 +1,8 @@
 /**
  * bench:owner-view on PostgreSQL: one merchant's events written by the server itself (generate_series,
- * in chunks, each its own transaction), through the real `events` table, so the summary trigger of
- * the relay's schema keeps `owner_hourly` exactly as a commit would. The same mix as the SQLite bench:
+ * in chunks, each its own transaction), through the real `events` table, each chunk summed into `owner_hourly`
+ * by the schema's relay_owner_add, as an import is (equal to what relay_commit writes: pg-owner-summary.test.ts).
+ * The same mix as the SQLite bench:
  * 3 tills, 6 cashiers, 3 networks, one in ten failed, spread evenly over the last `days` days.
  */
 import { performance } from 'node:perf_hooks';
@@ -62,6 +63,10 @@ export async function pgOwnerBench(options: {
       for (let from = 0; from < options.events; from += 100_000) {
         const to = Math.min(options.events, from + 100_000);
         await filler.query(FILL, [options.merchant, options.start, options.events, options.now, from, to]);
+        await filler.query(
+          'SELECT relay_owner_add(merchant_id, environment, transaction_json, received_at) FROM events WHERE merchant_id = $1 AND seq > $2 ORDER BY seq',
+          [options.merchant, from],
+        );
       }
     } finally {
       filler.release();

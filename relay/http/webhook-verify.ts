@@ -11,7 +11,7 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody
 import { environmentOfKey } from '../../shared/wire/keys.js';
 import { describeZodError } from '../../shared/zod-error.js';
 import type { RelayConfig, LogFn, RelayMetrics } from '../ops/index.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan, type ServiceKey, type TenantDelivery } from '../store/index.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, ownerSummaryRow, type ServiceKey, type TenantDelivery } from '../store/index.js';
 
 export type Rejection = { status: 400 | 401 | 413 | 503; reason: string; message: string; detail?: Record<string, unknown> };
 
@@ -150,6 +150,7 @@ export class DeliveryVerifier {
     if (isRejection(checked)) return checked;
     const { body } = parsed;
     const nowMs = this.deps.now();
+    const receivedAt = this.isoAt(nowMs);
     this.flagStaleTimestamp(config, signed.timestamp, nowMs, checked.environment, body.data.reference, key.merchantId);
     return {
       merchantId: key.merchantId,
@@ -157,12 +158,14 @@ export class DeliveryVerifier {
       clientReference: body.data.clientReference,
       environment: checked.environment,
       keyId: key.publicId,
-      receivedAt: this.isoAt(nowMs),
+      receivedAt,
       webhookCreatedAt: body.createdAt,
       // The validated `data` object (zod's output: the checked fields and any extra ones).
       transactionJson: JSON.stringify(body.data),
       timestamp: signed.timestamp,
       arrivedAt: incoming.arrivedAt,
+      // Worked out here, from the object already parsed, so the commit only adds numbers (store/owner-summary.ts).
+      summary: ownerSummaryRow(body.data, receivedAt, nowMs),
     };
   }
 

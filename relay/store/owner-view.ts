@@ -1,9 +1,9 @@
 /**
  * The owner's view (issue 21): what a phone link may read, and the viewer links themselves. Both
  * stores keep a per-merchant summary in hourly UTC buckets (environment, hour, till, cashier,
- * network: counts and integer pesewas), written by a trigger on the events table, so in the same
- * transaction as each event; a page's figures for a day or 30 days read those buckets, never the
- * events. Hours fold into the shop's local days at read time (`dayHours`), so one summary serves any
+ * network: counts and integer pesewas), written by the commit from the row store/owner-summary.ts
+ * works out, only for an event really stored (never a repeat), in the same transaction; a page's
+ * figures for a day or 30 days read those buckets, never the events. Hours fold into the shop's local days at read time (`dayHours`), so one summary serves any
  * time zone (exact for zones a whole number of hours from UTC: docs/provider-contract.md).
  */
 import type { Environment } from '../../shared/domain.js';

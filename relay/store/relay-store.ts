@@ -14,6 +14,7 @@
 import type { Environment } from '../../shared/domain.js';
 import type { RelayEvent } from '../../shared/relay-wire.js';
 import type { OwnerEventRow, OwnerViewStore } from './owner-view.js';
+import type { OwnerSummaryRow } from './owner-summary.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -31,6 +32,8 @@ export type Delivery = {
   timestamp: number;
   /** performance.now() when the request arrived (not stored; for the push-latency histogram). */
   arrivedAt: number;
+  /** The owner's summary row, worked out by the receiver from the parsed transaction (else from transactionJson). */
+  summary?: OwnerSummaryRow;
 };
 
 /** A verified delivery, with the merchant its key belongs to. */

@@ -117,6 +117,11 @@ async function copyRows(pool: pg.Pool, sqlite: Database.Database, merchantId: st
       await client.query('ROLLBACK');
       return { copied: 0, skipped, fromSeq, toSeq: seq, logId: locked.rows[0].log_id };
     }
+    // The owner's summary of what was copied (relay_commit sums live deliveries; imports insert directly).
+    await client.query(
+      'SELECT relay_owner_add(merchant_id, environment, transaction_json, received_at) FROM events WHERE merchant_id = $1 AND seq > $2 ORDER BY seq',
+      [merchantId, fromSeq],
+    );
     const logId = newLogId();
     await client.query('UPDATE merchants SET last_seq = $2, log_id = $3 WHERE id = $1', [merchantId, seq, logId]);
     await client.query("SELECT pg_notify('relay_events', $1)", [`${merchantId} ${seq}`]);

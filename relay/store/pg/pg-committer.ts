@@ -14,6 +14,7 @@ import {
   CommitError,
   differingFields,
   PRUNED_CONFLICT_FIELDS,
+  summaryOf,
   type ApplyOutcome,
   type CommitReport,
   type CommitWaiter,
@@ -37,7 +38,7 @@ export function isDataError(err: unknown): boolean {
   return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
 }
 
-const COMMIT_SQL = 'SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+const COMMIT_SQL = 'SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)';
 
 function outcomeOf(row: CommitRow, d: TenantDelivery): ApplyOutcome {
   const seq = Number(row.o_seq);
@@ -153,6 +154,9 @@ export class PgCommitter {
   }
 
   private async run(merchantId: string, deliveries: TenantDelivery[]): Promise<ApplyOutcome[]> {
+    // The owner's summary row of each delivery, as arrays: relay_commit sums those it accepts (schema-summary-args.ts).
+    // A delivery whose JSON does not parse has no row (hour NULL: relay_commit skips it).
+    const sums = deliveries.map(summaryOf);
     const { rows } = await this.pool.query<CommitRow>({
       name: 'relay_commit',
       text: COMMIT_SQL,
@@ -166,6 +170,17 @@ export class PgCommitter {
         deliveries.map((d) => d.webhookCreatedAt),
         deliveries.map((d) => d.transactionJson),
         deliveries.map((d) => d.timestamp),
+        sums.map((s) => s?.hour ?? null),
+        sums.map((s) => s?.tillId ?? ''),
+        sums.map((s) => s?.tillName ?? ''),
+        sums.map((s) => s?.cashierId ?? ''),
+        sums.map((s) => s?.cashierName ?? ''),
+        sums.map((s) => s?.network ?? ''),
+        sums.map((s) => s?.succeeded ?? 0),
+        sums.map((s) => s?.failed ?? 0),
+        sums.map((s) => s?.gross ?? 0),
+        sums.map((s) => s?.fees ?? 0),
+        sums.map((s) => s?.net ?? 0),
       ],
     });
     if (rows.length !== deliveries.length) throw new CommitError(`relay_commit answered ${rows.length} rows for ${deliveries.length}`);

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { ADMIN } from './schema-admin.js';
 import { RETENTION } from './schema-retention.js';
+import { SUMMARY_IN_COMMIT } from './schema-summary-args.js';
 import { PG_OWNER_LINK_REVOKER_MIGRATION, PG_OWNER_VIEW_MIGRATION } from './owner-view-pg.js';
 
 export type PgMigration = { version: number; name: string; up: string };
@@ -231,6 +232,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 6, name: 'retention: pruned references, pruned-through marks, relay_prune', up: RETENTION },
   PG_OWNER_VIEW_MIGRATION,
   PG_OWNER_LINK_REVOKER_MIGRATION,
+  {
+    version: 9,
+    name: "owner's summary written by relay_commit from fields worked out in Node, only for accepted events (no trigger)",
+    up: SUMMARY_IN_COMMIT,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

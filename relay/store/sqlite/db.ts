@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { latestVersion, openDatabase, type Migration } from '../../../shared/sqlite.js';
 import { newLogId } from '../index.js';
 import { DB_FILE_NAME } from './file-name.js';
-import { OWNER_LINK_REVOKER_MIGRATION, OWNER_VIEW_MIGRATION } from './owner-view-sqlite.js';
+import { OWNER_LINK_REVOKER_MIGRATION, OWNER_SUMMARY_BY_COMMITTER_MIGRATION, OWNER_VIEW_MIGRATION } from './owner-view-sqlite.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -92,6 +92,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   OWNER_VIEW_MIGRATION,
   OWNER_LINK_REVOKER_MIGRATION,
+  OWNER_SUMMARY_BY_COMMITTER_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import type { RelayEvent, RelayPage } from '../../../shared/relay-wire.js';
 import type { Environment } from '../../../shared/domain.js';
 import { readLogId } from './db.js';
+import { SUMMARY_INSERT, SUMMARY_UPSERT } from './owner-view-sqlite.js';
 import {
   acceptedOutcome,
   canonicalJson,
@@ -15,6 +16,7 @@ import {
   PRUNED_CONFLICT_FIELDS,
   rowToEvent,
   stateHash,
+  summaryOf,
   type ApplyOutcome,
   type Delivery,
   type EventRow,
@@ -52,6 +54,7 @@ export class EventLog implements EventReader {
   private readonly touchPruned;
   private readonly prunedMark;
   private readonly insert;
+  private readonly addSummary;
   private readonly touch;
   private readonly pageAll;
   private readonly pageEnv;
@@ -80,6 +83,7 @@ export class EventLog implements EventReader {
          transaction_json, first_timestamp, latest_timestamp)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.addSummary = db.prepare(`${SUMMARY_INSERT} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${SUMMARY_UPSERT}`);
     this.touch = db.prepare('UPDATE events SET deliveries = deliveries + 1, latest_timestamp = MAX(latest_timestamp, ?) WHERE seq = ?');
     this.pageAll = db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`);
     this.pageEnv = db.prepare<[string, number, number], EventRow>(
@@ -120,6 +124,24 @@ export class EventLog implements EventReader {
       d.timestamp,
       d.timestamp,
     );
+    // The owner's summary, in the same transaction, for an event really inserted only (never a repeat).
+    const s = summaryOf(d);
+    if (s) {
+      this.addSummary.run(
+        d.environment,
+        s.hour,
+        s.tillId,
+        s.tillName,
+        s.cashierId,
+        s.cashierName,
+        s.network,
+        s.succeeded,
+        s.failed,
+        s.gross,
+        s.fees,
+        s.net,
+      );
+    }
     return acceptedOutcome(Number(info.lastInsertRowid), d);
   }
 

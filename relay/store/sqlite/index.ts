@@ -11,4 +11,4 @@ export { MIGRATIONS, openRelayDatabase, readLogId, RelayDatabaseError, renewLogI
 export { EventLog } from './event-log.js';
 export { GroupCommitter } from './group-commit.js';
 export { SqlitePruner } from './prune.js';
-export { SqliteOwnerView } from './owner-view-sqlite.js';
+export { rebuildOwnerSummary, SqliteOwnerView } from './owner-view-sqlite.js';

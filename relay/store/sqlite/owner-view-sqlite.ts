@@ -1,8 +1,10 @@
 /**
- * The owner's view on SQLite (the one merchant, `MCH_default`): the hourly summary, kept by a trigger
- * on `events` (so written in the group commit's own transaction, and only for an event really
- * inserted: a repeat never counts twice), and the viewer links. The receiver refuses JSON nested
- * deeper than its limit, so every delivered transaction is one SQLite's JSON functions read (json_valid). See store/owner-view.ts.
+ * The owner's view on SQLite (the one merchant, `MCH_default`): the hourly summary and the viewer links.
+ * The summary was kept by a trigger on `events` (migration 5); since migration 7 the committer writes it
+ * (EventLog.apply), in the group commit's own transaction and only for an event really inserted, so a
+ * repeat never counts twice. Migration 5's SQL stays as `rebuildOwnerSummary`: the same rules, read from
+ * the stored JSON (json_valid: the receiver refuses JSON deeper than SQLite's JSON functions read). See
+ * store/owner-view.ts.
  */
 import type Database from 'better-sqlite3';
 import type { Migration } from '../../../shared/sqlite.js';
@@ -37,14 +39,24 @@ const SUMMARY_VALUES = `
   CASE WHEN json_extract(NEW.transaction_json, '$.status') = 'SUCCESS' THEN ${pesewas('fee')} ELSE 0 END,
   CASE WHEN json_extract(NEW.transaction_json, '$.status') = 'SUCCESS' THEN ${pesewas('net')} ELSE 0 END`;
 
-const SUMMARY_INSERT = `INSERT INTO owner_hourly (environment, hour, till_id, till_name, cashier_id, cashier_name, network,
+export const SUMMARY_INSERT = `INSERT INTO owner_hourly (environment, hour, till_id, till_name, cashier_id, cashier_name, network,
     succeeded, failed, gross, fees, net)`;
 
-const SUMMARY_UPSERT = `ON CONFLICT (environment, hour, till_id, cashier_id, network) DO UPDATE SET
+export const SUMMARY_UPSERT = `ON CONFLICT (environment, hour, till_id, cashier_id, network) DO UPDATE SET
     succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed, gross = gross + excluded.gross,
     fees = fees + excluded.fees, net = net + excluded.net,
     till_name = CASE WHEN excluded.till_name <> '' THEN excluded.till_name ELSE till_name END,
     cashier_name = CASE WHEN excluded.cashier_name <> '' THEN excluded.cashier_name ELSE cashier_name END`;
+
+/**
+ * Sums the whole log again from the stored JSON with the SQL above (migration 5; the tests compare the
+ * committer's rows with it). WHERE: SQLite's upsert-from-SELECT syntax.
+ */
+export function rebuildOwnerSummary(db: Database.Database): void {
+  db.exec('DELETE FROM owner_hourly');
+  db.exec(`${SUMMARY_INSERT} SELECT ${SUMMARY_VALUES.replaceAll('NEW.', 'e.')} FROM events e
+    WHERE json_valid(e.transaction_json) ORDER BY e.seq ${SUMMARY_UPSERT}`);
+}
 
 /** Migration 4 of relay.sqlite (the coordinator renumbers at merge). */
 export const OWNER_VIEW_MIGRATION: Migration = {
@@ -66,11 +78,9 @@ export const OWNER_VIEW_MIGRATION: Migration = {
       label TEXT NOT NULL, time_zone TEXT NOT NULL, created_by TEXT NOT NULL, created_at TEXT NOT NULL,
       last_used_at TEXT, revoked_at TEXT
     ) STRICT;`);
-    // Events already in the log are summed once, as the trigger would have (WHERE: SQLite's upsert-from-SELECT syntax).
+    // Events already in the log are summed once, as the trigger would have.
     // Rebuilt from the events whatever a database rolled back to an older version still held.
-    db.exec('DELETE FROM owner_hourly');
-    db.exec(`${SUMMARY_INSERT} SELECT ${SUMMARY_VALUES.replaceAll('NEW.', 'e.')} FROM events e
-      WHERE json_valid(e.transaction_json) ORDER BY e.seq ${SUMMARY_UPSERT}`);
+    rebuildOwnerSummary(db);
   },
 };
 
@@ -86,6 +96,18 @@ export const OWNER_LINK_REVOKER_MIGRATION: Migration = {
     }
     db.exec("UPDATE owner_links SET revoked_by = 'owner' WHERE revoked_at IS NOT NULL AND revoked_by IS NULL");
   },
+};
+
+/**
+ * Migration 7: the summary row of an accepted event is written by the committer (EventLog.apply) from the
+ * fields the receiver worked out from the parsed transaction (store/owner-summary.ts), instead of by a
+ * trigger reading the JSON again with a dozen json_extract calls inside the commit (relay/README.md,
+ * "Performance"). Same rules, same transaction; PostgreSQL does the same (its migration 9).
+ */
+export const OWNER_SUMMARY_BY_COMMITTER_MIGRATION: Migration = {
+  version: 7,
+  name: "owner's view: summary rows written by the committer from the parsed transaction (no trigger)",
+  up: 'DROP TRIGGER IF EXISTS events_owner_summary',
 };
 
 type LinkRow = {

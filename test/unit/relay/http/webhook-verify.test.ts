@@ -155,6 +155,20 @@ describe('DeliveryVerifier.verify', () => {
       transactionJson: JSON.stringify(data('test')),
       timestamp: NOW_S,
       arrivedAt: 42,
+      // The owner's summary row, from the parsed transaction (the commit only adds it up).
+      summary: {
+        hour: Math.floor(Date.parse('2026-11-21T10:00:00.000Z') / 3_600_000),
+        tillId: '',
+        tillName: '',
+        cashierId: '',
+        cashierName: '',
+        network: 'SANDBOX',
+        succeeded: 1,
+        failed: 0,
+        gross: 1250,
+        fees: 24,
+        net: 1226,
+      },
     });
     expect(metrics.staleTimestamps.get({ environment: 'test' })).toBe(0);
     expect(logs).toEqual([]);

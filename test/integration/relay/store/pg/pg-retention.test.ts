@@ -14,7 +14,9 @@ const NEW = '2026-11-01T00:00:00.000Z';
 const CUTOFF = '2026-06-01T00:00:00.000Z';
 
 function commit(client: pg.ClientBase, merchant: string, refs: string[], receivedAt: string, state = 'SUCCESS') {
-  return client.query<{ o_kind: string; o_seq: string }>('SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+  const none = (value: unknown) => refs.map(() => value);
+  const sql = 'SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)';
+  return client.query<{ o_kind: string; o_seq: string }>(sql, [
     merchant,
     refs.map(() => 'live'),
     refs,
@@ -24,6 +26,10 @@ function commit(client: pg.ClientBase, merchant: string, refs: string[], receive
     refs.map(() => receivedAt),
     refs.map((r) => JSON.stringify({ reference: r, status: state })),
     refs.map(() => 100),
+    // The owner's summary rows (hour, till, till name, cashier, cashier name, network, counts, pesewas).
+    none(493_000),
+    ...[1, 2, 3, 4, 5].map(() => none('')),
+    ...[1, 2, 3, 4, 5].map(() => none(0)),
   ]);
 }
 
