@@ -28,8 +28,9 @@ export function App() {
   const sale = useSale(late.watch, status?.counter.amountEntry ?? 'cedis');
   const session = useSession(Boolean(status?.signedIn), refresh);
   const [firstStartDone, setFirstStartDone] = useState(ownerPinSkipped);
-  // Leaving a section with unsaved edits (Settings) asks first; Enter keeps them.
-  const leave = useLeaveGuard();
+  // Leaving a section with unsaved edits (Settings) asks first; Enter keeps them. A lock by the core keeps
+  // them in memory for whoever is signed in now, and drops them if someone else signs in next.
+  const leave = useLeaveGuard(status?.signedIn?.id ?? null);
 
   useSaleFollowsEnvironment(status?.environment, sale, late.watch);
 

@@ -74,7 +74,11 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset,
       ) : null}
       {page === 'takings' && status ? gated(<TakingsScreen timeZone={timeZone} till={till} />) : null}
       {page === 'day' && status ? gated(<DayScreen timeZone={timeZone} />) : null}
-      {page === 'settings' && status ? gated(<SettingsScreen status={status} onChanged={() => void refresh()} />) : null}
+      {/* Unlike the other sections, Settings is not left under the lock (its boxes could hold a secret being
+          typed): its unsaved edits are kept in memory instead, secrets left out (hooks/use-unsaved.ts). */}
+      {page === 'settings' && status && status.caller !== 'locked'
+        ? gated(<SettingsScreen status={status} onChanged={() => void refresh()} />)
+        : null}
       {page === 'staff' ? <StaffScreen onChanged={() => void refresh()} /> : null}
       {page === 'audit' ? <AuditScreen timeZone={timeZone} /> : null}
     </ErrorBoundary>

@@ -3,10 +3,19 @@
  * what its boxes hold differs from what it last saved; the app asks "Discard unsaved changes?" before
  * anything would drop them (another section, the Lock button, a late-result notice). Saving one section
  * never touches another's boxes, and a section with unsaved edits says so next to its Save button.
+ * A lock by the core asks nobody: the sections it closes leave their edits in KeptDrafts (kept-drafts.ts)
+ * and take them back when the same person opens them again.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { onEvent } from '../api';
+import { draftOf, KeptDrafts, type Draft, type KeptSummary, type Secrets } from './kept-drafts';
 
-type Registry = { report(key: string, label: string | null): void };
+type Registry = {
+  report(key: string, label: string | null): void;
+  /** The section left the page holding `draft` (null: nothing unsaved). */
+  close(key: string, draft: Draft | null): void;
+  kept: KeptDrafts;
+};
 
 /** Provided by the app; a form outside it (none today) simply reports to nobody. */
 export const UnsavedContext = createContext<Registry | null>(null);
@@ -16,19 +25,39 @@ type Leaving = { go: () => void; sections: string[]; from: HTMLElement | null };
 /**
  * The app's side: the sections holding unsaved edits (by their heading, in the order they were edited),
  * and `guard(go)`, which does `go` at once when nothing is unsaved, or else opens the question: `keep`
- * closes it (the focus back where it was), `discard` forgets the edits and does `go`.
+ * closes it (the focus back where it was), `discard` forgets the edits and does `go`. `person`: who is
+ * signed in now (null: nobody, or not known yet), whose edits a lock keeps.
  */
-export function useLeaveGuard() {
+export function useLeaveGuard(person: string | null) {
   const sections = useRef(new Map<string, string>());
   const [leaving, setLeaving] = useState<Leaving | null>(null);
+  const [kept] = useState(() => new KeptDrafts());
   const registry = useMemo<Registry>(
     () => ({
       report: (key, label) => {
         if (label === null) sections.current.delete(key);
         else sections.current.set(key, label);
       },
+      // Only a section still unsaved is kept: a discard has already forgotten it, a save left nothing.
+      close: (key, draft) => {
+        if (sections.current.delete(key) && draft) kept.keep(key, draft);
+      },
+      kept,
     }),
-    [],
+    [kept],
+  );
+  useEffect(() => {
+    if (person) kept.signedIn(person);
+  }, [kept, person]);
+  // The core's own word, before the screens read the status again: a different person's sign-in drops
+  // the kept edits before any screen could show them, and a lock closes the question (its edits are kept).
+  useEffect(
+    () =>
+      onEvent('session:changed', (p) => {
+        if (p.signedIn) kept.signedIn(p.signedIn.id);
+        else setLeaving(null);
+      }),
+    [kept],
   );
   const guard = useCallback((go: () => void) => {
     const open = [...sections.current.values()];
@@ -51,13 +80,40 @@ export function useLeaveGuard() {
 /**
  * A section's side: `values` are what its boxes hold now; `saved(values)` after a save that succeeded
  * (with what the boxes hold after it). `label` is the section's heading, as the question names it.
+ * `secrets`: what a lock must not keep of it. A section whose edits a lock kept starts its boxes from
+ * `useKeptValues(key)` and, here, from what it had saved before the lock, so they show as unsaved.
  */
-export function useUnsaved<T>(key: string, label: string, values: T) {
-  const [baseline, setBaseline] = useState(() => JSON.stringify(values));
-  const dirty = JSON.stringify(values) !== baseline;
+export function useUnsaved<T>(key: string, label: string, values: T, secrets?: Secrets<T>) {
   const registry = useContext(UnsavedContext);
+  const [baseline, setBaseline] = useState(() => {
+    const kept = registry?.kept.peek(key);
+    return kept && kept.values !== null ? kept.baseline : JSON.stringify(values);
+  });
+  const dirty = JSON.stringify(values) !== baseline;
   useEffect(() => registry?.report(key, dirty ? label : null), [registry, key, label, dirty]);
-  useEffect(() => () => registry?.report(key, null), [registry, key]);
+  // What a lock would keep, as of the last render: read when the section leaves the page.
+  const latest = useRef<Draft | null>(null);
+  useEffect(() => {
+    latest.current = dirty ? draftOf(label, values, baseline, secrets) : null;
+  });
+  useEffect(() => {
+    registry?.kept.take(key);
+    return () => registry?.close(key, latest.current);
+  }, [registry, key]);
   const saved = useCallback((as: T) => setBaseline(JSON.stringify(as)), []);
   return { dirty, saved };
+}
+
+/** What a lock kept of this section's boxes (secrets emptied), to start them from; null when nothing was. */
+export function useKeptValues<T>(key: string): T | null {
+  const registry = useContext(UnsavedContext);
+  const [values] = useState(() => (registry?.kept.peek(key)?.values ?? null) as T | null);
+  return values;
+}
+
+/** For the notice over the sections: what a lock kept (and did not keep) when this screen opened. */
+export function useKeptSummary(): KeptSummary {
+  const registry = useContext(UnsavedContext);
+  const [summary] = useState(() => registry?.kept.summary() ?? { sections: [], unkept: [] });
+  return summary;
 }

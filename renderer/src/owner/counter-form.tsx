@@ -4,9 +4,10 @@ import type { CounterSettings } from '../../../shared/ipc/contract';
 import { checkCedisEntry, formatAmount, type AmountEntry } from '../../../shared/money';
 import { call, errorMessage } from '../api';
 import { UnsavedMark } from '../components/unsaved-mark';
-import { useUnsaved } from '../hooks/use-unsaved';
+import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
 
 type Props = { counter: CounterSettings; onSaved: () => void };
+type Values = { entry: AmountEntry; minimum: string; confirmAbove: string };
 
 /** "1,000" or "0.5" typed by the owner, as a wire amount ("1000.00"), or why not. */
 function wire(text: string, label: string): string {
@@ -17,11 +18,12 @@ function wire(text: string, label: string): string {
 }
 
 export function CounterForm({ counter, onSaved }: Props) {
-  const [entry, setEntry] = useState<AmountEntry>(counter.amountEntry);
-  const [minimum, setMinimum] = useState(counter.minimum);
-  const [confirmAbove, setConfirmAbove] = useState(counter.confirmAbove);
+  const kept = useKeptValues<Values>('counter');
+  const [entry, setEntry] = useState<AmountEntry>(kept?.entry ?? counter.amountEntry);
+  const [minimum, setMinimum] = useState(kept?.minimum ?? counter.minimum);
+  const [confirmAbove, setConfirmAbove] = useState(kept?.confirmAbove ?? counter.confirmAbove);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const unsaved = useUnsaved('counter', 'Amounts at the counter', { entry, minimum, confirmAbove });
+  const unsaved = useUnsaved<Values>('counter', 'Amounts at the counter', { entry, minimum, confirmAbove });
 
   const save = async (e: FormEvent) => {
     e.preventDefault();

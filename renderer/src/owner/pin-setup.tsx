@@ -8,6 +8,8 @@ import { useUnsaved } from '../hooks/use-unsaved';
 
 type Props = { mode: 'first' | 'change'; onDone: () => void };
 
+const PIN_SECRET = { all: 'the new owner PIN' };
+
 export function PinSetup({ mode, onDone }: Props) {
   const [current, setCurrent] = useState('');
   const [pin, setPin] = useState('');
@@ -15,8 +17,8 @@ export function PinSetup({ mode, onDone }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const ref = useRef<HTMLInputElement>(null);
-  // A PIN change half typed counts as unsaved (the first PIN is not a section of Settings).
-  useUnsaved('owner-pin', 'Change the owner PIN', mode === 'change' ? [current, pin, again] : []);
+  // A PIN change half typed counts as unsaved (the first PIN is not a section of Settings); a lock never keeps it.
+  useUnsaved('owner-pin', 'Change the owner PIN', mode === 'change' ? [current, pin, again] : [], PIN_SECRET);
   useFocusOnArrival(ref, mode === 'first');
 
   const submit = async (e: FormEvent) => {

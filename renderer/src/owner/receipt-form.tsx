@@ -4,7 +4,7 @@ import type { ReceiptSettings } from '../../../shared/receipt/receipt-settings';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
 import { UnsavedMark } from '../components/unsaved-mark';
-import { useUnsaved } from '../hooks/use-unsaved';
+import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
 import { PrintSheet } from '../printing/print-sheet';
 import { PrintStatus } from '../printing/print-status';
 import { usePrinter } from '../printing/use-printer';
@@ -24,7 +24,8 @@ function toSettings(values: Values): ReceiptSettings | { field: string; text: st
 }
 
 export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; onSaved: () => void }) {
-  const [values, setValues] = useState<Values>({ ...settings, port: String(settings.port) });
+  const kept = useKeptValues<Values>('receipt');
+  const [values, setValues] = useState<Values>(kept ?? { ...settings, port: String(settings.port) });
   const [message, setMessage] = useState<Message>(null);
   const test = usePrinter();
   const unsaved = useUnsaved('receipt', 'Receipts and printer', values);

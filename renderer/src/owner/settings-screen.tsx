@@ -2,6 +2,7 @@
 import { call } from '../api';
 import type { AppStatus } from '../hooks/use-app-status';
 import { useCoreRead } from '../hooks/use-core-read';
+import { useKeptSummary } from '../hooks/use-unsaved';
 import { EnvironmentForm } from './environment-form';
 import { EnvironmentSwitch } from './environment-switch';
 import { PinSetup } from './pin-setup';
@@ -9,6 +10,7 @@ import { CounterForm } from './counter-form';
 import { ReceiptForm } from './receipt-form';
 import { TillForm } from './till-form';
 import { PhoneLinks } from './phone-links';
+import { KeptNotice } from './kept-notice';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 import './owner.css';
@@ -17,6 +19,8 @@ const readSettings = () => call('settings:get', {});
 
 export function SettingsScreen({ status, onChanged }: { status: AppStatus; onChanged: () => void }) {
   const { value: settings, error, reload: load } = useCoreRead(readSettings);
+  // Read as the page opens, before its sections take back what a lock kept of their edits.
+  const kept = useKeptSummary();
 
   const changed = () => {
     void load();
@@ -26,6 +30,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
   return (
     <Screen name="settings" title="Settings">
       <FormError message={error} />
+      <KeptNotice summary={kept} />
       <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} settingsRead={settings} onChanged={changed} />
       {settings ? (
         <>

@@ -2,16 +2,18 @@
 import { useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
 import { UnsavedMark } from '../components/unsaved-mark';
-import { useUnsaved } from '../hooks/use-unsaved';
+import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
 
 type Props = { tillName: string; timeZone: string; idleLockMinutes: number; onSaved: () => void };
+type Values = { name: string; zone: string; idle: string };
 
 export function TillForm({ tillName, timeZone, idleLockMinutes, onSaved }: Props) {
-  const [name, setName] = useState(tillName);
-  const [zone, setZone] = useState(timeZone);
-  const [idle, setIdle] = useState(String(idleLockMinutes));
+  const kept = useKeptValues<Values>('till');
+  const [name, setName] = useState(kept?.name ?? tillName);
+  const [zone, setZone] = useState(kept?.zone ?? timeZone);
+  const [idle, setIdle] = useState(kept?.idle ?? String(idleLockMinutes));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const unsaved = useUnsaved('till', 'This till', { name, zone, idle });
+  const unsaved = useUnsaved<Values>('till', 'This till', { name, zone, idle });
   const save = async (e: FormEvent) => {
     e.preventDefault();
     try {
