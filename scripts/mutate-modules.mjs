@@ -50,6 +50,11 @@ export const MODULES = {
       'test/unit/core/day/day-close-by-hand.test.ts',
     ],
   },
+  'owner-summary': {
+    // The owner's figures on the phone (issue 21): the hour, names and integer pesewas each commit adds up.
+    mutate: ['relay/store/owner-summary.ts'],
+    tests: ['test/unit/relay/store/owner-summary.test.ts', 'test/unit/relay/store/sqlite/owner-summary.test.ts'],
+  },
   engine: {
     mutate: ['electron/core/payments/payment-engine.ts', 'electron/core/payments/land-result.ts', 'electron/core/payments/hand-result.ts'],
     tests: [
