@@ -112,4 +112,8 @@ export default {
  *  - hand-result: `payment.hand_outcome === 'paid' && payment.hand_reference === tx.reference` with the first
  *    part -> `true`, and handReferenceOf's `hand_outcome === 'paid' && hand_reference` -> `true` / `||`: a
  *    NOT PAID settlement never has a reference (settle-rules refuses one), so hand_reference decides alone.
+ *
+ * owner-summary (relay/store/owner-summary.ts)
+ *  - firstChars `if (text.length <= max) return text` -> `false`, and `<=` -> `<`: a fast path; the loop after
+ *    it returns the same text for a string no longer than `max` (and for one exactly `max` long).
  */

@@ -30,7 +30,7 @@ export {
   rowToEvent,
   stateHash,
 } from './events.js';
-export { ownerSummaryRow, summaryOf, summaryPesewas, type OwnerSummaryRow } from './owner-summary.js';
+export { ownerSummaryRow, summaryOf, summaryPesewas, zoned, type OwnerSummaryRow } from './owner-summary.js';
 export { DEFAULT_RETENTION_DAYS, parseRetentionDays, Retention, type RetentionOptions } from './retention.js';
 export {
   addOwnerSums,

@@ -50,11 +50,15 @@ export function summaryPesewas(value: unknown): number {
   return Number(value.slice(0, -3)) * 100 + Number(value.slice(-2));
 }
 
+/** A time without a zone is UTC (as SQLite reads it), never this machine's local time: 'Z' is added. */
+export function zoned(at: string): string {
+  return HAS_ZONE.test(at) ? at : `${at}Z`;
+}
+
 function hourOf(completedAt: unknown, receivedAt: string, nowMs: number): number {
   for (const at of [completedAt, receivedAt]) {
     if (typeof at !== 'string' || !ISO_START.test(at)) continue;
-    // A time without a zone is UTC (as SQLite reads it), never this machine's local time.
-    const ms = Date.parse(HAS_ZONE.test(at) ? at : `${at}Z`);
+    const ms = Date.parse(zoned(at));
     if (Number.isFinite(ms)) return Math.floor(ms / HOUR_MS);
   }
   return Math.floor(nowMs / HOUR_MS);

@@ -1,6 +1,6 @@
 /** store/owner-summary.ts: the owner's summary row of one transaction, worked out in Node for both stores. */
 import { describe, expect, it } from 'vitest';
-import { ownerSummaryRow, summaryOf, summaryPesewas } from '../../../../relay/store/index.js';
+import { ownerSummaryRow, summaryOf, summaryPesewas, zoned } from '../../../../relay/store/index.js';
 
 const HOUR = 3_600_000;
 const at = (iso: string) => Math.floor(Date.parse(iso) / HOUR);
@@ -15,6 +15,8 @@ describe("the owner's summary row", () => {
       expect(summaryPesewas(bad)).toBe(0);
     }
     expect(summaryPesewas(12.5)).toBe(0);
+    // A JSON number is not money text, even one that reads like an amount.
+    expect(summaryPesewas(1234.56)).toBe(0);
     expect(summaryPesewas(null)).toBe(0);
   });
 
@@ -33,8 +35,53 @@ describe("the owner's summary row", () => {
     // No zone: UTC, as SQLite reads it, not this machine's local time.
     expect(ownerSummaryRow({ completedAt: '2026-11-21T10:15:00' }, received).hour).toBe(at('2026-11-21T10:00:00Z'));
     expect(ownerSummaryRow({ completedAt: 'yesterday' }, received).hour).toBe(at(received));
+    expect(ownerSummaryRow({ completedAt: '2026-11-21T11:15:00+0200' }, received).hour).toBe(at('2026-11-21T09:00:00Z'));
+    // Only an ISO 8601 text is read (as the SQL did): not another format Date.parse happens to take, not an
+    // extended year, not a date that does not exist, not a list holding a time.
+    for (const odd of ['Sat, 21 Nov 2026 10:05:00 GMT', '+012026-11-21T10:05:00.000Z', '2026-13-45T10:00:00Z', ['2026-11-21T10:05:00Z']]) {
+      expect(ownerSummaryRow({ completedAt: odd }, received).hour, JSON.stringify(odd)).toBe(at(received));
+    }
     expect(ownerSummaryRow({}, 'not a time', Date.parse('2026-01-02T03:04:05Z')).hour).toBe(at('2026-01-02T03:00:00Z'));
   });
+
+  it('gives a time without a zone the UTC zone, and leaves any other as it is', () => {
+    expect(zoned('2026-11-21T10:15:00')).toBe('2026-11-21T10:15:00Z');
+    expect(zoned('2026-11-21T10:15:00.123')).toBe('2026-11-21T10:15:00.123Z');
+    for (const given of [
+      '2026-11-21T10:15:00Z',
+      '2026-11-21T10:15:00z',
+      '2026-11-21T10:15:00+02:00',
+      '2026-11-21T10:15:00+0200',
+      '2026-11-21T10:15:00-05:30',
+      '2026-11-21T10:15:00+02',
+    ]) {
+      expect(zoned(given)).toBe(given);
+    }
+  });
+
+  // Vitest's forked workers take a new TZ at once; a worker thread (Stryker's runner) keeps its own.
+  const zoneSwitches = (() => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Africa/Lagos';
+    const switched = new Date(Date.parse('2026-11-21T10:15:00')).getUTCHours() === 9;
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+    return switched;
+  })();
+  it.skipIf(!zoneSwitches)(
+    `reads a time without a zone as UTC on a relay whose machine runs in another time zone${zoneSwitches ? '' : ' (skipped: this worker cannot change its time zone)'}`,
+    () => {
+      const zone = process.env.TZ;
+      process.env.TZ = 'Africa/Lagos'; // UTC+1 all year: a local reading would be an hour off
+      try {
+        expect(ownerSummaryRow({ completedAt: '2026-11-21T10:15:00' }, '').hour).toBe(at('2026-11-21T10:00:00Z'));
+        expect(ownerSummaryRow({ completedAt: '2026-11-21T10:15:00+01:00' }, '').hour).toBe(at('2026-11-21T09:00:00Z'));
+      } finally {
+        if (zone === undefined) delete process.env.TZ;
+        else process.env.TZ = zone;
+      }
+    },
+  );
 
   it('takes till, cashier and network as bounded text (counted in characters), and nothing that is not text', () => {
     const long = '😀'.repeat(70);
