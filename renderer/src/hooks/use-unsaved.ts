@@ -4,7 +4,9 @@
  * anything would drop them (another section, the Lock button, a late-result notice). Saving one section
  * never touches another's boxes, and a section with unsaved edits says so next to its Save button.
  * A lock by the core asks nobody: the sections it closes leave their edits in KeptDrafts (kept-drafts.ts)
- * and take them back when the same person opens them again.
+ * and take them back when the same person opens them again. Closing the window (or quitting, or a
+ * reload) while a section is unsaved asks too: the page's beforeunload holds the close for the shell's
+ * question ("Keep editing" its default); with nothing unsaved the window closes at once.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { onEvent } from '../api';
@@ -22,6 +24,17 @@ export const UnsavedContext = createContext<Registry | null>(null);
 
 type Leaving = { go: () => void; sections: string[]; from: HTMLElement | null };
 
+/** Holds the window's close (or a reload) so the shell asks first; nothing is written anywhere. */
+function holdTheClose(event: BeforeUnloadEvent): string {
+  event.preventDefault();
+  return 'Discard unsaved changes?';
+}
+
+/** beforeunload is set only while something is unsaved: otherwise the window closes with no question. */
+function askBeforeClosing(ask: boolean): void {
+  window.onbeforeunload = ask ? holdTheClose : null;
+}
+
 /**
  * The app's side: the sections holding unsaved edits (by their heading, in the order they were edited),
  * and `guard(go)`, which does `go` at once when nothing is unsaved, or else opens the question: `keep`
@@ -37,15 +50,18 @@ export function useLeaveGuard(person: string | null) {
       report: (key, label) => {
         if (label === null) sections.current.delete(key);
         else sections.current.set(key, label);
+        askBeforeClosing(sections.current.size > 0);
       },
       // Only a section still unsaved is kept: a discard has already forgotten it, a save left nothing.
       close: (key, draft) => {
         if (sections.current.delete(key) && draft) kept.keep(key, draft);
+        askBeforeClosing(sections.current.size > 0);
       },
       kept,
     }),
     [kept],
   );
+  useEffect(() => () => askBeforeClosing(false), []);
   useEffect(() => {
     if (person) kept.signedIn(person);
   }, [kept, person]);
@@ -71,6 +87,7 @@ export function useLeaveGuard(person: string | null) {
   }, [leaving]);
   const discard = useCallback(() => {
     sections.current.clear();
+    askBeforeClosing(false);
     setLeaving(null);
     leaving?.go();
   }, [leaving]);
