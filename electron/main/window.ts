@@ -1,6 +1,7 @@
 /** The one window: isolated, sandboxed, no Node, loading app://momo/ (or the dev server). */
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import windowIcon from '../../resources/icons/512x512.png?asset';
+import { closeQuestion, closesAfter } from './close-question.js';
 import { APP_ORIGIN } from './sender-check.js';
 
 export function createMainWindow(preload: string, devServerUrl: string | null): BrowserWindow {
@@ -32,6 +33,11 @@ export function createMainWindow(preload: string, devServerUrl: string | null): 
     },
   });
   win.once('ready-to-show', () => win.show());
+  // The page holds the close only while Settings has unsaved edits: ask, and let it unload (preventDefault)
+  // only when "Close and discard" was chosen. Enter, Escape and closing the box keep editing.
+  win.webContents.on('will-prevent-unload', (event) => {
+    if (closesAfter(dialog.showMessageBoxSync(win, closeQuestion()))) event.preventDefault();
+  });
   void win.loadURL(devServerUrl ?? `${APP_ORIGIN}/index.html`);
   return win;
 }

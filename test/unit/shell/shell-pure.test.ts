@@ -1,8 +1,12 @@
-/** The pure parts of the Electron shell: sender check, app:// path mapping, CSP, the preload's name lists. */
+/**
+ * The pure parts of the Electron shell: sender check, app:// path mapping, CSP, the preload's name lists,
+ * the question asked when the window closes with unsaved Settings edits.
+ */
 import { describe, expect, it } from 'vitest';
 import { isTrustedSender, isTrustedUrl } from '../../../electron/main/sender-check.js';
 import { contentTypeOf, resolveAppPath } from '../../../electron/main/protocol-path.js';
 import { CONTENT_SECURITY_POLICY, devContentSecurityPolicy } from '../../../electron/main/csp.js';
+import { CLOSE_AND_DISCARD, closeQuestion, closesAfter, KEEP_EDITING } from '../../../electron/main/close-question.js';
 import { IPC_CHANNEL_NAMES, IPC_EVENT_NAMES } from '../../../shared/ipc/channels.js';
 import { ipcContract, ipcEvents } from '../../../shared/ipc/contract.js';
 
@@ -80,5 +84,36 @@ describe('IPC name lists used by the preload', () => {
     expect([...IPC_CHANNEL_NAMES].sort()).toEqual(Object.keys(ipcContract).sort());
     expect([...IPC_EVENT_NAMES].sort()).toEqual(Object.keys(ipcEvents).sort());
     for (const name of [...IPC_CHANNEL_NAMES, ...IPC_EVENT_NAMES]) expect(name).toMatch(/^[a-z]+:[a-zA-Z]+$/);
+  });
+});
+
+describe('the question on closing the window with unsaved Settings edits', () => {
+  it('names each button for what it does, "Keep editing" first', () => {
+    const question = closeQuestion();
+    expect(question.type).toBe('question');
+    expect(question.message).toBe('Discard unsaved changes?');
+    expect(question.buttons[KEEP_EDITING]).toBe('Keep editing');
+    expect(question.buttons[CLOSE_AND_DISCARD]).toBe('Close and discard');
+    expect(question.buttons).toHaveLength(2);
+  });
+  it('keeps editing on a reflex: Enter (the default) and Escape or closing the box (the cancel answer)', () => {
+    const question = closeQuestion();
+    expect(question.defaultId).toBe(KEEP_EDITING);
+    expect(question.cancelId).toBe(KEEP_EDITING);
+    expect(closesAfter(question.defaultId)).toBe(false);
+    expect(closesAfter(question.cancelId)).toBe(false);
+    expect(question.noLink).toBe(true);
+  });
+  it('lets the window close only on "Close and discard"', () => {
+    expect(closesAfter(CLOSE_AND_DISCARD)).toBe(true);
+    expect(closesAfter(KEEP_EDITING)).toBe(false);
+    for (const other of [-1, 2, 0.5, Number.NaN]) expect(closesAfter(other), String(other)).toBe(false);
+  });
+  it('is a fresh object each time, so a change to one question never carries over to the next', () => {
+    const first = closeQuestion();
+    first.buttons.reverse();
+    first.defaultId = CLOSE_AND_DISCARD;
+    expect(closeQuestion().buttons[KEEP_EDITING]).toBe('Keep editing');
+    expect(closeQuestion().defaultId).toBe(KEEP_EDITING);
   });
 });

@@ -12,6 +12,7 @@ import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS, IPC_EVENTS } from '../../../shared/ipc/contract.js';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/main/csp.js';
+import { CLOSE_AND_DISCARD, KEEP_EDITING } from '../../../electron/main/close-question.js';
 import { app, calls, session, StandInContents, type StandInWindow } from './stand-in-electron.js';
 
 const core = vi.hoisted(() => ({
@@ -157,5 +158,24 @@ describe('shell wiring (stand-in electron module, not the real Electron)', () =>
   it('a second launch brings the existing window forward', () => {
     app.emit('second-instance');
     expect(win.focused).toBe(true);
+  });
+
+  it('asks over the window when its page holds unsaved edits; only "Close and discard" lets it unload', () => {
+    const unloads = (answer: number) => {
+      calls.nextAnswer = answer;
+      const preventDefault = vi.fn(); // on will-prevent-unload: ignore the page's beforeunload, unload anyway
+      win.webContents.emit('will-prevent-unload', { preventDefault });
+      return preventDefault.mock.calls.length > 0;
+    };
+    expect(unloads(KEEP_EDITING)).toBe(false);
+    expect(unloads(CLOSE_AND_DISCARD)).toBe(true);
+    expect(calls.messageBoxes.map((box) => box.window)).toEqual([win, win]);
+    expect(calls.messageBoxes[0]!.options).toMatchObject({
+      type: 'question',
+      message: 'Discard unsaved changes?',
+      buttons: ['Keep editing', 'Close and discard'],
+      defaultId: KEEP_EDITING,
+      cancelId: KEEP_EDITING,
+    });
   });
 });

@@ -26,6 +26,10 @@ export const calls = {
   windows: [] as StandInWindow[],
   protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
   privilegedSchemes: [] as unknown[],
+  /** The native questions asked (dialog.showMessageBoxSync), with the window they were asked over. */
+  messageBoxes: [] as Array<{ window: unknown; options: Record<string, unknown> }>,
+  /** The button the stand-in user presses on the next question. */
+  nextAnswer: 0,
 };
 
 export class StandInContents extends Emitter {
@@ -111,7 +115,13 @@ export const electron = {
   app,
   session,
   BrowserWindow: StandInWindow,
-  dialog: { showErrorBox: (title: string, message: string) => calls.order.push(`error: ${title}: ${message}`) },
+  dialog: {
+    showErrorBox: (title: string, message: string) => calls.order.push(`error: ${title}: ${message}`),
+    showMessageBoxSync: (window: unknown, options: Record<string, unknown>) => {
+      calls.messageBoxes.push({ window, options });
+      return calls.nextAnswer;
+    },
+  },
   ipcMain: {
     handle: (channel: string, handler: Listener) => {
       calls.handlers.set(channel, handler);
