@@ -36,8 +36,11 @@ if (!app.requestSingleInstanceLock()) {
   app.on('web-contents-created', (_event, contents) => hardenContents(contents, devServerUrl));
   app.on('window-all-closed', () => app.quit());
 
+  // The core closes once every window has: a window whose page holds unsaved Settings edits asks first
+  // (window.ts), and "Keep editing" cancels the quit with the core still open. ('before-quit' comes
+  // before the windows are asked, so closing the core there would leave a kept window without it.)
   let quitting = false;
-  app.on('before-quit', (event) => {
+  app.on('will-quit', (event) => {
     if (quitting || !core) return;
     event.preventDefault();
     quitting = true;

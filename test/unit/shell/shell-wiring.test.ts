@@ -18,6 +18,7 @@ import { app, calls, session, StandInContents, type StandInWindow } from './stan
 const core = vi.hoisted(() => ({
   invoked: [] as Array<[string, unknown]>,
   listeners: new Map<string, (payload: unknown) => void>(),
+  closes: 0,
 }));
 
 vi.mock('electron', async () => (await import('./stand-in-electron.js')).electron);
@@ -33,7 +34,9 @@ vi.mock('../../../electron/core/index.js', () => ({
       core.listeners.set(event, listener);
       return () => core.listeners.delete(event);
     },
-    close: async () => undefined,
+    close: async () => {
+      core.closes += 1;
+    },
   }),
 }));
 
@@ -177,5 +180,21 @@ describe('shell wiring (stand-in electron module, not the real Electron)', () =>
       defaultId: KEEP_EDITING,
       cancelId: KEEP_EDITING,
     });
+  });
+
+  // Last: the shell is quitting after it.
+  it('closes the core only after every window has closed (will-quit), not before the windows are asked', async () => {
+    app.emit('before-quit', { preventDefault: vi.fn() });
+    expect(core.closes).toBe(0);
+    const held = vi.fn();
+    app.emit('will-quit', { preventDefault: held });
+    expect(held).toHaveBeenCalledOnce();
+    await vi.waitFor(() => expect(calls.order.at(-1)).toBe('quit'));
+    expect(core.closes).toBe(1);
+    // The quit asked again once the core has closed goes through.
+    const again = vi.fn();
+    app.emit('will-quit', { preventDefault: again });
+    expect(again).not.toHaveBeenCalled();
+    expect(core.closes).toBe(1);
   });
 });

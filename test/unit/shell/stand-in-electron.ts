@@ -104,7 +104,9 @@ class StandInApp extends Emitter {
   getPath = () => '/stand-in/user-data';
   setPath = () => undefined;
   getVersion = () => '0.0.0-stand-in';
-  quit = () => undefined;
+  quit = () => {
+    calls.order.push('quit');
+  };
   exit = () => undefined;
 }
 
