@@ -2,6 +2,7 @@
  * Over Settings after a lock by the core: the edits it kept (each section is marked unsaved too) and the
  * secrets it did not keep. Said once, as the page opens, so the owner saves or discards on purpose.
  */
+import '../components/components.css';
 import type { KeptSummary } from '../hooks/kept-drafts';
 
 export function KeptNotice({ summary }: { summary: KeptSummary }) {
@@ -9,7 +10,7 @@ export function KeptNotice({ summary }: { summary: KeptSummary }) {
   if (sections.length === 0 && unkept.length === 0) return null;
   const them = unkept.length === 1 ? 'it' : 'them';
   return (
-    <div className="kept-notice" role="status">
+    <div className="kept-notice unsaved-note" role="status">
       {sections.length > 0 ? (
         <>
           <p data-testid="kept-notice">Your unsaved changes from before the lock were kept — save or discard them.</p>
