@@ -7,7 +7,7 @@
  *    "signedPayload":"body"}
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chownSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { SIGNED_PAYLOADS, DEFAULT_TOLERANCE_SECONDS } from '../../shared/webhook-signature.js';
 import { PUBLIC_KEY_ID, SECRET_KEY, environmentOfKey } from '../../shared/wire/keys.js';
@@ -288,5 +288,9 @@ export function revokeTillToken(file: string, label: string): boolean {
 function writeConfigFile(file: string, value: unknown): void {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  // Run as root on a server, the new file keeps the old one's owner, or the relay's own user could no
+  // longer read it (its reload fails, then its next start).
+  const before = statSync(file, { throwIfNoEntry: false });
+  if (before && process.getuid?.() === 0) chownSync(tmp, before.uid, before.gid);
   renameSync(tmp, file);
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RELAY_TOKEN, relayPageSchema } from '../../../../shared/relay-wire.js';
 import { hashRelayToken } from '../../../../relay/ops/index.js';
@@ -29,6 +29,23 @@ describe('relay CLI', () => {
     expect(dup.code).not.toBe(0);
     expect(dup.stderr).toContain('tills.1.label');
   });
+
+  // relay/README.md "One shop (SQLite) under systemd": root runs the token commands on the file the relay's
+  // user reads; a new file owned by root would end that user's reloads (EACCES) and then its next start.
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(!asRoot)(
+    `token create and revoke keep the config file's owner when run as root${asRoot ? '' : ' (skipped: not root, cannot chown)'}`,
+    async () => {
+      const owned = join(tmp, 'owned.json');
+      writeFileSync(owned, JSON.stringify({ keys: [TEST_KEY] }), { mode: 0o600 });
+      chownSync(owned, 65534, 65534);
+      expect((await runRelayCli(['token', 'create', '--label', 'side-door', '--config', owned])).code).toBe(0);
+      expect(statSync(owned)).toMatchObject({ uid: 65534, gid: 65534 });
+      expect(statSync(owned).mode & 0o777).toBe(0o600);
+      expect((await runRelayCli(['token', 'revoke', '--label', 'side-door', '--config', owned])).code).toBe(0);
+      expect(statSync(owned)).toMatchObject({ uid: 65534, gid: 65534 });
+    },
+  );
 
   it('refuses a bad config, naming the field (file and environment override)', async () => {
     const bad = join(tmp, 'bad.json');
