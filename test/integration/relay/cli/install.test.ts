@@ -141,14 +141,20 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
     writeFileSync(join(unitDir, 'momo-relay.service'), block('A systemd unit per instance', 'ini'));
     const nginx = join(tmp, 'momo-relay.conf');
     writeFileSync(nginx, blockAfter('spreading over two instances:', 'nginx'));
+    const caddy = join(tmp, 'Caddyfile');
+    writeFileSync(caddy, blockAfter('\nWith Caddy:\n', 'caddyfile'));
     const script = commands
       .filter((line) => !line.startsWith('systemctl '))
       .map((line) => line.replaceAll('/etc/systemd/system', unitDir).replaceAll('/etc/nginx/conf.d/momo-relay.conf', nginx))
       .join('\n');
     await run('bash', ['-e', '-c', script]);
+    // "With Caddy, the last line's sed on /etc/caddy/Caddyfile instead."
+    expect(readme).toContain("(With Caddy, the last line's `sed` on `/etc/caddy/Caddyfile` instead.)");
+    await run('bash', ['-e', '-c', commands.at(-1)!.replace('/etc/nginx/conf.d/momo-relay.conf', caddy)]);
+    expect(readFileSync(caddy, 'utf8')).toContain('reverse_proxy 127.0.0.1:8787 127.0.0.1:8788 {');
     const template = readFileSync(join(unitDir, 'momo-relay@.service'), 'utf8');
     expect(template).toMatch(/^ExecStart=\/usr\/bin\/node \S+\/dist\/cli\.js --host 127\.0\.0\.1 --port %i /m);
-    expect(readFileSync(nginx, 'utf8')).toContain('upstream momo_relay { server 127.0.0.1:8787; server 127.0.0.1:8788;');
+    expect(readFileSync(nginx, 'utf8')).toMatch(/^upstream momo_relay \{ server 127\.0\.0\.1:8787 [^;]*; server 127\.0\.0\.1:8788 [^;]*;/m);
     expect(commands).toContain('systemctl daemon-reload && systemctl enable --now momo-relay@8787 momo-relay@8788');
   });
 

@@ -26,6 +26,7 @@ export function readmeBlocks(language: 'nginx' | 'caddyfile'): string[] {
 }
 
 export const HOST = 'relay.example.com';
+let caddyRuns = 0;
 
 /** A self-signed certificate for relay.example.com (and 127.0.0.1), valid for a day. */
 export function selfSignedCert(dir: string): { cert: string; key: string; ca: Buffer } {
@@ -73,15 +74,18 @@ function upstreams(config: string, instances: string[]): string {
   return config
     .replaceAll('10.0.0.11:8787', instances[0] as string)
     .replaceAll('10.0.0.12:8787', (instances[1] ?? instances[0]) as string)
-    .replaceAll('127.0.0.1:8787', instances[0] as string);
+    .replaceAll('127.0.0.1:8787', instances[0] as string)
+    .replaceAll('127.0.0.1:8788', (instances[1] ?? instances[0]) as string);
 }
 
-export type Proxy = { url: string; port: number; stop(): Promise<void>; output(): string };
+export type Proxy = { url: string; host: string; port: number; stop(): Promise<void>; output(): string };
+/** Where the proxy listens: a free loopback port by default; port 443 (as root) on an address of 127/8. */
+export type Listen = { host: string; port: number };
 
-function started(proc: ChildProcess, port: number, output: () => string): Proxy {
+function started(proc: ChildProcess, listen: Listen, output: () => string): Proxy {
   return {
-    url: `https://127.0.0.1:${port}`,
-    port,
+    url: `https://${listen.host}:${listen.port}`,
+    ...listen,
     output,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -94,12 +98,12 @@ function started(proc: ChildProcess, port: number, output: () => string): Proxy 
 }
 
 /** Waits until the proxy accepts TLS on `port`, or fails with its output. */
-async function ready(proc: ChildProcess, port: number, output: () => string): Promise<void> {
+async function ready(proc: ChildProcess, { host, port }: Listen, output: () => string): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`proxy exited with ${proc.exitCode}: ${output()}`);
     const ok = await new Promise<boolean>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: '/healthz', rejectUnauthorized: false, servername: HOST }, (res) => {
+      const req = request({ host, port, path: '/healthz', rejectUnauthorized: false, servername: HOST }, (res) => {
         res.resume();
         resolve(true);
       });
@@ -120,10 +124,17 @@ function collect(proc: ChildProcess): () => string {
 }
 
 /** Runs one README nginx block (a server, with its upstream) in the foreground, on a free loopback port. */
-export async function startNginx(block: string, dir: string, instances: string[], tls: { cert: string; key: string }): Promise<Proxy> {
-  const port = await freePort();
+export async function startNginx(
+  block: string,
+  dir: string,
+  instances: string[],
+  tls: { cert: string; key: string },
+  at?: Listen,
+): Promise<Proxy> {
+  const listen = at ?? { host: '127.0.0.1', port: await freePort() };
+  const port = listen.port;
   const server = upstreams(block, instances)
-    .replace('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`)
+    .replace('listen 443 ssl;', `listen ${listen.host}:${port} ssl;`)
     .replaceAll(`/etc/letsencrypt/live/${HOST}/fullchain.pem`, tls.cert)
     .replaceAll(`/etc/letsencrypt/live/${HOST}/privkey.pem`, tls.key);
   const asRoot = process.getuid?.() === 0;
@@ -146,23 +157,40 @@ export async function startNginx(block: string, dir: string, instances: string[]
   });
   const output = collect(proc);
   const all = () => `${output()}${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''}`;
-  await ready(proc, port, all);
-  return started(proc, port, all);
+  await ready(proc, listen, all);
+  return started(proc, listen, all);
 }
 
-/** Runs one README Caddyfile block, its site on a free loopback port with the test's certificate (no ACME, no admin API). */
-export async function startCaddy(block: string, dir: string, instances: string[], tls: { cert: string; key: string }): Promise<Proxy> {
-  const port = await freePort();
-  const site = upstreams(block, instances).replace(`${HOST} {`, `${HOST}:${port} {\n    bind 127.0.0.1\n    tls ${tls.cert} ${tls.key}`);
-  const globals = `{\n    admin off\n    auto_https disable_redirects\n    storage file_system ${join(dir, 'caddy-data')}\n}\n`;
-  const file = join(dir, `Caddyfile-${port}`);
+/**
+ * Runs one README Caddyfile block, its site on a free loopback port with the test's certificate (no ACME, no
+ * admin API). A block that already has its `tls` line (the README's trial) keeps it; on port 443 the site
+ * keeps its bare name, as in the README, and is only bound to the test's address.
+ */
+export async function startCaddy(
+  block: string,
+  dir: string,
+  instances: string[],
+  tls: { cert: string; key: string },
+  at?: Listen,
+): Promise<Proxy> {
+  const listen = at ?? { host: '127.0.0.1', port: await freePort() };
+  const port = listen.port;
+  const address = port === 443 ? HOST : `${HOST}:${port}`;
+  const ownTls = /^\s*tls /m.test(block) ? '' : `\n\ttls ${tls.cert} ${tls.key}`;
+  const site = upstreams(block, instances).replace(`${HOST} {`, `${address} {\n\tbind ${listen.host}${ownTls}`);
+  // skip_install_trust: a `tls internal` trial run as root must not add its CA to this machine's trusted ones.
+  const globals = `{\n\tadmin off\n\tauto_https disable_redirects\n\tskip_install_trust\n\tstorage file_system ${join(dir, 'caddy-data')}\n}\n`;
+  const file = join(dir, `Caddyfile-${listen.host}-${port}-${++caddyRuns}`);
   writeFileSync(file, globals + site);
   const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
   const proc = spawn(CADDY as string, ['run', '--config', file, '--adapter', 'caddyfile'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = collect(proc);
-  await ready(proc, port, output);
-  return started(proc, port, output);
+  await ready(proc, listen, output);
+  return started(proc, listen, output);
 }
+
+/** The root certificate of Caddy's own CA (`tls internal`) for a Caddy started by startCaddy in `dir`. */
+export const caddyInternalRoot = (dir: string) => join(dir, 'caddy-data/pki/authorities/local/root.crt');
 
 export type HttpsResult = { status: number; body: string };
 
@@ -176,7 +204,7 @@ export function httpsRequest(
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: '127.0.0.1',
+        host: proxy.host,
         port: proxy.port,
         path,
         method: options.method ?? 'GET',
@@ -202,7 +230,7 @@ export function httpsStream(proxy: Proxy, ca: Buffer, path: string, token: strin
   return new Promise<typeof state>((resolve, reject) => {
     const req = request(
       {
-        host: '127.0.0.1',
+        host: proxy.host,
         port: proxy.port,
         path,
         ca,
