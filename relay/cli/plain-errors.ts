@@ -1,6 +1,7 @@
 /**
  * Errors the operator can act on, said in one line without a stack trace: a bad config, a bad master
- * key or tenant, a damaged SQLite file, a database that cannot be reached or opened, a port in use.
+ * key or tenant, a damaged SQLite file or one that cannot be opened, a database that cannot be reached or
+ * opened, a port in use.
  * Anything else is a bug, and keeps its stack.
  */
 import { DamagedDatabaseError } from '../../shared/sqlite-file.js';
@@ -30,6 +31,11 @@ export function plainMessage(err: unknown): string | undefined {
       EADDRNOTAVAIL: 'is not an address of this machine',
     };
     return `Cannot listen on ${e.address ?? ''}:${e.port ?? ''}: the ${e.code === 'EADDRNOTAVAIL' ? 'host' : 'port'} ${what[e.code]} (--host, --port)`;
+  }
+  // The single shop's SQLite file cannot be opened: most often a data folder this user may not write, e.g.
+  // under systemd's ProtectSystem=strict without ReadWritePaths= (relay/README.md, "One shop … under systemd").
+  if (e.name === 'SqliteError' && e.code === 'SQLITE_CANTOPEN') {
+    return `Cannot open the relay's SQLite file in its data folder (--data, RELAY_DATA_DIR): ${e.message}. The folder must be writable by this user (under systemd: ReadWritePaths=)`;
   }
   // A PostgreSQL error at start (it carries a SQLSTATE): its message is the server's own, with no address in it.
   if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && 'severity' in e) {

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,18 @@ describe('relay start-up errors (no database needed)', () => {
     const r = await runRelayCli(['--port', '0', '--data', join(tmp, 'data'), '--config', file]);
     expect(r.code).toBe(2);
     expectOneLine(r.stderr, /^Invalid relay config \(.*bad\.json\): maxBodyBytes: .*; heartbeatSeconds: /);
+  });
+
+  it('a SQLite file that cannot be opened is one line naming the data folder (ProtectSystem=strict without ReadWritePaths)', async () => {
+    // As root no folder is unwritable; a folder where relay.sqlite should be fails the same way (SQLITE_CANTOPEN).
+    const data = join(tmp, 'cantopen');
+    mkdirSync(join(data, 'relay.sqlite'), { recursive: true, mode: 0o700 });
+    const r = await runRelayCli(['--port', '0', '--data', data], { RELAY_KEYS: keys });
+    expect(r.code).toBe(2);
+    expectOneLine(
+      r.stderr,
+      /^Cannot open the relay's SQLite file in its data folder \(--data, RELAY_DATA_DIR\): unable to open database file\. .*ReadWritePaths=/,
+    );
   });
 
   it('a malformed master key is one line, without the key', async () => {
