@@ -19,6 +19,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // The relay's process tests run the built relay, as operators do: built once per run.
+          globalSetup: ['test/integration/build-relay.setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

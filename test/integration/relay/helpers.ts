@@ -202,14 +202,20 @@ export type RelayProcess = {
 };
 
 /**
- * Starts `relay/cli.ts` as its own Node process (tsx loaded in-process, so the pid IS the relay:
- * a SIGKILL hits the server, not a wrapper) and waits for its ready line.
+ * How a test starts the relay: by default the built JavaScript, relay/dist/cli.js, as operators run it
+ * (built once per integration run by test/integration/build-relay.setup.ts); with `source`, relay/cli.ts
+ * through tsx, as `npm run relay` runs it (its messages name the command `npm run relay --`). Either way
+ * the pid is the relay's own, so a SIGKILL hits the server, not a wrapper. The built CLI starts in a
+ * fraction of tsx's time, and starting the CLI was most of these tests' time.
  */
+export const relayEntry = (source = false): string[] => (source ? ['--import', 'tsx', 'relay/cli.ts'] : ['relay/dist/cli.js']);
+
+/** Starts the relay (relayEntry) as its own Node process and waits for its ready line. */
 export async function spawnRelay(args: string[], env: Record<string, string> = {}): Promise<RelayProcess> {
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', ...args], {
+  const proc = spawn(process.execPath, [...relayEntry(), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -238,19 +244,24 @@ export async function spawnRelay(args: string[], env: Record<string, string> = {
   return { proc, url, stderr: () => err, exited };
 }
 
-/** Runs the CLI to completion. */
+/**
+ * Runs the CLI (relayEntry) to completion; `input` is written to its stdin (a secret, a new master key),
+ * which is otherwise closed.
+ */
 export async function runRelayCli(
   args: string[],
   env: Record<string, string> = {},
+  { input = '', source = false }: { input?: string; source?: boolean } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+  const proc = spawn(process.execPath, [...relayEntry(source), ...args], { cwd: root, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
   proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  proc.stdin.end(input);
   const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
   return { code, stdout, stderr };
 }

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
-import { LIVE_KEY, runRelayCli } from '../helpers.js';
+import { LIVE_KEY, runRelayCli as runBuilt } from '../helpers.js';
+
+/** These messages name the command as `npm run relay --`, so the CLI runs as that runs it: relay/cli.ts through tsx. */
+const runRelayCli = (args: string[], env: Record<string, string> = {}) => runBuilt(args, env, { source: true });
 
 describe('relay CLI: one store per command', () => {
   const tmp = tempDir('relay-mixed');

@@ -5,29 +5,13 @@
  * Each command is its own process, as slow as the machine is loaded: one test, a long time-out.
  */
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
-import { LIVE_KEY, TEST_KEY } from '../helpers.js';
+import { LIVE_KEY, runRelayCli, TEST_KEY } from '../helpers.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-type Result = { code: number | null; stdout: string; stderr: string };
-
-function cli(args: string[], env: Record<string, string>, input = ''): Promise<Result> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, RELAY_MASTER_KEY: '', RELAY_MASTER_KEY_FILE: '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  proc.stdin.end(input);
-  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const cli = (args: string[], env: Record<string, string>, input = '') =>
+  runRelayCli(args, { RELAY_MASTER_KEY: '', RELAY_MASTER_KEY_FILE: '', ...env }, { input });
 
 describePg('relay on PostgreSQL: the admin commands', () => {
   const cluster = usePgCluster();

@@ -3,35 +3,16 @@
  * tokens (shown once), a clear error without the master key, and `import --from-sqlite`: a
  * single-merchant relay's log copied into a tenant in its order, under a new log id, idempotently.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { relayPageSchema } from '../../../../shared/relay-wire.js';
 import { startRelay } from '../../../../relay/http/index.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
-import { deliver, get, LIVE_KEY, makeConfig, spawnRelay, SseClient, TEST_KEY, transaction } from '../helpers.js';
+import { deliver, get, LIVE_KEY, makeConfig, runRelayCli, spawnRelay, SseClient, TEST_KEY, transaction } from '../helpers.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-function cli(
-  args: string[],
-  env: Record<string, string>,
-  input?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, RELAY_MASTER_KEY: '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  proc.stdin.end(input ?? '');
-  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const cli = (args: string[], env: Record<string, string>, input?: string) => runRelayCli(args, { RELAY_MASTER_KEY: '', ...env }, { input });
 
 describePg('relay on PostgreSQL: the CLI', () => {
   const cluster = usePgCluster();

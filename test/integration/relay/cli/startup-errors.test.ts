@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { waitFor } from '../../../support/wait-for.js';
-import { LIVE_KEY, runRelayCli } from '../helpers.js';
+import { LIVE_KEY, relayEntry, runRelayCli } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -97,14 +97,10 @@ describePg('relay start-up errors on PostgreSQL', () => {
 
   it("a wrong master key at start is one line saying it is not the relay's (its check value does not open)", async () => {
     expect((await runRelayCli(['merchant', 'add', '--id', 'MCH_keyed'], { RELAY_DATABASE_URL: url })).code).toBe(0);
-    const add = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'relay/cli.ts', 'key', 'add', '--merchant', 'MCH_keyed', '--public-id', LIVE_KEY.publicId],
-      {
-        cwd: ROOT,
-        env: { ...process.env, RELAY_DATABASE_URL: url, RELAY_MASTER_KEY: masterKey },
-      },
-    );
+    const add = spawn(process.execPath, [...relayEntry(), 'key', 'add', '--merchant', 'MCH_keyed', '--public-id', LIVE_KEY.publicId], {
+      cwd: ROOT,
+      env: { ...process.env, RELAY_DATABASE_URL: url, RELAY_MASTER_KEY: masterKey },
+    });
     add.stdin.end(LIVE_KEY.secret);
     expect(await new Promise((resolve) => add.on('exit', resolve))).toBe(0);
 
@@ -116,7 +112,7 @@ describePg('relay start-up errors on PostgreSQL', () => {
 
   it('waits for a database unreachable at start, with a logged back-off, then serves', async () => {
     await cluster().stopFast();
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', '--port', '0'], {
+    const proc = spawn(process.execPath, [...relayEntry(), '--port', '0'], {
       cwd: ROOT,
       env: { ...process.env, RELAY_DATABASE_URL: url, RELAY_MASTER_KEY: masterKey },
     });
