@@ -9,6 +9,7 @@ import type { RelayEvent, RelayPage } from '../../../shared/relay-wire.js';
 import type { Environment } from '../../../shared/domain.js';
 import { readLogId } from './db.js';
 import { SUMMARY_INSERT, SUMMARY_UPSERT } from './owner-view-sqlite.js';
+import { SummaryBatch } from './summary-batch.js';
 import {
   acceptedOutcome,
   canonicalJson,
@@ -107,6 +108,23 @@ export class EventLog implements EventReader {
 
   /** Applies one delivery inside the caller's transaction. */
   apply(d: Delivery): ApplyOutcome {
+    return this.applyGroup([d])[0] as ApplyOutcome;
+  }
+
+  /**
+   * Applies a group of deliveries, in order, inside the caller's transaction: each as `apply` would,
+   * with the owner's summary rows of the events really inserted added up per row key and written once
+   * at the end (summary-batch.ts).
+   */
+  applyGroup(deliveries: Delivery[]): ApplyOutcome[] {
+    const sums = new SummaryBatch();
+    const outcomes: ApplyOutcome[] = new Array(deliveries.length);
+    for (let i = 0; i < deliveries.length; i++) outcomes[i] = this.applyOne(deliveries[i] as Delivery, sums);
+    sums.writeTo(this.addSummary);
+    return outcomes;
+  }
+
+  private applyOne(d: Delivery, sums: SummaryBatch): ApplyOutcome {
     // Looked up first: an INSERT that hits the UNIQUE key would still use up a sequence number
     // (AUTOINCREMENT), and the log must stay gap-free.
     const existing = this.findByReference.get(d.environment, d.reference);
@@ -126,22 +144,7 @@ export class EventLog implements EventReader {
     );
     // The owner's summary, in the same transaction, for an event really inserted only (never a repeat).
     const s = summaryOf(d);
-    if (s) {
-      this.addSummary.run(
-        d.environment,
-        s.hour,
-        s.tillId,
-        s.tillName,
-        s.cashierId,
-        s.cashierName,
-        s.network,
-        s.succeeded,
-        s.failed,
-        s.gross,
-        s.fees,
-        s.net,
-      );
-    }
+    if (s) sums.add(d.environment, s);
     return acceptedOutcome(Number(info.lastInsertRowid), d);
   }
 

@@ -64,11 +64,9 @@ export class GroupCommitter implements DeliveryCommitter {
     // The only write connection to the event log (readers use their own).
     this.db = openRelayDatabase(options.dataDir, { busyTimeoutMs: options.busyTimeoutMs });
     const eventLog = new EventLog(this.db);
-    this.commitAll = this.db.transaction((deliveries: Delivery[]) => {
-      const results: ItemResult[] = new Array(deliveries.length);
-      for (let i = 0; i < deliveries.length; i++) results[i] = { outcome: eventLog.apply(deliveries[i] as Delivery) };
-      return results;
-    });
+    this.commitAll = this.db.transaction((deliveries: Delivery[]) =>
+      eventLog.applyGroup(deliveries).map((outcome): ItemResult => ({ outcome })),
+    );
     this.commitOne = this.db.transaction((d: Delivery) => eventLog.apply(d));
     this.pruner = new SqlitePruner(this.db);
   }

@@ -85,6 +85,63 @@ describe("relay SQLite: the owner's summary written by the committer", () => {
     );
   });
 
+  it('a group commit (applyGroup) writes the rows that one upsert per event writes, names and large sums included', () => {
+    const name = fc.constantFrom('', 'Front', 'Back', 'Ama', 'Kofi');
+    // Up to 40 events on 2-4 keys: sums pass Number.MAX_SAFE_INTEGER, odd ones then inexact as doubles.
+    const big = fc.constantFrom('9999999999999.99', '9999999999999.99', '5000000000000.01', '0.01');
+    const tx = fc.record({
+      status: fc.constantFrom('SUCCESS', 'SUCCESS', 'SUCCESS', 'FAILED'),
+      amount: big,
+      fee: big,
+      net: big,
+      completedAt: fc.constant('2026-11-21T10:05:00.000Z'),
+      customer: fc.record({ network: fc.constant('MTN') }),
+      metadata: fc.record({ till: fc.constantFrom('T1', 'T2'), tillName: name, cashierId: fc.constantFrom('C1', 'C1', ''), cashier: name }),
+    });
+    fc.assert(
+      fc.property(fc.array(tx, { minLength: 1, maxLength: 40 }), fc.array(fc.nat(39), { maxLength: 5 }), (txs, repeats) => {
+        const deliveries = txs.map((t, i) => delivery(`R${i}`, t));
+        // Repeats of events of the same group add nothing, as one by one.
+        for (const r of repeats) if (r < deliveries.length) deliveries.push(deliveries[r]!);
+        const one = openLog();
+        one.db.transaction(() => deliveries.forEach((d) => one.log.apply(d)))();
+        const group = openLog();
+        const outcomes = group.db.transaction(() => group.log.applyGroup(deliveries))();
+        expect(outcomes.map((o) => o.kind)).toEqual(deliveries.map((_, i) => (i < txs.length ? 'accepted' : 'duplicate')));
+        expect(summary(group.db)).toEqual(summary(one.db));
+        rebuildOwnerSummary(group.db);
+        expect(summary(group.db)).toEqual(summary(one.db));
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('a group keeps sums past Number.MAX_SAFE_INTEGER exact (SQLite adds them as 64-bit integers)', () => {
+    const { db, log } = openLog();
+    const huge = { ...SALE, amount: '9999999999999.99', fee: '0.01', net: '9999999999999.98' };
+    db.transaction(() => log.applyGroup(Array.from({ length: 11 }, (_, i) => delivery(`H${i}`, huge))))();
+    const row = db.prepare('SELECT succeeded, gross, fees, net FROM owner_hourly').safeIntegers(true).get();
+    // 11 × 999,999,999,999,999 pesewas: odd and above 2^53, so no double holds it.
+    expect(row).toEqual({ succeeded: 11n, gross: 10_999_999_999_999_989n, fees: 11n, net: 10_999_999_999_999_978n });
+  });
+
+  it('a group writes one summary row per key, the last non-empty name winning', () => {
+    const { db, log } = openLog();
+    const at = (till: string, tillName: string, cashier: string) => ({ ...SALE, metadata: { till, tillName, cashierId: 'C1', cashier } });
+    db.transaction(() =>
+      log.applyGroup([
+        delivery('G1', at('T1', 'Front', 'Ama')),
+        delivery('G2', at('T1', 'Counter', '')),
+        delivery('G3', at('T1', '', 'Akua')),
+        delivery('G4', at('T2', 'Back', 'Ama')),
+      ]),
+    )();
+    expect(summary(db)).toMatchObject([
+      { till_id: 'T1', till_name: 'Counter', cashier_name: 'Akua', succeeded: 3, gross: 3750, fees: 30, net: 3720 },
+      { till_id: 'T2', till_name: 'Back', cashier_name: 'Ama', succeeded: 1, gross: 1250 },
+    ]);
+  });
+
   it('adds nothing for a repeat, a conflicting repeat or a repeat of a pruned event', () => {
     const { db, log } = openLog();
     expect(log.apply(delivery('A', SALE, '2026-01-01T00:00:00.000Z')).kind).toBe('accepted');
