@@ -51,8 +51,9 @@ export const MODULES = {
     ],
   },
   'owner-summary': {
-    // The owner's figures on the phone (issue 21): the hour, names and integer pesewas each commit adds up.
-    mutate: ['relay/store/owner-summary.ts'],
+    // The owner's figures on the phone (issue 21): the hour, names and integer pesewas each commit adds up,
+    // and how a group commit adds up its rows per key before writing them (SQLite).
+    mutate: ['relay/store/owner-summary.ts', 'relay/store/sqlite/summary-batch.ts'],
     tests: ['test/unit/relay/store/owner-summary.test.ts', 'test/unit/relay/store/sqlite/owner-summary.test.ts'],
   },
   engine: {

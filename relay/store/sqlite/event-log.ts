@@ -1,7 +1,7 @@
 /**
  * The durable event log on SQLite: one row per (environment, reference) (permanent dedupe by a
- * UNIQUE key), a gap-free ascending sequence number. `apply` is the write (run inside the
- * group committer's transaction); the rest is the read side, `EventReader`, that SqliteStore serves
+ * UNIQUE key), a gap-free ascending sequence number. `applyGroup` (and `apply`, a group of one) is the
+ * write (run inside the group committer's transaction); the rest is the read side, `EventReader`, that SqliteStore serves
  * `RelayStore`'s reads from (store/relay-store.ts).
  */
 import type Database from 'better-sqlite3';

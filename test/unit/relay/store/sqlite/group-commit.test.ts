@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRelayDatabase, EventLog, GroupCommitter } from '../../../../../relay/store/sqlite/index.js';
-import type { ApplyOutcome, CommitWaiter, Delivery } from '../../../../../relay/store/index.js';
+import { CommitError, type ApplyOutcome, type CommitWaiter, type Delivery } from '../../../../../relay/store/index.js';
 
 /** Promise form of `enqueue`, for the tests (the receiver is itself each delivery's waiter). */
 function submit(committer: GroupCommitter, delivery: Delivery): Promise<ApplyOutcome> {
@@ -76,5 +76,42 @@ describe('group commit', () => {
     expect(new EventLog(db).lastSeq()).toBe(200);
     db.close();
     await expect(submit(committer, delivery('late'))).rejects.toThrow(/shutting down/);
+  });
+
+  it('a group that fails on one delivery is committed one by one: that one fails (503), the rest are stored once, summary included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-gc-'));
+    dirs.push(dir);
+    openRelayDatabase(dir).close();
+    const commits: number[] = [];
+    const committer = new GroupCommitter({
+      dataDir: dir,
+      busyTimeoutMs: 1000,
+      maxBatch: 512,
+      windowMs: 0,
+      log: () => {},
+      onCommit: (_outcomes, size) => commits.push(size),
+    });
+    const sale = (reference: string): Delivery => ({
+      ...delivery(reference),
+      environment: 'live',
+      transactionJson: JSON.stringify({ reference, status: 'SUCCESS', amount: '10.00', fee: '0.20', net: '9.80' }),
+      receivedAt: '2026-11-21T10:00:00.000Z',
+    });
+    // An environment the table's CHECK refuses: the group's transaction rolls back as a whole.
+    const broken = { ...sale('BAD'), environment: 'nope' } as unknown as Delivery;
+    const settled = await Promise.allSettled(['S1', 'S2', 'BAD', 'S3'].map((r) => submit(committer, r === 'BAD' ? broken : sale(r))));
+    await committer.close();
+
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[2] as PromiseRejectedResult).reason).toBeInstanceOf(CommitError);
+    expect(settled.flatMap((s) => (s.status === 'fulfilled' && s.value.kind === 'accepted' ? [s.value.seq] : []))).toEqual([1, 2, 3]);
+    // Committed one by one after the group rolled back, announced together before any is answered.
+    expect(commits).toEqual([3]);
+    const db = openRelayDatabase(dir);
+    expect(db.prepare('SELECT count(*) AS n FROM events').get()).toEqual({ n: 3 });
+    expect(db.prepare('SELECT succeeded, gross, fees, net FROM owner_hourly').all()).toEqual([
+      { succeeded: 3, gross: 3000, fees: 60, net: 2940 },
+    ]);
+    db.close();
   });
 });
