@@ -54,7 +54,11 @@ export const MODULES = {
     // The owner's figures on the phone (issue 21): the hour, names and integer pesewas each commit adds up,
     // and how a group commit adds up its rows per key before writing them (SQLite).
     mutate: ['relay/store/owner-summary.ts', 'relay/store/sqlite/summary-batch.ts'],
-    tests: ['test/unit/relay/store/owner-summary.test.ts', 'test/unit/relay/store/sqlite/owner-summary.test.ts'],
+    tests: [
+      'test/unit/relay/store/owner-summary.test.ts',
+      'test/unit/relay/store/sqlite/owner-summary.test.ts',
+      'test/unit/relay/store/sqlite/summary-batch.test.ts',
+    ],
   },
   engine: {
     mutate: ['electron/core/payments/payment-engine.ts', 'electron/core/payments/land-result.ts', 'electron/core/payments/hand-result.ts'],
