@@ -1,9 +1,9 @@
 /**
  * The day's close. An X report sums every final transaction of an environment in no Z yet, in SQL, and stores
  * nothing; closing the day computes the same report, stores it as the next numbered Z (per environment) with
- * its rows by reference (day-rows.ts) and marks the rows it counted, in one IMMEDIATE SQLite transaction: two
+ * the lines it freezes (day-rows.ts) and marks the rows it counted, in one IMMEDIATE SQLite transaction: two
  * closes at once cannot count the same rows twice or take the same number. A stored Z never changes (the
- * database refuses it). Its CSV is built from the stored rows when it is exported.
+ * database refuses it). Its CSV is built from the rows it counted and its frozen lines when it is exported.
  */
 import type { DayReport, SinceCloseLine, TakingsTotals, ZSummary } from '../../../shared/ipc/contract.js';
 import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
@@ -37,8 +37,8 @@ export class DayClose {
       awaiting: db.prepare(`SELECT * FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) ORDER BY created_at`),
       tillNames: db.prepare('SELECT till_id, name FROM till_names'),
       insert: db.prepare(
-        `INSERT INTO z_reports (environment, number, opened_at, closed_at, closed_by_id, closed_by_name, report, lines)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO z_reports (environment, number, opened_at, closed_at, closed_by_id, closed_by_name, report, lines, rows_kept)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'frozen')`,
       ),
       assign: db.prepare('UPDATE transactions SET z_report_id = ? WHERE environment = ? AND z_report_id IS NULL'),
       list: db.prepare(
@@ -82,7 +82,7 @@ export class DayClose {
         by?.id ?? null,
         by?.name ?? null,
         JSON.stringify(report),
-        '[]', // its rows are in z_report_rows (migration 17)
+        '[]', // its rows: the results it counts (their z_report_id) and its frozen lines in z_report_rows (migration 18)
       );
       const id = Number(result.lastInsertRowid);
       this.zRows.store(id, environment, previousCloseAt, report, corrections);
@@ -121,8 +121,9 @@ export class DayClose {
 
   /** A stored Z's CSV, built now from its rows (day-rows.ts) and its frozen figures. */
   exportCsv(environment: Environment, id: number): { filename: string; csv: string } {
-    const report = JSON.parse(this.get(environment, id).report) as DayReport;
-    return zCsv(report, this.zRows.lines(id, environment, report));
+    const row = this.get(environment, id);
+    const report = JSON.parse(row.report) as DayReport;
+    return zCsv(report, this.zRows.lines(id, environment, report, row.rows_kept));
   }
 
   last(environment: Environment): ZRow | null {

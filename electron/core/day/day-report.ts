@@ -57,6 +57,12 @@ export type DayReportInput = {
   closedDayOf: (ms: number) => string | null;
 };
 
+/**
+ * How a stored Z keeps its rows (z_reports.rows_kept, migration 18; day-rows.ts): 'each', one z_report_rows row
+ * per CSV line; 'frozen', only its frozen lines there, the rest are the results whose z_report_id it is.
+ */
+export type RowsKept = 'each' | 'frozen';
+
 export type ZRow = {
   id: number;
   environment: Environment;
@@ -67,6 +73,7 @@ export type ZRow = {
   closed_by_name: string | null;
   report: string;
   lines: string;
+  rows_kept: RowsKept;
 };
 
 /** Final transactions with what a report needs from this till's own payment (start, reason) when it is one. */

@@ -1,69 +1,86 @@
 /**
- * A Z's rows, stored by reference (migration 17, z_report_rows): at the close, one row per result it counts
- * (its reference, whether it arrived after an earlier close), written by one INSERT … SELECT, so a close at a
- * long-used till holds no line per row in memory. What could change after the close is frozen as its CSV
- * line instead: results settled by hand (the service's own result may replace their figures later), the
- * correction and recount lines, and every line of a Z closed before migration 17. At export, the lines are
- * read back in order: frozen ones as they were, the others built from the result they name.
+ * A Z's rows. A Z closed from migration 18 on (rows_kept 'frozen') finds the results it counted by their own
+ * z_report_id, which the close sets: it writes no row per result. What could change after the close is frozen
+ * as its CSV line in z_report_rows instead: results settled by hand (the service's own result may replace
+ * their figures later; each keeps its place in the CSV order, completed_at and reference), then the correction
+ * and recount lines. A Z closed before (rows_kept 'each') has one z_report_rows row per CSV line, by reference
+ * (migration 17), frozen or not; every line of a Z closed before migration 17 is frozen. At export, the lines
+ * are read back in order: frozen ones as they were, the others built from the result they name.
  */
 import type { DayReport } from '../../../shared/ipc/contract.js';
 import type { Environment } from '../../../shared/domain.js';
 import type { Db } from '../storage/index.js';
 import { TAKINGS_NETWORK_SQL } from '../takings/index.js';
-import { DAY_ROWS_SQL, startOf, type DayRow } from './day-report.js';
+import { DAY_ROWS_SQL, startOf, type DayRow, type RowsKept } from './day-report.js';
 import { csvLine, type CsvLine, type ZCsvRow } from './day-csv.js';
+
+/** What the export reads of a line: the result it names (when not frozen), and its payment's receipt number. */
+const READ_COLUMNS = `u.late, u.line, t.reference, t.client_reference, t.status, t.amount, t.fee, t.net, t.msisdn, t.till_id,
+  t.staff_id, t.staff_name, t.completed_at, t.description, ${TAKINGS_NETWORK_SQL} AS network, t.settled_by_hand,
+  (SELECT p.receipt_no FROM payments p WHERE p.environment = @environment
+     AND p.merchant_ref = coalesce(t.client_reference, json_extract(u.line, '$[2]'))) AS receipt_no`;
 
 export class ZRows {
   private readonly byHand;
-  private readonly insertCounted;
   private readonly insertFrozen;
-  private readonly read;
+  private readonly readEach;
+  private readonly readFrozen;
 
   constructor(db: Db) {
-    this.byHand = db.prepare(`${DAY_ROWS_SQL} WHERE t.environment = ? AND t.z_report_id IS NULL AND t.settled_by_hand = 1`);
-    // Rows in CSV order (completed_at, reference); the hand-settled ones take their frozen line from @frozen.
-    this.insertCounted = db.prepare(
-      `INSERT INTO z_report_rows (z_report_id, seq, reference, late, line)
-       SELECT @id, row_number() OVER (ORDER BY t.completed_at, t.reference), t.reference,
-         @previous IS NOT NULL AND coalesce(p.created_at, t.completed_at) < @previous,
-         CASE WHEN t.settled_by_hand = 1 THEN (SELECT j.value FROM json_each(@frozen) j WHERE j.key = t.reference) END
-       FROM transactions t LEFT JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference
-       WHERE t.environment = @environment AND t.z_report_id IS NULL`,
+    this.byHand = db.prepare(
+      `${DAY_ROWS_SQL} WHERE t.environment = ? AND t.z_report_id IS NULL AND t.settled_by_hand = 1 ORDER BY t.completed_at, t.reference`,
     );
-    this.insertFrozen = db.prepare('INSERT INTO z_report_rows (z_report_id, seq, reference, late, line) VALUES (?, ?, ?, 0, ?)');
-    this.read = db.prepare(
-      `SELECT r.late, r.line, t.reference, t.client_reference, t.status, t.amount, t.fee, t.net, t.msisdn, t.till_id,
-         t.staff_id, t.staff_name, t.completed_at, t.description, ${TAKINGS_NETWORK_SQL} AS network, t.settled_by_hand,
-         (SELECT p.receipt_no FROM payments p WHERE p.environment = @environment
-            AND p.merchant_ref = coalesce(t.client_reference, json_extract(r.line, '$[2]'))) AS receipt_no
-       FROM z_report_rows r
-       LEFT JOIN transactions t ON r.line IS NULL AND t.environment = @environment AND t.reference = r.reference
-       WHERE r.z_report_id = @id ORDER BY r.seq`,
+    this.insertFrozen = db.prepare(
+      'INSERT INTO z_report_rows (z_report_id, seq, reference, late, line, completed_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.readEach = db.prepare(
+      `SELECT ${READ_COLUMNS} FROM z_report_rows u
+       LEFT JOIN transactions t ON u.line IS NULL AND t.environment = @environment AND t.reference = u.reference
+       WHERE u.z_report_id = @id ORDER BY u.seq`,
+    );
+    // The results counted (not settled by hand: those are frozen) and the frozen lines, in CSV order: by completion
+    // and reference as the close found them, then the correction and recount lines (no completed_at) by seq.
+    this.readFrozen = db.prepare(
+      `SELECT ${READ_COLUMNS} FROM (
+         SELECT 0 AS part, c.completed_at AS at, c.reference AS ref, 0 AS seq, NULL AS late, NULL AS line, c.rowid AS row
+         FROM transactions c INDEXED BY transactions_closed
+         WHERE c.environment = @environment AND c.z_report_id = @id AND c.settled_by_hand = 0
+         UNION ALL
+         SELECT r.completed_at IS NULL, r.completed_at, r.reference, r.seq, r.late, r.line, NULL
+         FROM z_report_rows r WHERE r.z_report_id = @id
+       ) u LEFT JOIN transactions t ON t.rowid = u.row
+       ORDER BY u.part, u.at, u.ref, u.seq`,
     );
   }
 
   /**
-   * Writes the rows of Z `id` (closing `environment`; `previousCloseAt`: the last Z's close), then the
-   * correction and recount rows after them. Call inside the close's transaction, before its rows are assigned.
+   * Freezes the lines of Z `id` (closing `environment`; `previousCloseAt`: the last Z's close) that a later
+   * result could change: those settled by hand, then the correction and recount rows. Call inside the close's
+   * transaction, before its rows are assigned.
    */
   store(id: number, environment: Environment, previousCloseAt: number | null, report: DayReport, corrections: DayRow[]): void {
     const late = (row: DayRow) => previousCloseAt !== null && startOf(row) < previousCloseAt;
-    const frozen: Record<string, CsvLine> = {};
-    for (const row of this.byHand.iterate(environment) as Iterable<DayRow>) {
-      frozen[row.reference] = csvLine({ ...row, late: late(row) }, report);
+    let seq = 0;
+    for (const row of this.byHand.all(environment) as DayRow[]) {
+      const line = JSON.stringify(csvLine({ ...row, late: late(row) }, report));
+      this.insertFrozen.run(id, (seq += 1), row.reference, late(row) ? 1 : 0, line, row.completed_at);
     }
-    const params = { id, environment, previous: previousCloseAt, frozen: JSON.stringify(frozen) };
-    const counted = this.insertCounted.run(params).changes;
-    corrections.forEach((row, i) => {
-      this.insertFrozen.run(id, counted + i + 1, row.reference, JSON.stringify(csvLine({ ...row, late: false }, report)));
-    });
+    for (const row of corrections) {
+      this.insertFrozen.run(id, (seq += 1), row.reference, 0, JSON.stringify(csvLine({ ...row, late: false }, report)), null);
+    }
   }
 
   /** The rows of a stored Z in CSV order, each as its line and what the export adds to it. */
-  *lines(id: number, environment: Environment, report: DayReport): Generator<ZCsvRow> {
-    type Read = DayRow & { late: number; line: string | null; receipt_no: number | null };
-    for (const row of this.read.iterate({ id, environment }) as Iterable<Read>) {
-      const line = row.line === null ? csvLine({ ...row, late: row.late === 1 }, report) : (JSON.parse(row.line) as CsvLine);
+  *lines(id: number, environment: Environment, report: DayReport, kept: RowsKept): Generator<ZCsvRow> {
+    type Read = DayRow & { late: number | null; line: string | null; receipt_no: number | null };
+    // A Z closed before migration 18 stores each row's late mark (and its report may predate arrivedAfterClose).
+    // Since, a counted result not frozen arrived after an earlier close when the report listed it so (the same
+    // test, in the same transaction as the close).
+    const read = kept === 'frozen' ? this.readFrozen : this.readEach;
+    const arrivedLate = new Set(kept === 'frozen' ? report.arrivedAfterClose.map((line) => line.reference) : []);
+    for (const row of read.iterate({ id, environment }) as Iterable<Read>) {
+      const late = row.late === null ? arrivedLate.has(row.reference) : row.late === 1;
+      const line = row.line === null ? csvLine({ ...row, late }, report) : (JSON.parse(row.line) as CsvLine);
       yield { line, receiptNo: row.receipt_no };
     }
   }

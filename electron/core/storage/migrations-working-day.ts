@@ -1,7 +1,7 @@
 /**
  * The till's migrations from version 7 on: the shop's working day (people and the audit log, who took each
  * payment and shifts, till names, settle by hand, the day's close). migrations.ts lists them after the first
- * six; add the next one here, with one test in test/unit/core/migrations.test.ts.
+ * six; the next ones are in migrations-day-close.ts.
  */
 import type { Migration } from '../../../shared/sqlite.js';
 

@@ -1,11 +1,13 @@
 /**
  * The till database's schema as migrations (shared/sqlite.ts applies them). Versions 7 on (people, shifts,
- * the day's close) are in migrations-working-day.ts: add the next entry `{ version: n + 1, name, up }` at
- * its end and one test for it in test/unit/core/migrations.test.ts; never edit a shipped one. Every table
- * is STRICT; money is INTEGER pesewas; times are Unix ms.
+ * the day's close) are in migrations-working-day.ts, 18 on in migrations-day-close.ts: add the next entry
+ * `{ version: n + 1, name, up }` at the end of the latter and one test for it in
+ * test/unit/core/storage/migrations.test.ts; never edit a shipped one. Every table is STRICT; money is
+ * INTEGER pesewas; times are Unix ms.
  */
 import { latestVersion, type Migration } from '../../../shared/sqlite.js';
 import { WORKING_DAY_MIGRATIONS } from './migrations-working-day.js';
+import { DAY_CLOSE_MIGRATIONS } from './migrations-day-close.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -153,6 +155,7 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   },
   ...WORKING_DAY_MIGRATIONS,
+  ...DAY_CLOSE_MIGRATIONS,
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

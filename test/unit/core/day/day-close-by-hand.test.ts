@@ -180,6 +180,55 @@ describe('a Z and settle by hand', () => {
     expect(closeDay().report).toMatchObject({ totals: { count: 0, fees: '0.00' }, corrections: [] });
   });
 
+  // A Z finds the ordinary results it counted by their z_report_id and keeps a hand settlement as its frozen line
+  // (migration 18): the service's later result renames the hand's row (NOT-PAID#… becomes TX_SERVICE1) and, when it
+  // disagrees, takes it out of the Z; neither changes that Z's CSV (but for the receipt number a PAID payment gets),
+  // where the hand's line keeps its place.
+  it.each([
+    { status: 'FAILED', what: 'agrees: the row keeps its Z under the service reference' },
+    { status: 'SUCCESS', what: 'disagrees: the row goes back to no Z' },
+  ] as const)('a Z keeps its CSV byte for byte when the service then answers a hand NOT PAID it counted ($status $what)', ({ status }) => {
+    const other = (reference: string, at: number) =>
+      engine.applyTransaction(
+        'test',
+        dayResult(reference, { merchantRef: merchantRef('TBACK02', reference), completedAt: new Date(at).toISOString() }),
+        null,
+      );
+    other('TX_BEFORE', now - 1000);
+    settle({}); // completed (by hand) now
+    other('TX_AFTER', now + 1000);
+    other('TX_SAME', now); // completed with the hand settlement: after it by reference (# < _)
+    const first = closeDay();
+    const csv = day.exportCsv('test', first.id).csv;
+    expect(
+      csv
+        .split('\r\n')
+        .slice(1, 5)
+        .map((r) => r.split(',')[1]),
+    ).toEqual(['TX_BEFORE', `NOT-PAID#${REF}`, 'TX_SAME', 'TX_AFTER']);
+    late(status);
+    expect(db.prepare("SELECT z_report_id FROM transactions WHERE reference = 'TX_SERVICE1'").get()).toEqual({
+      z_report_id: status === 'FAILED' ? first.id : null,
+    });
+    // Only the receipt number the payment got when the service said PAID is new: the export reads it (day-csv.ts).
+    const kept =
+      status === 'FAILED' ? csv : csv.replace(',FAILED,12.50,0.00,0.00,,,yes,,yes,', ',FAILED,12.50,0.00,0.00,,,yes,R-000001,yes,');
+    expect(kept === csv).toBe(status === 'FAILED'); // the line PAID later was found
+    expect(day.exportCsv('test', first.id).csv).toBe(kept);
+    const second = closeDay();
+    expect(day.exportCsv('test', first.id).csv).toBe(kept);
+    const rows = day.exportCsv('test', second.id).csv.split('\r\n');
+    const counted = rows.slice(1, rows.indexOf(''));
+    expect(counted.map((r) => [r.split(',')[1], r.split(',')[7]])).toEqual(
+      status === 'FAILED'
+        ? []
+        : [
+            ['TX_SERVICE1', 'SUCCESS'],
+            [`NOT-PAID#${REF}`, 'CORRECTION'],
+          ],
+    );
+  });
+
   it('no correction when the service agreed on the same figures', () => {
     settle({ outcome: 'paid', reference: 'TX_SERVICE1', fee: '0.24' });
     closeDay();

@@ -101,21 +101,21 @@ describe('the Z CSV', () => {
 });
 
 describe('a Z stored by reference', () => {
-  it('stores no line per ordinary row, one row each in CSV order; its export is built from the results', () => {
+  it('stores no row per ordinary result: the export finds those it counted by their Z, in CSV order', () => {
     for (let i = 0; i < 5; i++) {
       now += 1000;
       result(`TX${5 - i}`, { amount: `${i + 1}.00`, fee: '0.00', net: `${i + 1}.00` });
     }
+    result('TX0'); // completed with TX1: the reference orders them
     const { id } = day.close('test', TZ, 0, null);
-    expect(db.prepare('SELECT lines FROM z_reports WHERE id = ?').get(id)).toEqual({ lines: '[]' });
-    expect(db.prepare('SELECT seq, reference, late, line FROM z_report_rows WHERE z_report_id = ? ORDER BY seq').all(id)).toEqual(
-      ['TX5', 'TX4', 'TX3', 'TX2', 'TX1'].map((reference, i) => ({ seq: i + 1, reference, late: 0, line: null })),
-    );
+    expect(db.prepare('SELECT lines, rows_kept FROM z_reports WHERE id = ?').get(id)).toEqual({ lines: '[]', rows_kept: 'frozen' });
+    expect(db.prepare('SELECT count(*) AS n FROM z_report_rows').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM transactions WHERE z_report_id = ?').get(id)).toEqual({ n: 6 });
     expect(
       csvRows(id)
-        .slice(1, 6)
+        .slice(1, 8)
         .map((r) => r.split(',').slice(1, 2)[0]),
-    ).toEqual(['TX5', 'TX4', 'TX3', 'TX2', 'TX1']);
+    ).toEqual(['TX5', 'TX4', 'TX3', 'TX2', 'TX0', 'TX1', undefined]);
   });
 
   it('sums as before: nobody signed in apart from a named cashier, the first start as the opening, settled by hand counted', () => {
@@ -140,7 +140,25 @@ describe('a Z stored by reference', () => {
     expect(day.xReport('live', TZ)).toMatchObject({ openedAt: null, totals: { count: 0 }, byCashier: [], failures: [] });
   });
 
-  it('marks a result that arrived after a close as late in its stored row, and only that one', () => {
+  it("opens the first Z at the earliest start: a payment's start, or another till's completion; never a payment's completion", () => {
+    const opened = () => day.xReport('test', TZ).openedAt;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    started('01A', T0 - 9_000_000); // still awaiting its result: no start of a counted row
+    expect(opened()).toBeNull();
+    started('01S', T0 - 100);
+    result('TXS', { merchantRef: merchantRef('TFRONT1', '01S'), completedAt: iso(T0 - 5_000_000) }); // its clock was wrong
+    expect(opened()).toBe(iso(T0 - 100));
+    result('TXL', { merchantRef: merchantRef('TBACK02', '01L'), completedAt: iso(T0 + 60_000) }); // another till, later
+    expect(opened()).toBe(iso(T0 - 100));
+    result('TXO', { merchantRef: merchantRef('TBACK02', '01O'), completedAt: iso(T0 - 4_000_000) });
+    expect(opened()).toBe(iso(T0 - 4_000_000));
+    started('01E', T0 - 8_000_000);
+    result('TXE', { merchantRef: merchantRef('TFRONT1', '01E') });
+    expect(opened()).toBe(iso(T0 - 8_000_000));
+    expect(day.close('test', TZ, 0, null).report.openedAt).toBe(iso(T0 - 8_000_000));
+  });
+
+  it('marks a result that arrived after a close as late in its CSV row, as its report lists it, and only that one', () => {
     started('01W', now - 60_000, { amount: 700 });
     result('TX1');
     now += 1000;
@@ -149,10 +167,14 @@ describe('a Z stored by reference', () => {
     result('TXW', { merchantRef: merchantRef('TFRONT1', '01W'), amount: '7.00', fee: '0.14', net: '6.86' });
     result('TX2');
     now += 1000;
-    const { id } = day.close('test', TZ, 1, null);
-    expect(db.prepare('SELECT reference, late FROM z_report_rows WHERE z_report_id = ? ORDER BY seq').all(id)).toEqual([
-      { reference: 'TX2', late: 0 },
-      { reference: 'TXW', late: 1 },
+    const { id, report } = day.close('test', TZ, 1, null);
+    expect(report.arrivedAfterClose.map((r) => r.reference)).toEqual(['TXW']);
+    expect(db.prepare('SELECT count(*) AS n FROM z_report_rows WHERE z_report_id = ?').get(id)).toEqual({ n: 0 });
+    const rows = csvRows(id);
+    const late = column(rows, 'arrived_after_close');
+    expect(rows.slice(1, 3).map((r) => [r.split(',')[1], r.split(',')[late]])).toEqual([
+      ['TX2', ''],
+      ['TXW', 'yes'],
     ]);
   });
 });

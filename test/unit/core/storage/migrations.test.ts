@@ -483,7 +483,13 @@ describe('migration 17: Z rows by reference', () => {
     expect(v16.prepare('SELECT z_report_id, seq, reference, late, line FROM z_report_rows ORDER BY seq').all()).toEqual(
       lines.map((line, i) => ({ z_report_id: 1, seq: i + 1, reference: line[1], late: i === 1 ? 1 : 0, line: JSON.stringify(line) })),
     );
-    // The export of that Z (the code of this version) writes each old line's 14 cells as version 16 did, then the new cells.
+    expect(() => v16.prepare('UPDATE z_report_rows SET late = 1').run()).toThrow(/a Z report never changes/);
+    expect(() => v16.prepare('DELETE FROM z_report_rows').run()).toThrow(/a Z report never changes/);
+    expect(() => v16.prepare("INSERT INTO z_report_rows VALUES (99, 1, 'x', 0, NULL)").run()).toThrow(/FOREIGN KEY/);
+    expect(() => v16.prepare("INSERT INTO z_report_rows VALUES (1, 9, 'x', 2, NULL)").run()).toThrow(/CHECK/);
+    // The export of that Z (the code of this version, which needs the schema it knows) writes each old line's 14
+    // cells as version 16 did, then the new cells.
+    migrateTo(v16, MIGRATIONS, SCHEMA_VERSION);
     const csv = new DayClose(v16, () => 0).exportCsv('test', 1).csv.slice(1).split('\r\n');
     expect(csv.slice(1, 4)).toEqual([
       '2026-11-22T08:00:00.000Z,TX_A,T1.a,Front,Ama,MTN,024 123 4567,SUCCESS,1.00,0.02,0.98,"Milo 400g — 1 tin, ""big""",,,,yes,2026-11-22,08:00:00',
@@ -491,10 +497,6 @@ describe('migration 17: Z rows by reference', () => {
       '2026-11-21T10:00:00.000Z,TX_H,T1.h,Front,Kofi,MTN,024 123 4567,CORRECTION,-5.00,-0.10,-4.90,Sale,,yes,,yes,2026-11-21,10:00:00',
     ]);
     expect(csv[4]).toBe('');
-    expect(() => v16.prepare('UPDATE z_report_rows SET late = 1').run()).toThrow(/a Z report never changes/);
-    expect(() => v16.prepare('DELETE FROM z_report_rows').run()).toThrow(/a Z report never changes/);
-    expect(() => v16.prepare("INSERT INTO z_report_rows VALUES (99, 1, 'x', 0, NULL)").run()).toThrow(/FOREIGN KEY/);
-    expect(() => v16.prepare("INSERT INTO z_report_rows VALUES (1, 9, 'x', 2, NULL)").run()).toThrow(/CHECK/);
   });
 
   it('indexes the results in no Z (covering their sums, and the failed ones), and only those', () => {
@@ -518,6 +520,90 @@ describe('migration 17: Z rows by reference', () => {
   });
 });
 
+describe('migration 18: Z rows kept by the results', () => {
+  const count = (db: Db, index: string, where: string) =>
+    (
+      db.prepare(`SELECT count(*) AS n FROM transactions INDEXED BY ${index} WHERE environment = 'test' AND ${where}`).get() as {
+        n: number;
+      }
+    ).n;
+
+  it('keeps each Z closed before it as it was (rows_kept each): its rows by reference, late and frozen, export as they did', () => {
+    const v17 = tillAt(17);
+    const at = (hh: string) => Date.parse(`2026-11-22T${hh}:00:00Z`);
+    insertRow(v17, 'transactions', transaction('TX_A', { completed_at: at('08'), client_reference: 'T1.a', till_id: 'T1' }));
+    insertRow(v17, 'transactions', transaction('TX_L', { completed_at: at('09'), status: 'FAILED', fee: 0, net: 0 }));
+    insertRow(v17, 'transactions', transaction('TX_H', { completed_at: at('10'), settled_by_hand: 1 }));
+    const report = { label: 'Z-0001', environment: 'test', timeZone: 'Africa/Accra', at: '2026-11-22T20:00:00.000Z', awaiting: [] };
+    const totals = { count: 3, succeeded: 2, failed: 1, gross: '2.00', fees: '0.04', net: '1.96' };
+    const z = v17
+      .prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES ('test', 1, 5, ?, '[]')")
+      .run(JSON.stringify({ ...report, totals, byCashier: [], byTill: [], byNetwork: [], arrivedAfterClose: [] }));
+    v17.prepare('UPDATE transactions SET z_report_id = ?').run(z.lastInsertRowid);
+    const hand = [
+      '2026-11-22T10:00:00.000Z',
+      'TX_H',
+      null,
+      'other',
+      null,
+      'SANDBOX',
+      '233',
+      'SUCCESS',
+      '1.00',
+      '0.02',
+      '0.98',
+      '',
+      '',
+      'yes',
+    ];
+    const rows = v17.prepare('INSERT INTO z_report_rows (z_report_id, seq, reference, late, line) VALUES (1, ?, ?, ?, ?)');
+    rows.run(1, 'TX_A', 0, null);
+    rows.run(2, 'TX_L', 1, null); // late: the export reads it from its row, as version 17 wrote it
+    rows.run(3, 'TX_H', 0, JSON.stringify(hand));
+    migrateTo(v17, MIGRATIONS, 18);
+    expect(v17.prepare('SELECT rows_kept FROM z_reports').all()).toEqual([{ rows_kept: 'each' }]);
+    expect(v17.prepare('SELECT completed_at FROM z_report_rows').all()).toEqual([null, null, null].map((c) => ({ completed_at: c })));
+    const csv = new DayClose(v17, () => 0).exportCsv('test', 1).csv.slice(1).split('\r\n');
+    expect(csv.slice(1, 5)).toEqual([
+      '2026-11-22T08:00:00.000Z,TX_A,T1.a,T1,,SANDBOX,233,SUCCESS,1.00,0.02,0.98,,,,,yes,2026-11-22,08:00:00',
+      '2026-11-22T09:00:00.000Z,TX_L,,other,,SANDBOX,233,FAILED,1.00,0.00,0.00,,yes,,,yes,2026-11-22,09:00:00',
+      '2026-11-22T10:00:00.000Z,TX_H,,other,,SANDBOX,233,SUCCESS,1.00,0.02,0.98,,,yes,,yes,2026-11-22,10:00:00',
+      '',
+    ]);
+    expect(() => v17.prepare("UPDATE z_reports SET rows_kept = 'frozen'").run()).toThrow(/a Z report never changes/);
+    expect(() =>
+      v17
+        .prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines, rows_kept) VALUES ('test', 2, 6, '{}', '[]', 'x')")
+        .run(),
+    ).toThrow(/CHECK/);
+  });
+
+  it('indexes the closed rows by Z and the rows in no Z by time, each only those; the old indexes are gone', () => {
+    const v17 = tillAt(17);
+    insertRow(v17, 'transactions', transaction('TX_A'));
+    insertRow(v17, 'transactions', transaction('TX_F', { status: 'FAILED' }));
+    migrateTo(v17, MIGRATIONS, 18);
+    const indexes = v17.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").all();
+    expect(indexes.map((i) => (i as { name: string }).name)).toEqual([
+      'sqlite_autoindex_transactions_1',
+      'transactions_by_hand',
+      'transactions_closed',
+      'transactions_env_client_ref',
+      'transactions_env_date',
+      'transactions_unclosed',
+      'transactions_unclosed_by_time',
+    ]);
+    const both = () => [
+      count(v17, 'transactions_closed', 'z_report_id IS NOT NULL'),
+      count(v17, 'transactions_unclosed_by_time', 'z_report_id IS NULL'),
+    ];
+    expect(both()).toEqual([0, 2]);
+    const z = v17.prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES ('test', 1, 5, '{}', '[]')").run();
+    v17.prepare("UPDATE transactions SET z_report_id = ? WHERE reference = 'TX_A'").run(z.lastInsertRowid);
+    expect(both()).toEqual([1, 1]);
+  });
+});
+
 it('every migration is covered by a test above', () => {
-  expect(SCHEMA_VERSION).toBe(17);
+  expect(SCHEMA_VERSION).toBe(18);
 });
