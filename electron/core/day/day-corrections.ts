@@ -25,10 +25,13 @@ export class DayCorrections {
 
   constructor(db: Db) {
     // The service's row is in no Z yet and the hand settlement came before the last close: a Z counted the hand's.
+    // From the few payments settled by hand (only those have a hand_check; the partial index of migration 13),
+    // not every row in no Z nor every payment.
     this.overridden = db.prepare(
-      `SELECT p.*, t.status AS service_status FROM transactions t
-       JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference
-       WHERE t.environment = ? AND t.z_report_id IS NULL AND p.hand_check = 'overridden' AND p.hand_at < ?
+      `SELECT p.*, t.status AS service_status FROM payments p INDEXED BY payments_by_hand
+       JOIN transactions t ON t.environment = p.environment AND t.client_reference = p.merchant_ref
+       WHERE p.environment = ? AND p.hand_outcome IS NOT NULL AND t.z_report_id IS NULL AND p.hand_check = 'overridden'
+         AND p.hand_at < ?
        ORDER BY p.hand_at`,
     );
     // Confirmed with another fee than the hand's, and not yet corrected by a later Z: the fee the Z froze is read

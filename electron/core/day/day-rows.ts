@@ -27,9 +27,8 @@ export class ZRows {
   private readonly readFrozen;
 
   constructor(db: Db) {
-    this.byHand = db.prepare(
-      `${DAY_ROWS_SQL} WHERE t.environment = ? AND t.z_report_id IS NULL AND t.settled_by_hand = 1 ORDER BY t.completed_at, t.reference`,
-    );
+    // Through the partial index of results settled by hand (few); their order is their completed_at and reference.
+    this.byHand = db.prepare(`${DAY_ROWS_SQL} WHERE t.environment = ? AND t.z_report_id IS NULL AND t.settled_by_hand = 1`);
     this.insertFrozen = db.prepare(
       'INSERT INTO z_report_rows (z_report_id, seq, reference, late, line, completed_at) VALUES (?, ?, ?, ?, ?, ?)',
     );

@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../../electron/core/storage/database.js';
-import { DayClose } from '../../../../electron/core/day/day-close.js';
+import { CLOSE_CACHE_KIB, DayClose } from '../../../../electron/core/day/day-close.js';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
 import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
 import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
@@ -129,6 +129,25 @@ describe('closing the day', () => {
       { reference: 'TX1', z_report_id: 1 },
       { reference: 'TX2', z_report_id: null },
     ]);
+  });
+
+  it('closes with a page cache of its own and gives it back, closed or refused', () => {
+    const cacheSize = () => db.pragma('cache_size', { simple: true });
+    const usual = cacheSize();
+    expect(usual).not.toBe(CLOSE_CACHE_KIB);
+    let during: unknown;
+    db.function('seen', (size: unknown) => {
+      during = size;
+      return 1;
+    });
+    // Read inside the close's transaction, as it writes its Z.
+    db.exec('CREATE TEMP TRIGGER watch AFTER INSERT ON z_reports BEGIN SELECT seen((SELECT cache_size FROM pragma_cache_size)); END');
+    result('TX1');
+    day.close('test', TZ, 0, null);
+    expect(during).toBe(CLOSE_CACHE_KIB);
+    expect(cacheSize()).toBe(usual);
+    expect(() => day.close('test', TZ, 0, null)).toThrow(expect.objectContaining({ code: 'ALREADY_CLOSED' }));
+    expect(cacheSize()).toBe(usual);
   });
 
   it('keeps a Z immutable: the database refuses to change or delete it', () => {
