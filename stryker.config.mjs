@@ -95,6 +95,12 @@ export default {
  *    row (x < NULL is never true), the same [].
  *  - day-sums read `previousCloseAt === null ? firstStart : null` -> `true`: buildDayReport uses the previous
  *    close before firstStart whenever there is one.
+ *  - day-sums ORDER -> '' (the late rows unordered): the late query reads transactions_unclosed_by_time
+ *    (migration 18), whose order is that ORDER BY's (completed_at, reference).
+ *  - day-rows store's late `previousCloseAt !== null && …` -> `true && …`: before the first close the bound is
+ *    null, and a start (Unix ms, positive) `< null` is false in JS as the guard makes it.
+ *  - day-rows lines' `kept === 'frozen' ? … : []` with `[]` -> `["Stryker was here"]`: a Z kept 'each' stores
+ *    every row's late mark (never NULL), so the set of late references is never read for it.
  *
  * pin-guard (electron/core/people/pin-guard.ts)
  *  - TILL_SUBJECT '*till' -> '': any key no person's id can take works; ids are ULIDs, never empty.

@@ -105,6 +105,32 @@ describe('a Z and settle by hand', () => {
     expect(csv[1]).toMatch(/,FAILED,12\.50,0\.00,0\.00,,yes,yes,,yes,\d{4}-\d\d-\d\d,\d\d:\d\d:\d\d$/);
   });
 
+  it('a payment started at a close and settled by hand before the next: that Z freezes it as not arrived after close', () => {
+    closeDay(); // p1 still awaiting
+    settle({});
+    const first = closeDay(); // Z-0002 counts p1 (arrived after Z-0001's close)
+    const startedAt = Date.parse(first.report.at); // p2 starts the very ms Z-0002 closed: in the next day
+    till.repo.insert(
+      paymentRow('p2', {
+        state: 'awaiting_customer',
+        amount: 300,
+        merchant_ref: merchantRef('TFRONT1', 'P2'),
+        till_id: 'TFRONT1',
+        created_at: startedAt,
+        updated_at: startedAt,
+      }),
+    );
+    now = startedAt + OVERDUE_AFTER_MS + 1;
+    settle({ id: 'p2' });
+    const second = closeDay();
+    expect(second.report.arrivedAfterClose).toEqual([]);
+    expect(db.prepare('SELECT late, line IS NOT NULL AS frozen FROM z_report_rows WHERE z_report_id = ?').all(second.id)).toEqual([
+      { late: 0, frozen: 1 },
+    ]);
+    const csv = day.exportCsv('test', second.id).csv.split('\r\n');
+    expect(csv[1]).toMatch(/,FAILED,3\.00,0\.00,0\.00,,,yes,,yes,\d{4}-\d\d-\d\d,\d\d:\d\d:\d\d$/);
+  });
+
   it('a hand PAID counted in Z-0001 that the service says FAILED: Z-0002 counts the failure and takes the hand figures back out', () => {
     settle({ outcome: 'paid', reference: 'TX_SERVICE1', fee: '0.25' });
     const first = closeDay();

@@ -118,6 +118,33 @@ describe('a Z stored by reference', () => {
     ).toEqual(['TX5', 'TX4', 'TX3', 'TX2', 'TX0', 'TX1', undefined]);
   });
 
+  it('exports a Z closed before migration 18 (rows_kept each) from its row per line, in their order, late as each row says', () => {
+    for (const ref of ['TX1', 'TX2', 'TX3']) {
+      now += 1000;
+      result(ref);
+    }
+    // Its report as stored before arrivedAfterClose existed; its rows in the order that Z's close wrote them.
+    const { arrivedAfterClose: _, ...report } = { ...day.xReport('test', TZ), kind: 'z', number: 1, label: 'Z-0001' };
+    const z = db
+      .prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES ('test', 1, ?, ?, '[]')")
+      .run(now, JSON.stringify(report));
+    const id = Number(z.lastInsertRowid);
+    db.prepare('UPDATE transactions SET z_report_id = ?').run(id);
+    const row = db.prepare('INSERT INTO z_report_rows (z_report_id, seq, reference, late, line) VALUES (?, ?, ?, ?, NULL)');
+    row.run(id, 1, 'TX3', 0);
+    row.run(id, 2, 'TX1', 1);
+    row.run(id, 3, 'TX2', 0);
+    expect(db.prepare('SELECT rows_kept FROM z_reports WHERE id = ?').get(id)).toEqual({ rows_kept: 'each' });
+    const rows = csvRows(id);
+    const late = column(rows, 'arrived_after_close');
+    expect(rows.slice(1, 5).map((r) => [r.split(',')[1], r.split(',')[late]])).toEqual([
+      ['TX3', ''],
+      ['TX1', 'yes'],
+      ['TX2', ''],
+      [undefined, undefined], // the end of the rows: exactly three
+    ]);
+  });
+
   it('sums as before: nobody signed in apart from a named cashier, the first start as the opening, settled by hand counted', () => {
     started('01S', T0 - 3_600_000, { amount: 500 }); // started an hour before its result: the day opened then
     result('TX1', { merchantRef: merchantRef('TFRONT1', '01S'), amount: '5.00', fee: '0.10', net: '4.90' });
