@@ -90,19 +90,21 @@ export class History {
   }
 
   /**
-   * A query: its matches (at most MAX_MATCHES per arm) filtered once into a materialized list of ids and times,
-   * which gives both the page and the total; the page's payments are read by id. Only a page past the end
-   * reads no row, and so counts them again.
+   * A query: its matches (at most MAX_MATCHES per arm, each read from its index alone: its rowid) filtered once
+   * into a materialized list of rowids and times, which gives both the page and the total; only the page's
+   * payments are read whole. Newest first, then the last stored. Only a page past the end reads no row, and so
+   * counts them again.
    */
   private matching(matches: string, plan: Plan, params: Plan['params']): Page {
     // CROSS JOIN keeps the (small) union as the outer loop: without statistics SQLite would rather
     // walk the whole created_at index and probe the union for each row.
-    const found = `SELECT p.id, p.created_at FROM (${matches}) AS m CROSS JOIN payments p ON p.id = m.id WHERE ${plan.where.join(' AND ')}`;
+    const found = `SELECT p.rowid AS rid, p.created_at FROM (${matches}) AS m CROSS JOIN payments p ON p.rowid = m.rid
+      WHERE ${plan.where.join(' AND ')}`;
     const rows = this.prepared(
       `WITH found AS MATERIALIZED (${found})
        SELECT p.*, (SELECT count(*) FROM found) AS found_total
-       FROM (SELECT id, created_at FROM found ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset) AS page
-       CROSS JOIN payments p ON p.id = page.id ORDER BY page.created_at DESC, page.id DESC`,
+       FROM (SELECT rid, created_at FROM found ORDER BY created_at DESC, rid DESC LIMIT @limit OFFSET @offset) AS page
+       CROSS JOIN payments p ON p.rowid = page.rid ORDER BY page.created_at DESC, page.rid DESC`,
     ).all(params) as Array<PaymentRow & { found_total: number }>;
     const total = rows[0]?.found_total ?? (this.prepared(`SELECT count(*) AS n FROM (${found})`).get(params) as { n: number }).n;
     return { rows: rows.map(({ found_total: _, ...row }) => row), total };
@@ -143,7 +145,7 @@ function planOf(environment: Environment, input: SearchInput, timeZone: string, 
  */
 function matchesOf(query: string, params: Plan['params']): string {
   const arm = (where: string, order: string) =>
-    `SELECT id FROM (SELECT id FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
+    `SELECT rid FROM (SELECT rowid AS rid FROM payments WHERE ${where} ORDER BY ${order} DESC LIMIT ${MAX_MATCHES})`;
   const terms = referencePrefixes(query).flatMap((prefix, i) => {
     params[`q${i}`] = prefix;
     params[`q${i}End`] = after(prefix);
@@ -154,7 +156,7 @@ function matchesOf(query: string, params: Plan['params']): string {
   });
   const receiptNo = receiptNoOf(query);
   if (receiptNo !== null) {
-    terms.push('SELECT id FROM payments WHERE environment = @environment AND receipt_no = @receiptNo');
+    terms.push('SELECT rowid AS rid FROM payments WHERE environment = @environment AND receipt_no = @receiptNo');
     params.receiptNo = receiptNo;
   }
   const digits = numberEnd(query);

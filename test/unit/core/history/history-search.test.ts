@@ -1,6 +1,6 @@
 /**
  * A History query reads its matches once for both its page and its total (issue 20's history target): every
- * page of a query together lists each match once, in one order (newest first, then by id), and says how many
+ * page of a query together lists each match once, in one order (newest first, then the last stored), and says how many
  * there are, also past the last page; each shape of search is prepared once.
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -41,7 +41,7 @@ const search = (input: { query?: string; date?: string; cashierId?: string | nul
   history.search('test', { page: 0, pageSize: 7, ...input }, TZ);
 const newestFirst = Array.from({ length: 30 }, (_, i) => `p${String(29 - i).padStart(2, '0')}`);
 
-it('pages through a query: each match once, newest first and by id among the same start, with the total on every page', () => {
+it('pages through a query: each match once, newest first and the last stored among the same start, with the total on every page', () => {
   const pages = [0, 1, 2, 3, 4].map((page) => search({ query: 'TX_', page }));
   expect(pages.map((p) => p.total)).toEqual([30, 30, 30, 30, 30]);
   expect(pages.map((p) => p.items.length)).toEqual([7, 7, 7, 7, 2]);
