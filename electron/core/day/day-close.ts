@@ -20,9 +20,6 @@ import type { PaymentRow } from '../payments/index.js';
 
 type Closer = { id: string; name: string } | null;
 
-/** The page cache of a close (PRAGMA cache_size, negative: KiB): 64 MB, the pages of some 200,000 rows in no Z. */
-export const CLOSE_CACHE_KIB = -65_536;
-
 export class DayClose {
   private readonly stmts;
   private readonly sinceClose;
@@ -93,9 +90,10 @@ export class DayClose {
       return { id, report };
     });
     // Marking every row it counts dirties every page of them: with SQLite's default 2 MB page cache, the
-    // close would write them to the WAL while it runs and again at its commit. The cache is given back after.
+    // close would write them to the WAL while it runs and again at its commit. It runs with 64 MB (negative:
+    // KiB; the pages of some 200,000 rows in no Z), given back after.
     const cacheSize = this.db.pragma('cache_size', { simple: true }) as number;
-    this.db.pragma(`cache_size = ${CLOSE_CACHE_KIB}`);
+    this.db.pragma('cache_size = -65536');
     try {
       return run.immediate();
     } finally {
