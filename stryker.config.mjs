@@ -91,6 +91,12 @@ export default {
  *  - day-csv cells `cell !== null && FIGURE.test(cell)` -> `true && …`: FIGURE.test(null) reads "null", no figure.
  *  - day-csv exported `completed ? … : [null, null]` (and its `[]`): a transaction's line always has its
  *    completion time; the branch is for a line without one, which no close writes.
+ *  - day-csv csvLine `till?.tillName` -> `till.tillName`: a report's byTill is grouped from every row it counts
+ *    (corrections included), and csvLine is only given rows of that report, so their till is always found.
+ *    (awaitingRow's is not: a payment still awaiting its result can come from a till with no result in the Z;
+ *    day-close-csv.test.ts closes such a day.)
+ *  - day-close close `report.openedAt === null ? null : Date.parse(…)` -> `false`: Date.parse(null) is NaN,
+ *    which SQLite stores as NULL, the same as null.
  *  - day-sums read `previousCloseAt === null ? [] : late…` -> `false`: the late query with a NULL bound finds no
  *    row (x < NULL is never true), the same [].
  *  - day-sums read `previousCloseAt === null ? firstStart : null` -> `true`: buildDayReport uses the previous

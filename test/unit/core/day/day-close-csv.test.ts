@@ -231,6 +231,18 @@ describe('the Z CSV and list, with two tills and two closes', () => {
     ]);
   });
 
+  it('closes a day that only has a payment awaiting its result: its row names the till by id, in no total', () => {
+    started('01P', now - 60_000, { amount: 700 });
+    now += 1000;
+    const { id, report } = day.close('test', TZ, 0, null);
+    expect(report.byTill).toEqual([]);
+    const rows = csvRows(id);
+    const [till, status, counted] = ['till', 'status', 'counted_in_totals'].map((c) => column(rows, c)) as [number, number, number];
+    const cells = rows[1]?.split(',') ?? [];
+    expect([cells[till], cells[status], cells[counted]]).toEqual(['TFRONT1', 'PENDING', 'no']);
+    expect(rows).toContain('total,Z-0001 TEST,0,0,0,0.00,0.00,0.00');
+  });
+
   it('lists each Z opened where the one before it closed', () => {
     result('TX1');
     now += 1000;
