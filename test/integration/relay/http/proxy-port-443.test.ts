@@ -105,6 +105,16 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
     removeDir(tmp);
   });
 
+  /** Walks `proxy` (throughProxy), then stops it whatever happened. */
+  async function walk(proxy: Proxy, ca?: string): Promise<void> {
+    proxies.push(proxy);
+    try {
+      await throughProxy(ca);
+    } finally {
+      await proxy.stop();
+    }
+  }
+
   /** The README's two curl lines, then its `curl -N` stream and a delivery over HTTPS on 443. */
   async function throughProxy(ca?: string): Promise<void> {
     const curls = trial.filter((l) => l.startsWith('curl '));
@@ -150,13 +160,7 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
       expect(nginxSed).toHaveLength(1);
       await run('bash', ['-e', '-c', etc([upstreamSed, ...nginxSed].join('\n'))]);
       expect(readFileSync(conf, 'utf8')).toContain('listen 443 ssl;');
-      const proxy = await startNginx(readFileSync(conf, 'utf8'), tmp, hostPorts(), { cert: '', key: '' }, listen);
-      proxies.push(proxy);
-      try {
-        await throughProxy();
-      } finally {
-        await proxy.stop();
-      }
+      await walk(await startNginx(readFileSync(conf, 'utf8'), tmp, hostPorts(), { cert: '', key: '' }, listen));
     },
     60_000,
   );
@@ -173,13 +177,7 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
       );
       await run('bash', ['-e', '-c', etc(steps.join('\n'))]);
       expect(readFileSync(file, 'utf8')).toMatch(/^relay\.example\.com \{\n\ttls \S+fullchain\.pem \S+privkey\.pem\n/);
-      const proxy = await startCaddy(readFileSync(file, 'utf8'), tmp, hostPorts(), { cert: '', key: '' }, listen);
-      proxies.push(proxy);
-      try {
-        await throughProxy();
-      } finally {
-        await proxy.stop();
-      }
+      await walk(await startCaddy(readFileSync(file, 'utf8'), tmp, hostPorts(), { cert: '', key: '' }, listen));
     },
     60_000,
   );
@@ -191,12 +189,7 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
       const file = join(tmp, 'etc/caddy/Caddyfile');
       const site = readFileSync(file, 'utf8').replace(/^\ttls .*$/m, '\ttls internal');
       const proxy = await startCaddy(site, tmp, hostPorts(), { cert: '', key: '' }, listen);
-      proxies.push(proxy);
-      try {
-        await throughProxy(caddyInternalRoot(tmp));
-      } finally {
-        await proxy.stop();
-      }
+      await walk(proxy, caddyInternalRoot(tmp));
     },
     60_000,
   );
