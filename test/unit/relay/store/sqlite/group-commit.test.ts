@@ -18,6 +18,15 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
+/** A fresh relay database in a temp folder (removed after the test), and its committer reporting to `onCommit`. */
+function committerIn(onCommit: ConstructorParameters<typeof GroupCommitter>[0]['onCommit']): { dir: string; committer: GroupCommitter } {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-gc-'));
+  dirs.push(dir);
+  openRelayDatabase(dir).close();
+  const committer = new GroupCommitter({ dataDir: dir, busyTimeoutMs: 1000, maxBatch: 512, windowMs: 0, log: () => {}, onCommit });
+  return { dir, committer };
+}
+
 function delivery(reference: string): Delivery {
   return {
     reference,
@@ -34,21 +43,11 @@ function delivery(reference: string): Delivery {
 
 describe('group commit', () => {
   it('commits concurrent deliveries together, answers each only after the commit, keeps the sequence gap-free', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'relay-gc-'));
-    dirs.push(dir);
-    openRelayDatabase(dir).close();
     const commits: number[] = [];
     const seenAtCommit: string[] = [];
-    const committer = new GroupCommitter({
-      dataDir: dir,
-      busyTimeoutMs: 1000,
-      maxBatch: 512,
-      windowMs: 0,
-      log: () => {},
-      onCommit(outcomes, size) {
-        if (size > 0) commits.push(size);
-        for (const o of outcomes) seenAtCommit.push(o.delivery.reference);
-      },
+    const { dir, committer } = committerIn((outcomes, size) => {
+      if (size > 0) commits.push(size);
+      for (const o of outcomes) seenAtCommit.push(o.delivery.reference);
     });
 
     const refs = Array.from({ length: 200 }, (_, i) => `G${i}`);
@@ -79,18 +78,8 @@ describe('group commit', () => {
   });
 
   it('a group that fails on one delivery is committed one by one: that one fails (503), the rest are stored once, summary included', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'relay-gc-'));
-    dirs.push(dir);
-    openRelayDatabase(dir).close();
     const commits: number[] = [];
-    const committer = new GroupCommitter({
-      dataDir: dir,
-      busyTimeoutMs: 1000,
-      maxBatch: 512,
-      windowMs: 0,
-      log: () => {},
-      onCommit: (_outcomes, size) => commits.push(size),
-    });
+    const { dir, committer } = committerIn((_outcomes, size) => commits.push(size));
     const sale = (reference: string): Delivery => ({
       ...delivery(reference),
       environment: 'live',
