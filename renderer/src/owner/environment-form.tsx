@@ -7,7 +7,7 @@ import { UnsavedMark } from '../components/unsaved-mark';
 import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
 import type { Environment } from '../../../shared/domain';
 
-type Props = { environment: Environment; view: EnvironmentSettingsView; onSaved: () => void };
+type Props = { environment: Environment; view: EnvironmentSettingsView; onSaved: () => Promise<void> | void };
 type Values = { baseUrl: string; merchantId: string; publicKeyId: string; secretKey: string; relayUrl: string; relayToken: string };
 type Message = { ok: boolean; text: string; field?: string } | null;
 type TestResult = { result: string; message: string } | null;
@@ -45,8 +45,10 @@ export function EnvironmentForm({ environment, view, onSaved }: Props) {
       });
       setValues((v) => ({ ...v, secretKey: '', relayToken: '' }));
       unsaved.saved({ ...values, secretKey: '', relayToken: '' });
+      // The saved secret's mask comes with the settings read back: the message waits for it, so "saved" never
+      // stands beside "Saved: none".
+      await onSaved();
       setMessage({ ok: true, text: `${name} settings saved.` });
-      onSaved();
     } catch (err) {
       // What was typed stays in the boxes so it can be corrected; the message sits by the field it names.
       const error = toCallError(err);

@@ -22,9 +22,10 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
   // Read as the page opens, before its sections take back what a lock kept of their edits.
   const kept = useKeptSummary();
 
-  const changed = () => {
-    void load();
+  // Resolves once the page has read the settings back, so a section says "saved" only beside what was saved.
+  const changed = async () => {
     onChanged();
+    await load();
   };
 
   return (
