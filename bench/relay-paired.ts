@@ -1,0 +1,106 @@
+/**
+ * npm run bench:relay-paired -- <relay> [<relay> …]
+ *
+ * Compares relay builds on SQLite with each other and with a bare node:http server, in one process
+ * and alternate rounds (bare, A, B, …), so every build sees the same machine load: for A/B work on
+ * the relay's speed, where two separate bench:relay runs minutes apart differ by more than the change.
+ * A <relay> is a built entry (`relay/dist/cli.js`, or another checkout's), `tsx` for `relay/cli.ts`
+ * under tsx, or a node flag to run `relay/dist/cli.js` with (`--max-semi-space-size=32`).
+ * Prints per round the deliveries/s of each, then per build the median, its ratio to the bare
+ * server's median and the relay process's CPU per delivery (all its threads, from /proc/<pid>/stat).
+ * Options (env): BENCH_ROUNDS (5), BENCH_SECONDS per round (3).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRelayToken } from '../relay/ops/index.js';
+import { signedDelivery, throughput } from './relay-bench-load.js';
+import { KEY, startBare, startChild } from './relay-bench-targets.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+
+/** CPU seconds used so far by a process, all threads (utime + stime, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function entryArgs(relay: string): string[] {
+  if (relay === 'tsx') return ['--import', 'tsx', 'relay/cli.ts'];
+  if (relay.startsWith('--')) return [relay, 'relay/dist/cli.js'];
+  return [relay];
+}
+
+async function startRelay(relay: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-paired-'));
+  const configFile = join(dir, 'relay.json');
+  writeFileSync(configFile, JSON.stringify({ keys: [KEY], tills: [{ label: 'bench', tokenHash: createRelayToken().tokenHash }] }));
+  const child = await startChild([...entryArgs(relay), '--port', '0', '--data', join(dir, 'data'), '--config', configFile]);
+  return { ...child, dir };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const names = process.argv.slice(2).filter((a) => a !== '--');
+  if (names.length === 0) throw new Error('Name at least one relay: relay/dist/cli.js, tsx, or a node flag');
+  const bare = await startBare();
+  const relays = [];
+  for (const name of names) relays.push(await startRelay(name));
+  try {
+    const forBare = Array.from({ length: 5_000 }, () => signedDelivery('bare', KEY));
+    await throughput(bare.urls, forBare, 1, true);
+    for (const [i, r] of relays.entries())
+      await throughput(
+        [r.url],
+        Array.from({ length: 20_000 }, () => signedDelivery(`warm${i}`, KEY)),
+        1,
+      );
+    const bareRounds: number[] = [];
+    const perSec = relays.map((): number[] => []);
+    const cpu = relays.map((): number[] => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRounds.push(await throughput(bare.urls, forBare, SECONDS, true));
+      for (const [i, r] of relays.entries()) {
+        const deliveries = Array.from({ length: Math.round(SECONDS * 20_000) }, () => signedDelivery(`r${round}_${i}`, KEY));
+        const before = cpuSeconds(r.proc.pid!);
+        const t0 = performance.now();
+        const rate = await throughput([r.url], deliveries, SECONDS);
+        const elapsed = (performance.now() - t0) / 1000;
+        perSec[i]!.push(rate);
+        cpu[i]!.push(((cpuSeconds(r.proc.pid!) - before) * 1e6) / (rate * elapsed));
+      }
+      console.error(
+        `round ${round + 1}: bare ${bareRounds[round]!.toFixed(0)}/s, ` +
+          names.map((n, i) => `${n} ${perSec[i]![round]!.toFixed(0)}/s`).join(', '),
+      );
+    }
+    const bareMedian = median(bareRounds);
+    for (const [i, name] of names.entries()) {
+      const m = median(perSec[i]!);
+      console.log(
+        JSON.stringify({
+          relay: name,
+          acceptedPerSec: Math.round(m),
+          baselinePerSec: Math.round(bareMedian),
+          ratio: Math.round((m / bareMedian) * 1000) / 1000,
+          cpuMicrosPerDelivery: Math.round(median(cpu[i]!) * 10) / 10,
+        }),
+      );
+    }
+  } finally {
+    await bare.stop();
+    for (const r of relays) {
+      const exited = new Promise((resolve) => r.proc.once('exit', resolve));
+      r.proc.kill('SIGTERM');
+      await exited;
+      rmSync(r.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
