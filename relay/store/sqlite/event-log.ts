@@ -90,7 +90,10 @@ export class EventLog implements EventReader {
     this.pageEnv = db.prepare<[string, number, number], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE environment = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
-    this.byReference = db.prepare<[string], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE reference = ? ORDER BY seq DESC LIMIT 1`);
+    // Both environments named, so the UNIQUE (environment, reference) index answers (two probes).
+    this.byReference = db.prepare<[string], EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE environment IN ('live', 'test') AND reference = ? ORDER BY seq DESC LIMIT 1`,
+    );
     this.byReferenceEnv = db.prepare<[string, string], EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE reference = ? AND environment = ?`,
     );
