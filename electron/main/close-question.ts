@@ -1,6 +1,6 @@
 /**
  * The question asked when the till's window is closed (or the app quit, or the page reloaded) while a
- * Settings section holds edits not saved yet (issue 20, item 10). The page's beforeunload holds the close
+ * Settings section holds edits not saved yet, or a lock keeps such edits (issue 20, item 10). The page's beforeunload holds the close
  * only while it knows of unsaved sections; Electron then emits `will-prevent-unload`, whose
  * `event.preventDefault()` means "unload anyway". "Keep editing" is both the default and the cancel answer,
  * so Enter, Escape and closing the box keep the edits; only "Close and discard" lets the window close.
@@ -26,7 +26,9 @@ export function closeQuestion(): CloseQuestion {
     type: 'question',
     title: 'momo-till',
     message: 'Discard unsaved changes?',
-    detail: 'Settings has changes that are not saved yet. Keep editing, then press that section’s Save button; or close and discard them.',
+    detail:
+      'Settings has changes that are not saved yet, on the screen or kept through a lock for whoever typed them. ' +
+      'Keep editing, then press that section’s Save button; or close and discard them.',
     buttons: ['Keep editing', 'Close and discard'], // in the order of KEEP_EDITING, CLOSE_AND_DISCARD
     defaultId: KEEP_EDITING,
     cancelId: KEEP_EDITING,

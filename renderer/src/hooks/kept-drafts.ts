@@ -46,15 +46,29 @@ export class KeptDrafts {
   /** The last person the screens saw signed in: whoever typed the edits a lock closes. */
   private person: string | null = null;
 
+  /** `changed`: called whenever what is kept may have changed (the window's close asks while edits are kept). */
+  constructor(private readonly changed: () => void = () => {}) {}
+
   /** A section closed by a lock with edits not saved yet. */
   keep(key: string, draft: Draft): void {
     if (draft.values !== null || draft.unkept.length > 0) this.drafts.set(key, draft);
+    this.changed();
   }
 
   /** Someone is signed in: edits typed by anyone else are dropped, never shown to them. */
   signedIn(person: string): void {
     if (person !== this.person) this.drafts.clear();
     this.person = person;
+    this.changed();
+  }
+
+  /**
+   * Whether closing the window would lose edits: a section's values are kept. Secrets typed before the
+   * lock are gone already (never kept), so a draft of nothing but secrets has nothing left to lose.
+   */
+  holdsEdits(): boolean {
+    for (const draft of this.drafts.values()) if (draft.values !== null) return true;
+    return false;
   }
 
   /** What the section with this key had when the lock closed it (it stays kept until `take`). */
@@ -65,6 +79,7 @@ export class KeptDrafts {
   /** The section is back on the page with its kept edits: they are its own again. */
   take(key: string): void {
     this.drafts.delete(key);
+    this.changed();
   }
 
   summary(): KeptSummary {

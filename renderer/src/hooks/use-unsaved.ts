@@ -5,8 +5,10 @@
  * never touches another's boxes, and a section with unsaved edits says so next to its Save button.
  * A lock by the core asks nobody: the sections it closes leave their edits in KeptDrafts (kept-drafts.ts)
  * and take them back when the same person opens them again. Closing the window (or quitting, or a
- * reload) while a section is unsaved asks too: the page's beforeunload holds the close for the shell's
- * question ("Keep editing" its default); with nothing unsaved the window closes at once.
+ * reload) while a section is unsaved asks too, and so does closing it while a lock keeps edits (at the
+ * lock screen, whoever stands there is asked; the question names no value): the page's beforeunload holds
+ * the close for the shell's question ("Keep editing" its default); with nothing unsaved the window closes
+ * at once.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { onEvent } from '../api';
@@ -30,9 +32,12 @@ function holdTheClose(event: BeforeUnloadEvent): string {
   return 'Discard unsaved changes?';
 }
 
-/** beforeunload is set only while something is unsaved: otherwise the window closes with no question. */
-function askBeforeClosing(ask: boolean): void {
-  window.onbeforeunload = ask ? holdTheClose : null;
+/**
+ * beforeunload is set only while something is unsaved, on the page or kept through a lock (either way,
+ * closing the window would lose it): otherwise the window closes with no question.
+ */
+function askBeforeClosing(sections: Map<string, string>, kept: KeptDrafts): void {
+  window.onbeforeunload = sections.size > 0 || kept.holdsEdits() ? holdTheClose : null;
 }
 
 /**
@@ -44,24 +49,32 @@ function askBeforeClosing(ask: boolean): void {
 export function useLeaveGuard(person: string | null) {
   const sections = useRef(new Map<string, string>());
   const [leaving, setLeaving] = useState<Leaving | null>(null);
-  const [kept] = useState(() => new KeptDrafts());
+  const [kept] = useState(() => {
+    const drafts: KeptDrafts = new KeptDrafts(() => askBeforeClosing(sections.current, drafts));
+    return drafts;
+  });
   const registry = useMemo<Registry>(
     () => ({
       report: (key, label) => {
         if (label === null) sections.current.delete(key);
         else sections.current.set(key, label);
-        askBeforeClosing(sections.current.size > 0);
+        askBeforeClosing(sections.current, kept);
       },
       // Only a section still unsaved is kept: a discard has already forgotten it, a save left nothing.
       close: (key, draft) => {
         if (sections.current.delete(key) && draft) kept.keep(key, draft);
-        askBeforeClosing(sections.current.size > 0);
+        askBeforeClosing(sections.current, kept);
       },
       kept,
     }),
     [kept],
   );
-  useEffect(() => () => askBeforeClosing(false), []);
+  useEffect(
+    () => () => {
+      window.onbeforeunload = null;
+    },
+    [],
+  );
   useEffect(() => {
     if (person) kept.signedIn(person);
   }, [kept, person]);
@@ -87,10 +100,10 @@ export function useLeaveGuard(person: string | null) {
   }, [leaving]);
   const discard = useCallback(() => {
     sections.current.clear();
-    askBeforeClosing(false);
+    askBeforeClosing(sections.current, kept);
     setLeaving(null);
     leaving?.go();
-  }, [leaving]);
+  }, [kept, leaving]);
   return { registry, leaving, guard, keep, discard };
 }
 

@@ -70,3 +70,34 @@ describe('the kept edits', () => {
     expect(kept.summary()).toEqual({ sections: ['This till'], unkept: ['TEST environment secret key'] });
   });
 });
+
+describe('whether closing the window would lose kept edits', () => {
+  const till = draftOf('This till', { name: 'Back counter' }, '{"name":"Front counter"}');
+  const secretOnly = draftOf('Change the owner PIN', ['1234', '5678', ''], '["","",""]', { all: 'the new owner PIN' });
+
+  it('holds edits while a section’s values are kept, not for a draft of nothing but secrets', () => {
+    const kept = new KeptDrafts();
+    kept.signedIn('owner');
+    expect(kept.holdsEdits()).toBe(false);
+    kept.keep('pin', secretOnly);
+    expect(kept.holdsEdits()).toBe(false);
+    kept.keep('till', till);
+    expect(kept.holdsEdits()).toBe(true);
+    kept.take('till');
+    expect(kept.holdsEdits()).toBe(false);
+    kept.keep('till', till);
+    kept.signedIn('efua');
+    expect(kept.holdsEdits()).toBe(false);
+  });
+
+  it('says so on every change: kept, taken back, dropped for somebody else', () => {
+    const seen: boolean[] = [];
+    const kept: KeptDrafts = new KeptDrafts(() => seen.push(kept.holdsEdits()));
+    kept.signedIn('owner');
+    kept.keep('till', till);
+    kept.take('till');
+    kept.keep('till', till);
+    kept.signedIn('efua');
+    expect(seen).toEqual([false, true, false, true, false]);
+  });
+});

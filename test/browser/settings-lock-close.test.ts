@@ -1,0 +1,79 @@
+/**
+ * Issue 20, left over from stop 25: closing the till's WINDOW while the lock screen is up and the lock
+ * keeps Settings edits that were not saved (settings-lock.test.ts). Closing would lose them as surely as
+ * closing with them on the screen, so the window asks the same question (settings-window-close.test.ts),
+ * whoever stands at the locked till: it names no value, and "Keep editing" (dismissing it) leaves the lock
+ * screen as it was, the edits still kept for the person who typed them. A lock that kept nothing but a
+ * secret (secrets are never kept) has nothing to lose: the window closes at once.
+ * Chromium stands in for the shell: `page.close({ runBeforeUnload: true })` is the close button and its
+ * 'beforeunload' dialog the question. The window closes for good at the end, so this file has a till of its own.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Dialog, Page } from 'playwright-core';
+import { chooseOwnerPin, enter, focused, goTo, text } from '../browser-bridge/cashier.js';
+import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+
+let coreClockAheadMs = 0;
+const till = useTill(() => ({
+  embeddedTimeScale: TIME_SCALE,
+  tillName: 'Front counter',
+  idleLockMs: 5 * 60_000,
+  now: () => Date.now() + coreClockAheadMs,
+}));
+
+const PIN = '2468';
+
+async function retype(page: Page, id: string, typed: string): Promise<void> {
+  await page.locator(`#${id}`).focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(typed);
+}
+
+/** The laptop slept and woke: the core's clock is past the idle time, and the core locks on its own. */
+async function lockByItself(page: Page): Promise<void> {
+  coreClockAheadMs += 6 * 60_000;
+  await focused(page, 'owner-pin');
+  expect(await page.locator('#till-name').count()).toBe(0);
+}
+
+/** Presses the window's close button: the question the page asked for, or null when the page simply closed. */
+async function closeWindow(page: Page): Promise<Dialog | null> {
+  const asked = page.waitForEvent('dialog', { timeout: 10_000 }).catch(() => null);
+  await page.close({ runBeforeUnload: true });
+  return asked;
+}
+
+describe("closing the till's window while a lock keeps unsaved Settings edits", () => {
+  it('asks first; keeping leaves the lock screen as it was, and the edits come back after the PIN', async () => {
+    const { page } = till.get();
+    await goTo(page, 'Settings');
+    await page.getByRole('heading', { name: 'Choose the owner PIN' }).waitFor();
+    await chooseOwnerPin(page, PIN, 'Settings');
+    await retype(page, 'till-name', 'Back counter');
+    await lockByItself(page);
+
+    // Fails before the fix: at the lock screen the window closed at once, the kept edits lost without a word.
+    const question = await closeWindow(page);
+    expect(question?.type()).toBe('beforeunload');
+    await question?.dismiss(); // "Keep editing"
+    expect(page.isClosed()).toBe(false);
+    await focused(page, 'owner-pin');
+    expect(await page.content()).not.toContain('Back counter');
+
+    await page.keyboard.type(PIN);
+    await enter(page);
+    await expect.poll(() => page.inputValue('#till-name')).toBe('Back counter');
+    expect(await text(page, 'till-form-unsaved')).toBe('Unsaved changes');
+  });
+
+  it('closes at once when the lock kept nothing but a secret, which is never kept', async () => {
+    const { page } = till.get();
+    await page.locator('#till-name').focus();
+    await enter(page); // saves this section
+    await expect.poll(() => page.getByTestId('till-form-unsaved').count()).toBe(0);
+    await retype(page, 'test-secretKey', 'sk_test_typedbeforethelock0123');
+    await lockByItself(page);
+    expect(await closeWindow(page)).toBeNull();
+    expect(page.isClosed()).toBe(true);
+  });
+});
