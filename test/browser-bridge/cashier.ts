@@ -1,7 +1,7 @@
 /** What a cashier does at the keyboard, and the checks every screen gets (axe, screenshots). */
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { SCREENSHOTS_DIR } from '../support/screenshots.js';
 
@@ -135,4 +135,22 @@ export async function receiptScreenshot(page: Page, name: string): Promise<void>
   await page.emulateMedia({ media: 'print' });
   await page.getByTestId('print-sheet').screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`) });
   await page.emulateMedia({ media: 'screen' });
+}
+
+/** Focus a box, select what it holds and type over it (as an owner correcting a value). */
+export async function retype(page: Page, id: string, typed: string): Promise<void> {
+  await page.locator(`#${id}`).focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(typed);
+}
+
+/**
+ * Presses the window's close button (Chromium standing in for the shell: its 'beforeunload' dialog is the
+ * shell's question); returns that question, or null when the page simply closed.
+ */
+export async function closeWindow(page: Page): Promise<Dialog | null> {
+  // Waiting for a dialog fails when the page closes instead (or nothing comes): no question was asked.
+  const asked = page.waitForEvent('dialog', { timeout: 10_000 }).catch(() => null);
+  await page.close({ runBeforeUnload: true });
+  return asked;
 }

@@ -9,8 +9,8 @@
  * 'beforeunload' dialog the question. The window closes for good at the end, so this file has a till of its own.
  */
 import { describe, expect, it } from 'vitest';
-import type { Dialog, Page } from 'playwright-core';
-import { chooseOwnerPin, enter, focused, goTo, text } from '../browser-bridge/cashier.js';
+import type { Page } from 'playwright-core';
+import { chooseOwnerPin, closeWindow, enter, focused, goTo, retype, text } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
 let coreClockAheadMs = 0;
@@ -23,24 +23,11 @@ const till = useTill(() => ({
 
 const PIN = '2468';
 
-async function retype(page: Page, id: string, typed: string): Promise<void> {
-  await page.locator(`#${id}`).focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(typed);
-}
-
 /** The laptop slept and woke: the core's clock is past the idle time, and the core locks on its own. */
 async function lockByItself(page: Page): Promise<void> {
   coreClockAheadMs += 6 * 60_000;
   await focused(page, 'owner-pin');
   expect(await page.locator('#till-name').count()).toBe(0);
-}
-
-/** Presses the window's close button: the question the page asked for, or null when the page simply closed. */
-async function closeWindow(page: Page): Promise<Dialog | null> {
-  const asked = page.waitForEvent('dialog', { timeout: 10_000 }).catch(() => null);
-  await page.close({ runBeforeUnload: true });
-  return asked;
 }
 
 describe("closing the till's window while a lock keeps unsaved Settings edits", () => {

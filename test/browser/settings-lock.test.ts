@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, chooseOwnerPin, enter, focused, focusedText, goTo, screenshot, text } from '../browser-bridge/cashier.js';
+import { axe, chooseOwnerPin, enter, focused, focusedText, goTo, retype, screenshot, text } from '../browser-bridge/cashier.js';
 import { signIn, switchPerson } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
@@ -28,13 +28,6 @@ const PIN = '2468';
 const EFUA = '1470';
 const SECRET = 'sk_test_typedbeforethelock0123';
 const KEPT_NOTICE = 'Your unsaved changes from before the lock were kept — save or discard them.';
-
-/** Focus a box, select what it holds and type over it (as an owner correcting a value). */
-async function retype(page: Page, id: string, typed: string): Promise<void> {
-  await page.locator(`#${id}`).focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(typed);
-}
 
 /** The laptop slept and woke: the core's clock is past the idle time, and the core locks on its own. */
 function sleepAndWake(): void {

@@ -9,19 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, chooseOwnerPin, enter, focused, focusedText, goTo, screenshot, tabTo, text } from '../browser-bridge/cashier.js';
+import { axe, chooseOwnerPin, enter, focused, focusedText, goTo, retype, screenshot, tabTo, text } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
 const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter', idleLockMs: 60 * 60_000 }));
 const PIN = '2468';
 const LIVE_TOKEN = `rt_${'A'.repeat(43)}`;
-
-/** Focus a box, select what it holds and type over it (as an owner correcting a value). */
-async function retype(page: Page, id: string, typed: string): Promise<void> {
-  await page.locator(`#${id}`).focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(typed);
-}
 
 /** Nothing inside the element is cut off: it scrolls neither way and sits inside the window. */
 async function clipped(page: Page, testId: string): Promise<string[]> {

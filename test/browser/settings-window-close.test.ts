@@ -7,27 +7,11 @@
  * The page is closed for good at the end, so this file has a till of its own.
  */
 import { describe, expect, it } from 'vitest';
-import type { Dialog, Page } from 'playwright-core';
-import { chooseOwnerPin, enter, goTo, text } from '../browser-bridge/cashier.js';
+import { chooseOwnerPin, closeWindow, enter, goTo, retype, text } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
 const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter', idleLockMs: 60 * 60_000 }));
 const PIN = '2468';
-
-/** Focus a box, select what it holds and type over it (as an owner correcting a value). */
-async function retype(page: Page, id: string, typed: string): Promise<void> {
-  await page.locator(`#${id}`).focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(typed);
-}
-
-/** Presses the window's close button: the question the page asked for, or null when the page simply closed. */
-async function closeWindow(page: Page): Promise<Dialog | null> {
-  // Waiting for a dialog fails when the page closes instead (or nothing comes): no question was asked.
-  const asked = page.waitForEvent('dialog', { timeout: 10_000 }).catch(() => null);
-  await page.close({ runBeforeUnload: true });
-  return asked;
-}
 
 const tillName = async () => ((await till.get().invoke('app:status', {})) as { tillName: string }).tillName;
 
