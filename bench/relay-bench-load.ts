@@ -14,6 +14,12 @@ export const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 5);
 export type BenchKey = { publicId: string; secret: string };
 export type SignedDelivery = { reference: string; body: string; headers: Record<string, string> };
 
+/** The median (the upper one of an even count). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
 let n = 0;
 /** A LIVE SUCCESS webhook signed with `key` (or, with `badSignature`, with a signature that cannot match). */
 export function signedDelivery(prefix: string, key: BenchKey, { badSignature = false } = {}): SignedDelivery {

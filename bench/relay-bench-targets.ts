@@ -72,15 +72,20 @@ export async function startBare(): Promise<Target> {
   return { store: 'bare', instances: 1, urls: [child.url], stop: () => stopChildren([child]) };
 }
 
-export async function startSqlite(): Promise<Target> {
+/**
+ * The relay on SQLite in a throwaway data folder. `entry`: how node runs it (the sources under tsx by
+ * default; bench:relay-paired passes a built cli.js, or node flags before one).
+ */
+export async function startSqlite(entry: string[] = ['--import', 'tsx', 'relay/cli.ts']): Promise<Target & { pid: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const { token, tokenHash } = createRelayToken();
   const configFile = join(dir, 'relay.json');
   writeFileSync(configFile, JSON.stringify({ keys: [KEY, LATENCY_KEY], tills: [{ label: 'bench', tokenHash }] }));
-  const child = await startChild(['--import', 'tsx', 'relay/cli.ts', '--port', '0', '--data', join(dir, 'data'), '--config', configFile]);
+  const child = await startChild([...entry, '--port', '0', '--data', join(dir, 'data'), '--config', configFile]);
   return {
     store: 'sqlite',
     instances: 1,
+    pid: child.proc.pid!,
     urls: [child.url],
     // One log: the till listens from wherever the throughput rounds left it (read just before).
     latency: { postUrl: child.url, sseUrl: child.url, token, after: -1, key: LATENCY_KEY },

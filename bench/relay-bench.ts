@@ -21,7 +21,7 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { CONCURRENCY, LATENCY_SECONDS, latency, RATE, signedDelivery, throughput } from './relay-bench-load.js';
+import { CONCURRENCY, LATENCY_SECONDS, latency, median, RATE, signedDelivery, throughput } from './relay-bench-load.js';
 import { benchDatabase, KEY, startBare, startPostgres, startSqlite, type Target } from './relay-bench-targets.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -43,11 +43,6 @@ function options() {
   if (!Number.isInteger(instances) || instances < 1 || instances > 4) throw new Error('--instances: 1 to 4');
   if (store === 'sqlite' && instances !== 1) throw new Error('--store sqlite runs one instance (SQLite has one writer)');
   return { store, instances, databaseUrl: values['database-url'] ?? process.env.RELAY_DATABASE_URL };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -10,12 +10,9 @@
  * server's median and the relay process's CPU per delivery (all its threads, from /proc/<pid>/stat).
  * Options (env): BENCH_ROUNDS (5), BENCH_SECONDS per round (3).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createRelayToken } from '../relay/ops/index.js';
-import { signedDelivery, throughput } from './relay-bench-load.js';
-import { KEY, startBare, startChild } from './relay-bench-targets.js';
+import { readFileSync } from 'node:fs';
+import { median, signedDelivery, throughput } from './relay-bench-load.js';
+import { KEY, startBare, startSqlite } from './relay-bench-targets.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -32,28 +29,18 @@ function entryArgs(relay: string): string[] {
   return [relay];
 }
 
-async function startRelay(relay: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-paired-'));
-  const configFile = join(dir, 'relay.json');
-  writeFileSync(configFile, JSON.stringify({ keys: [KEY], tills: [{ label: 'bench', tokenHash: createRelayToken().tokenHash }] }));
-  const child = await startChild([...entryArgs(relay), '--port', '0', '--data', join(dir, 'data'), '--config', configFile]);
-  return { ...child, dir };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 async function main(): Promise<void> {
   const names = process.argv.slice(2).filter((a) => a !== '--');
   if (names.length === 0) throw new Error('Name at least one relay: relay/dist/cli.js, tsx, or a node flag');
   const bare = await startBare();
   const relays = [];
-  for (const name of names) relays.push(await startRelay(name));
+  for (const name of names) relays.push(await startSqlite(entryArgs(name)));
   try {
     const forBare = Array.from({ length: 5_000 }, () => signedDelivery('bare', KEY));
     await throughput(bare.urls, forBare, 1, true);
     for (const [i, r] of relays.entries())
       await throughput(
-        [r.url],
+        r.urls,
         Array.from({ length: 20_000 }, () => signedDelivery(`warm${i}`, KEY)),
         1,
       );
@@ -64,12 +51,12 @@ async function main(): Promise<void> {
       bareRounds.push(await throughput(bare.urls, forBare, SECONDS, true));
       for (const [i, r] of relays.entries()) {
         const deliveries = Array.from({ length: Math.round(SECONDS * 20_000) }, () => signedDelivery(`r${round}_${i}`, KEY));
-        const before = cpuSeconds(r.proc.pid!);
+        const before = cpuSeconds(r.pid);
         const t0 = performance.now();
-        const rate = await throughput([r.url], deliveries, SECONDS);
+        const rate = await throughput(r.urls, deliveries, SECONDS);
         const elapsed = (performance.now() - t0) / 1000;
         perSec[i]!.push(rate);
-        cpu[i]!.push(((cpuSeconds(r.proc.pid!) - before) * 1e6) / (rate * elapsed));
+        cpu[i]!.push(((cpuSeconds(r.pid) - before) * 1e6) / (rate * elapsed));
       }
       console.error(
         `round ${round + 1}: bare ${bareRounds[round]!.toFixed(0)}/s, ` +
@@ -90,13 +77,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await bare.stop();
-    for (const r of relays) {
-      const exited = new Promise((resolve) => r.proc.once('exit', resolve));
-      r.proc.kill('SIGTERM');
-      await exited;
-      rmSync(r.dir, { recursive: true, force: true });
-    }
+    for (const t of [bare, ...relays]) await t.stop();
   }
 }
 
