@@ -8,13 +8,14 @@
  * another folder's front door", and it draws the graph (`npm run deps:graph`).
  */
 const CORE = '^electron/core/';
-/** The core's domains, lowest first: a domain's logic may use only the domains before it. */
+/** The core's domains, lowest first: a domain may use only the domains before it. */
 const CORE_DOMAINS = [
   'storage',
   'printing',
   'settings',
   'people',
   'takings',
+  'alerts',
   'payments',
   'relay-link',
   'shifts',
@@ -25,10 +26,12 @@ const CORE_DOMAINS = [
 ];
 /** Root files every part of the core may use: they import no domain but storage (embedded's keychain). */
 const CORE_BASE = ['errors', 'logger', 'dispatcher', 'event-hub', 'embedded'];
-/** Root files that wire the domains together: nothing below them imports them (handlers may read the context). */
-const CORE_WIRING = ['index', 'handlers', 'core-context'];
-/** A domain's handler map: `<domain>/handlers.ts` and what it gathers (`*-handlers.ts`). */
-const HANDLER_FILE = 'handlers\\.ts$';
+/**
+ * The wiring above the domains, highest first: the root index.ts builds the core, the handlers wing
+ * (`handlers/`, one map per domain) answers the channels, core-context.ts names what the handlers reach.
+ * Each may use what comes after it and every domain; nothing below imports it.
+ */
+const CORE_WIRING = ['index\\.ts$', 'handlers/', 'core-context\\.ts$'];
 const SOURCES = '^(electron|relay|sandbox|shared|renderer|scripts|bench)/';
 /** The relay's folders, lowest first: cli -> http -> store -> ops -> shared/. */
 const RELAY_LAYERS = ['ops', 'store', 'http', 'cli'];
@@ -36,6 +39,8 @@ const RELAY_LAYERS = ['ops', 'store', 'http', 'cli'];
 const RELAY_DOOR = ['^relay/[^/]+/index\\.ts$', '^relay/store/(sqlite|pg)/index\\.ts$'];
 
 const any = (names) => `(${names.join('|')})`;
+/** A path pattern as the file or folder it names, for the rules' comments. */
+const plain = (pattern) => pattern.replace(/\\|\$/g, '');
 
 function coreLayerRules() {
   const rules = [];
@@ -46,8 +51,24 @@ function coreLayerRules() {
       name: 'core-layer-up',
       comment: `${domain}/ sits below ${higher.join(', ')}: a lower domain never imports a higher one (docs/architecture.md).`,
       severity: 'error',
-      from: { path: `${CORE}${domain}/`, pathNot: HANDLER_FILE },
+      from: { path: `${CORE}${domain}/` },
       to: { path: `${CORE}${any(higher)}/` },
+    });
+  });
+  return rules;
+}
+
+function coreWiringRules() {
+  const rules = [];
+  CORE_WIRING.forEach((part, rank) => {
+    const higher = CORE_WIRING.slice(0, rank);
+    if (higher.length === 0) return;
+    rules.push({
+      name: 'core-layer-up',
+      comment: `${plain(part)} never imports what wires it above: ${higher.map(plain).join(', ')}.`,
+      severity: 'error',
+      from: { path: `${CORE}${part}` },
+      to: { path: `${CORE}${any(higher)}` },
     });
   });
   return rules;
@@ -105,26 +126,24 @@ module.exports = {
     },
     {
       name: 'core-front-door',
-      comment:
-        "A core domain folder is reached from another folder only through its index.ts (the root's handlers.ts also reads each domain's handlers.ts).",
+      comment: 'A core folder (a domain, the handlers wing) is reached from another folder only through its index.ts.',
       severity: 'error',
       from: { path: `${CORE}([^/]+)/` },
       to: { path: `${CORE}[^/]+/`, pathNot: [`${CORE}$1/`, `${CORE}[^/]+/index\\.ts$`] },
     },
     {
       name: 'core-front-door',
-      comment:
-        "Outside the core's domain folders, a domain is reached only through its index.ts; only the core's handlers.ts reads a domain's handlers.ts.",
+      comment: "Outside the core's folders, a core folder is reached only through its index.ts.",
       severity: 'error',
-      from: { path: SOURCES, pathNot: [`${CORE}[^/]+/`, `${CORE}handlers\\.ts$`] },
+      from: { path: SOURCES, pathNot: `${CORE}[^/]+/` },
       to: { path: `${CORE}[^/]+/`, pathNot: `${CORE}[^/]+/index\\.ts$` },
     },
     {
-      name: 'core-front-door',
-      comment: "The core's handlers.ts gathers each domain's handlers.ts, nothing else inside a domain.",
+      name: 'core-domain-listed',
+      comment: 'Every folder of the core is a domain of CORE_DOMAINS (in its place in the order) or the handlers wing.',
       severity: 'error',
-      from: { path: `${CORE}handlers\\.ts$` },
-      to: { path: `${CORE}[^/]+/`, pathNot: `${CORE}[^/]+/handlers\\.ts$` },
+      from: { path: `${CORE}[^/]+/`, pathNot: `${CORE}${any([...CORE_DOMAINS, 'handlers'])}/` },
+      to: {},
     },
     {
       name: 'shell-through-core-index',
@@ -135,19 +154,20 @@ module.exports = {
     },
     {
       name: 'core-layer-up',
-      comment: 'Domain logic never imports the wiring above it (the core index, the handler map, the context) or any handler map.',
+      comment: 'A domain never imports the wiring above it: the core index, the handlers wing, the context.',
       severity: 'error',
-      from: { path: `${CORE}[^/]+/`, pathNot: HANDLER_FILE },
-      to: { path: [`${CORE}${any(CORE_WIRING)}\\.ts$`, HANDLER_FILE] },
+      from: { path: `${CORE}${any(CORE_DOMAINS)}/` },
+      to: { path: `${CORE}${any(CORE_WIRING)}` },
     },
     {
       name: 'core-layer-up',
       comment: "The core's base files (errors, logger, dispatcher, event hub, embedded services) import no domain but storage.",
       severity: 'error',
       from: { path: `${CORE}${any(CORE_BASE)}\\.ts$` },
-      to: { path: [`${CORE}${any(CORE_WIRING)}\\.ts$`, `${CORE}[^/]+/`], pathNot: `${CORE}storage/` },
+      to: { path: [`${CORE}${any(CORE_WIRING)}`, `${CORE}[^/]+/`], pathNot: `${CORE}storage/` },
     },
     ...coreLayerRules(),
+    ...coreWiringRules(),
     ...relayRules(),
   ],
   options: {

@@ -1,8 +1,8 @@
-/** What the channel handlers can reach inside a running core. */
+/** Everything the handlers wing can reach inside a running core; each map takes only the part it uses (a `Pick` of it). */
 import type { PaymentView, RelayState } from '../../shared/ipc/contract.js';
 import type { Db } from './storage/index.js';
 import type { Logger } from './logger.js';
-import type { Alerts } from './payments/index.js';
+import type { Alerts } from './alerts/index.js';
 import type { AuditLog } from './people/index.js';
 import type { PinGuard } from './people/index.js';
 import type { Shifts } from './shifts/index.js';

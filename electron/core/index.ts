@@ -2,8 +2,8 @@
  * The till core: everything the UI calls, in plain Node (no 'electron' import anywhere under
  * electron/core). Built here from its parts: the event hub (events to the screens), the service
  * configs (saved settings or the embedded simulator and relay), the payment engine, the relay
- * connections, sign-in, and the dispatcher that runs each IPC channel's handler (handler maps per
- * domain, gathered in handlers.ts) after the roles table allows the caller. The Electron shell and the
+ * connections, sign-in, and the dispatcher that runs each IPC channel's handler (the handlers wing,
+ * handlers/: one map per domain) after the roles table allows the caller. The Electron shell and the
  * browser-test bridge both call `answer` (one envelope) and `on`, with the one contract in shared/ipc/contract.ts.
  */
 import { join, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { lockDataDir } from '../../shared/data-lock.js';
 import type { IpcChannel, IpcEvent, IpcEventPayload, IpcResponse } from '../../shared/ipc/contract.js';
 import type { IpcEnvelope } from '../../shared/ipc/channels.js';
 import { mayCall } from '../../shared/ipc/roles.js';
-import { Alerts } from './payments/index.js';
+import { Alerts } from './alerts/index.js';
 import { AuditLog } from './people/index.js';
 import type { CoreContext } from './core-context.js';
 import { openDatabase, type Db } from './storage/index.js';
@@ -20,7 +20,7 @@ import { createDispatcher, type Dispatcher } from './dispatcher.js';
 import type { EmbeddedClock } from './embedded.js';
 import { CoreError } from './errors.js';
 import { createEventHub, type EventHub } from './event-hub.js';
-import { createHandlers } from './handlers.js';
+import { createHandlers } from './handlers/index.js';
 import { History } from './history/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { ensurePrivateDir } from '../../shared/sqlite-file.js';

@@ -1,6 +1,6 @@
 /**
  * The question asked when the till's window is closed (or the app quit, or the page reloaded) while a
- * Settings section holds edits not saved yet, or a lock keeps such edits (issue 20, item 10). The page's
+ * Settings section holds edits not saved yet, or a lock keeps such edits. The page's
  * beforeunload holds the close only while it knows of such edits; Electron then emits
  * `will-prevent-unload`, whose `event.preventDefault()` means "unload anyway". "Keep editing" is both the
  * default and the cancel answer, so Enter, Escape and closing the box keep the edits; only "Close and

@@ -5,8 +5,8 @@
  * handler for each channel in a loop (validating the request and the sender), the preload exposes
  * only `invoke(channel, payload)` for these channels and `on(event, cb)` for the events below, and
  * the browser-test bridge forwards the same calls to the same core. The list is written once: each
- * domain's channels and schemas live in their own file here (people-, settings-, payment-, takings-,
- * receipt-contract.ts) and are assembled below; import everything from this module.
+ * domain's channels and schemas live in their own file here (`<domain>-contract.ts`, named like the
+ * channels' prefix) and are assembled below; import everything from this module.
  */
 import { z } from 'zod';
 import { environmentSchema } from '../domain-schemas.js';
@@ -15,6 +15,7 @@ import { paymentChannels, paymentViewSchema } from './payment-contract.js';
 import { peopleChannels, personSchema } from './people-contract.js';
 import { receiptChannels } from './receipt-contract.js';
 import { settleChannels } from './settle-contract.js';
+import { alertsChannels } from './alerts-contract.js';
 import { ownerLinksChannels } from './owner-links-contract.js';
 import { counterSettingsSchema, settingsChannels } from './settings-contract.js';
 import { takingsChannels } from './takings-contract.js';
@@ -26,6 +27,7 @@ export * from './payment-contract.js';
 export * from './people-contract.js';
 export * from './settings-contract.js';
 export * from './settle-contract.js';
+export * from './alerts-contract.js';
 export * from './owner-links-contract.js';
 export * from './takings-contract.js';
 export * from './day-contract.js';
@@ -69,6 +71,7 @@ export const ipcContract = {
   ...receiptChannels,
   ...dayChannels,
   ...settleChannels,
+  ...alertsChannels,
   ...ownerLinksChannels,
 } as const;
 

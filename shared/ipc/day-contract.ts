@@ -101,8 +101,8 @@ export type DayReport = z.infer<typeof dayReportSchema>;
 
 /**
  * A report lists this many failures at most, the latest ones: a till left unclosed for months may hold
- * thousands, which no screen or paper roll should carry (and reading them all cost the X report its 100 ms
- * target at 100,000 results, issue 20 item 15). The CSV of a Z has every row.
+ * thousands, which no screen or paper roll should carry (and reading them all would keep the X report from
+ * answering at once on a large till). The CSV of a Z has every row.
  */
 export const FAILURES_LISTED = 100;
 

@@ -1,6 +1,5 @@
 /**
- * The owner's phone links (issue 21; spread into `ipcContract`): `phone:createLink|listLinks|revokeLink`, the
- * owner only. The core asks the environment's relay with the till token; the link's token comes back
+ * The owner's phone links (spread into `ipcContract`): `owner-links:create|list|revoke`, the owner only. The core asks the environment's relay with the till token; the link's token comes back
  * once, in `url`, for the QR code and the text the owner copies, and is never stored by the till.
  */
 import { z } from 'zod';
@@ -22,7 +21,7 @@ const linkId = z.string().regex(/^ol_[A-Za-z0-9_-]{12}$/, 'not a link id');
 
 export const ownerLinksChannels = {
   /** A new link for the active environment (or the one named), labelled for the phone it goes to. */
-  'phone:createLink': {
+  'owner-links:create': {
     request: z
       .object({
         label: z.string().trim().min(1, 'Give the link a name, such as "Auntie Efua\'s phone"').max(60, 'At most 60 characters'),
@@ -32,12 +31,12 @@ export const ownerLinksChannels = {
     response: z.object({ link: ownerLinkViewSchema, url: z.string() }),
   },
   /** Every link of both environments' relays (those configured), newest first. */
-  'phone:listLinks': {
+  'owner-links:list': {
     request: z.object({}).strict(),
     response: z.object({ links: z.array(ownerLinkViewSchema), problems: z.array(z.string()) }),
   },
   /** Turns a link off at once. */
-  'phone:revokeLink': {
+  'owner-links:revoke': {
     request: z.object({ id: linkId, environment: environmentSchema }).strict(),
     response: z.object({ ok: z.literal(true) }),
   },

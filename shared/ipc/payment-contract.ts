@@ -4,7 +4,7 @@ import { HAND_OUTCOMES } from '../domain.js';
 import { environmentSchema, paymentStateSchema } from '../domain-schemas.js';
 import { cashierFilterSchema, isoDate, wireAmount } from './wire-schemas.js';
 
-/** A payment settled by hand (issue 12 item 6): what a manager verified on the service's dashboard, and what the service said later. */
+/** A payment settled by hand: what a manager verified on the service's dashboard, and what the service said later. */
 export const handSettlementSchema = z.object({
   outcome: z.enum(HAND_OUTCOMES),
   /** The service reference typed for a paid one (null: not paid). */

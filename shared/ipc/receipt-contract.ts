@@ -1,4 +1,4 @@
-/** The printing part of the IPC contract (spread into `ipcContract`): receipts, test prints, printers. */
+/** The printing part of the IPC contract (spread into `ipcContract`): receipts, test prints, printers, the receipt's settings. */
 import { z } from 'zod';
 import { paperWidthSchema, printDocumentSchema } from '../receipt/print-document.js';
 import { receiptSettingsSchema } from '../receipt/receipt-settings.js';
@@ -35,5 +35,5 @@ export const receiptChannels = {
     response: z.object({ printers: z.array(z.object({ name: z.string(), displayName: z.string() })) }),
   },
   /** Owner: shop header, footer, paper, printer, automatic printing, merchant copy. */
-  'settings:saveReceipt': { request: receiptSettingsSchema.strict(), response: z.object({ ok: z.literal(true) }) },
+  'receipt:saveSettings': { request: receiptSettingsSchema.strict(), response: z.object({ ok: z.literal(true) }) },
 } as const;

@@ -34,7 +34,7 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'settings:save': OWNER,
   'settings:saveTill': OWNER,
   'settings:saveCounter': OWNER,
-  'settings:saveReceipt': OWNER,
+  'receipt:saveSettings': OWNER,
   'receipt:testPrint': OWNER,
   'printer:list': OWNER,
   'settings:testConnection': OWNER,
@@ -58,10 +58,10 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'payments:settle': MANAGERS,
   'alerts:list': OWNER,
   'alerts:acknowledge': OWNER,
-  // Issue 21: a phone link shows the whole shop's takings: the owner alone makes, lists and turns them off.
-  'phone:createLink': OWNER,
-  'phone:listLinks': OWNER,
-  'phone:revokeLink': OWNER,
+  // A phone link shows the whole shop's takings: the owner alone makes, lists and turns them off.
+  'owner-links:create': OWNER,
+  'owner-links:list': OWNER,
+  'owner-links:revoke': OWNER,
   'history:search': SELLERS,
   'receipt:preview': SELLERS,
   'receipt:print': SELLERS,

@@ -38,7 +38,7 @@ export const takingsReportSchema = z.object({
   /** Who started each payment (payments.staff_*, echoed in metadata); null: nobody signed in (no staff). */
   byCashier: z.array(takingsTotalsSchema.extend({ cashierId: z.string().nullable(), cashier: z.string().nullable() })),
   byDay: z.array(takingsTotalsSchema.extend({ date: isoDate })),
-  /** The part of the totals settled by hand (issue 12 item 6) that the service has not corrected. */
+  /** The part of the totals settled by hand that the service has not corrected. */
   byHand: takingsTotalsSchema,
   awaiting: takingsAwaitingSchema,
 });

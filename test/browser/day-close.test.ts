@@ -80,7 +80,7 @@ describe('the day close', () => {
     await page.locator('#amount').waitFor();
     await invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: KOFI });
     const receipt = (await invoke('settings:get', {})) as { receipt: Record<string, unknown> };
-    await invoke('settings:saveReceipt', { ...receipt.receipt, printer: 'network', host: '127.0.0.1', port: printer.port });
+    await invoke('receipt:saveSettings', { ...receipt.receipt, printer: 'network', host: '127.0.0.1', port: printer.port });
     await till.get().reload(); // the screens learn of the new staff
     await switchTo(page, KOFI, 'Kofi');
     await sale(page, '12', '0241234567', 'PAID');

@@ -19,7 +19,7 @@ async function systemPrinter(): Promise<void> {
   const t = till.get();
   await t.invoke('owner:setPin', { pin: PIN });
   const current = (await t.invoke('settings:get', {})) as { receipt: Record<string, unknown> };
-  await t.invoke('settings:saveReceipt', { ...current.receipt, printer: 'system', autoPrint: false });
+  await t.invoke('receipt:saveSettings', { ...current.receipt, printer: 'system', autoPrint: false });
   await t.invoke('owner:lock', {});
   await t.reload();
 }

@@ -33,7 +33,7 @@ afterAll(async () => printer?.close());
 async function saveReceipt(patch: Record<string, unknown>): Promise<void> {
   await till.get().invoke('owner:unlock', { pin: PIN });
   const current = (await till.get().invoke('settings:get', {})) as { receipt: Record<string, unknown> };
-  await till.get().invoke('settings:saveReceipt', { ...current.receipt, ...patch });
+  await till.get().invoke('receipt:saveSettings', { ...current.receipt, ...patch });
   await till.get().invoke('owner:lock', {});
   await till.get().reload();
 }

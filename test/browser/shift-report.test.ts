@@ -75,7 +75,7 @@ describe('the shift report', () => {
     const { page, invoke } = till.get();
     await invoke('owner:setPin', { pin: OWNER });
     const receipt = ((await invoke('settings:get', {})) as { receipt: Record<string, unknown> }).receipt;
-    await invoke('settings:saveReceipt', { ...receipt, printer: 'system', paper: 80 });
+    await invoke('receipt:saveSettings', { ...receipt, printer: 'system', paper: 80 });
     await invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: KOFI });
     await invoke('staff:add', { name: 'Ama', role: 'cashier', pin: AMA });
     await till.get().reload();

@@ -30,7 +30,7 @@ describe(`silent printing in the real Electron app${reason ? ` (skipped: ${reaso
       const listed = await page.evaluate(async (settings) => {
         const momo = (window as unknown as { momo: Momo }).momo;
         await momo.invoke('owner:setPin', { pin: '2468' });
-        await momo.invoke('settings:saveReceipt', { ...settings, printer: 'system', autoPrint: true });
+        await momo.invoke('receipt:saveSettings', { ...settings, printer: 'system', autoPrint: true });
         return (await momo.invoke('printer:list', {})) as { printers: Array<{ name: string }> };
       }, DEFAULT_RECEIPT_SETTINGS);
       expect(listed.printers.map((p) => p.name)).toEqual(osPrinters);

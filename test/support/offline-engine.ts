@@ -2,7 +2,7 @@
  * The core's payment engine and settle-by-hand on a real SQLite file, with no service to call: for tests
  * that feed it the service's results by hand (a late delivery replayed from the dashboard).
  */
-import { Alerts } from '../../electron/core/payments/alerts.js';
+import { Alerts } from '../../electron/core/alerts/alerts.js';
 import { AuditLog } from '../../electron/core/people/audit-log.js';
 import type { Db } from '../../electron/core/storage/database.js';
 import { createLogger } from '../../electron/core/logger.js';

@@ -1,7 +1,8 @@
 /**
- * The owner's alerts: something the owner must see on their screens until they acknowledge it (today: a
- * payment settled by hand whose late result from the service disagreed and won). Raised once per payment
- * and kind; acknowledging records when and by whom, and never removes the row.
+ * The owner's alerts: something the owner must see on their screens until they acknowledge it (the one
+ * kind, `hand_settlement_overridden`: a payment settled by hand whose late result from the service
+ * disagreed and won). Raised once per payment and kind; acknowledging records when and by whom, and never
+ * removes the row.
  */
 import type { AlertView } from '../../../shared/ipc/contract.js';
 import type { Environment } from '../../../shared/domain.js';

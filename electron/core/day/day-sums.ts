@@ -1,5 +1,5 @@
 /**
- * What an X report or a close reads of the results in no Z yet (issue 20 item 15): their figures summed in
+ * What an X report or a close reads of the results in no Z yet: their figures summed in
  * SQL per cashier, till and network (a few rows, however long the till has gone without a close), and only
  * the rows a report lists one by one: the failed ones and those that arrived after the previous close.
  */

@@ -1,10 +1,12 @@
-/** What every screen shows about the till: `app:status`. */
+/** What every screen shows about the till: `app:status`, read across settings, people and the relay link. */
 import type { CoreContext } from '../core-context.js';
-import { counterView } from './counter-settings.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
-import { isComplete } from './settings-store.js';
+import { counterView, isComplete } from '../settings/index.js';
 
-export function appHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'app'>> {
+/** What the status reads of the core. */
+export type AppDeps = Pick<CoreContext, 'settings' | 'configFor' | 'signIn' | 'staff' | 'relayState' | 'version'>;
+
+export function appHandlers(ctx: AppDeps): HandlerMap<ChannelsOf<'app'>> {
   return {
     'app:status': async () => {
       const s = ctx.settings.settings;

@@ -5,7 +5,10 @@ import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { printDocuments } from '../printing/index.js';
 
-export function dayHandlers(ctx: CoreContext): HandlerMap<ChannelsOf<'day'>> {
+/** What the day's channels use of the core. */
+export type DayDeps = Pick<CoreContext, 'dayClose' | 'settings' | 'signIn' | 'audit' | 'log' | 'printing'>;
+
+export function dayHandlers(ctx: DayDeps): HandlerMap<ChannelsOf<'day'>> {
   const { dayClose } = ctx;
   const active = () => ctx.settings.settings.active;
   const timeZone = () => ctx.settings.settings.timeZone;

@@ -1,17 +1,17 @@
-/** Handlers for the owner's phone links (`phone:*`, the owner only: shared/ipc/roles.ts). */
-import type { z } from 'zod';
+/** The owner's phone links: `owner-links:*`, the owner only (shared/ipc/roles.ts). */
 import { ENVIRONMENTS, type Environment } from '../../../shared/domain.js';
-import type { IpcContract, IpcResponse, OwnerLinkView } from '../../../shared/ipc/contract.js';
+import type { OwnerLinkView } from '../../../shared/ipc/contract.js';
 import type { CoreContext } from '../core-context.js';
+import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
-import { createLink, listLinks, revokeLink, setLinksTimeZone, type RelayAccess } from './index.js';
+import { createLink, listLinks, revokeLink, setLinksTimeZone, type RelayAccess } from '../owner-links/index.js';
 
-type Channel = 'phone:createLink' | 'phone:listLinks' | 'phone:revokeLink';
-type Handlers = { [C in Channel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
+/** What the links' channels use of the core: each environment's relay settings, the shop's time zone, the log. */
+export type OwnerLinksDeps = Pick<CoreContext, 'configFor' | 'settings' | 'log'>;
 
 const NAME: Record<Environment, string> = { test: 'TEST', live: 'LIVE' };
 
-export function ownerLinksHandlers(ctx: CoreContext): Handlers {
+export function ownerLinksHandlers(ctx: OwnerLinksDeps): HandlerMap<ChannelsOf<'owner-links'>> {
   async function access(environment: Environment): Promise<RelayAccess> {
     const config = await ctx.configFor(environment);
     if (!config.relayUrl || !config.relayToken) {
@@ -20,13 +20,13 @@ export function ownerLinksHandlers(ctx: CoreContext): Handlers {
     return { relayUrl: config.relayUrl, relayToken: config.relayToken };
   }
   return {
-    'phone:createLink': async ({ label, environment }) => {
+    'owner-links:create': async ({ label, environment }) => {
       const env = environment ?? ctx.settings.settings.active;
       const made = await createLink(await access(env), { label, environment: env, timeZone: ctx.settings.settings.timeZone });
       ctx.log.info('owner_link.created', { id: made.link.id, environment: env });
       return made;
     },
-    'phone:listLinks': async () => {
+    'owner-links:list': async () => {
       const links = new Map<string, OwnerLinkView>();
       const problems: string[] = [];
       for (const env of ENVIRONMENTS) {
@@ -36,7 +36,7 @@ export function ownerLinksHandlers(ctx: CoreContext): Handlers {
           const access = { relayUrl: config.relayUrl, relayToken: config.relayToken };
           const zone = ctx.settings.settings.timeZone;
           const found = await listLinks(access);
-          // The shop's zone changed while this relay could not be told (time-zone.ts): put it right now.
+          // The shop's zone changed while this relay could not be told (owner-links/time-zone.ts): put it right now.
           if (found.some((l) => !l.revokedAt && l.timeZone !== zone)) {
             await setLinksTimeZone(access, zone);
             for (const l of found) l.timeZone = zone;
@@ -48,7 +48,7 @@ export function ownerLinksHandlers(ctx: CoreContext): Handlers {
       }
       return { links: [...links.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), problems };
     },
-    'phone:revokeLink': async ({ id, environment }) => {
+    'owner-links:revoke': async ({ id, environment }) => {
       await revokeLink(await access(environment), id);
       ctx.log.info('owner_link.revoked', { id, environment });
       return { ok: true as const };

@@ -1,25 +1,25 @@
 /** The Charge and Waiting screens' calls: `payments:*`, always in the active environment. */
-import { isNetwork, NETWORK_REQUIRED_MESSAGE } from '../../../shared/domain.js';
+import { isNetwork, NETWORK_REQUIRED_MESSAGE, type Environment } from '../../../shared/domain.js';
 import type { IpcResponse } from '../../../shared/ipc/contract.js';
+import { plainTextOrNull } from '../../../shared/outside-text.js';
 import { normaliseMsisdn, PhoneError } from '../../../shared/phone.js';
 import { resolveResponseSchema } from '../../../shared/wire/initialize.js';
 import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
-import { messageForServiceError } from './error-messages.js';
-import { AccountNames } from './account-names.js';
-import { plainTextOrNull } from '../../../shared/outside-text.js';
-import type { Environment } from '../../../shared/domain.js';
-import { toPaymentView } from './payments-repo.js';
 import { cashierScope, inScope, visiblePayment } from '../history/index.js';
+import { AccountNames, messageForServiceError, toPaymentView } from '../payments/index.js';
 
-/** `payments:settle` is in settle-handlers.ts. */
-export function paymentHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsOf<'payments'>, 'payments:settle'>> {
+/** What the Charge and Waiting screens' channels use of the core. */
+export type PaymentsDeps = Pick<CoreContext, 'settings' | 'signIn' | 'shifts' | 'engine' | 'repo' | 'client' | 'configFor' | 'now'>;
+
+/** `payments:settle` is with settling by hand (settle.ts). */
+export function paymentHandlers(ctx: PaymentsDeps): HandlerMap<Exclude<ChannelsOf<'payments'>, 'payments:settle'>> {
   const active = () => ctx.settings.settings.active;
   const names = new AccountNames(ctx.now);
   return {
     'payments:resolveAccount': ({ msisdn, network }) => resolveAccount(ctx, names, msisdn, network),
 
-    // The wallet name stored is the one this core looked up for the number (issue 20 item 12), never the
+    // The wallet name stored is the one this core looked up for the number, never the
     // renderer's `customerName`, which is ignored: a name not looked up (or too long ago) is stored empty.
     'payments:charge': (request) => {
       const person = ctx.signIn.current();
@@ -28,7 +28,7 @@ export function paymentHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsOf
       return ctx.engine.charge(active(), { ...request, customerName }, startedBy);
     },
 
-    // A cashier: only payments of their own open shift (cashier-scope.ts); any other is as an unknown id.
+    // A cashier: only payments of their own open shift (history/cashier-scope.ts); any other is as an unknown id.
     'payments:get': async ({ id }) => {
       const row = visiblePayment(ctx, id);
       return row ? toPaymentView(row) : null;
@@ -60,7 +60,7 @@ function lookedUpName(names: AccountNames, environment: Environment, msisdn: str
 
 /** The customer's name from the service, for the cashier to confirm; never a reason not to charge. */
 async function resolveAccount(
-  ctx: CoreContext,
+  ctx: Pick<CoreContext, 'settings' | 'configFor' | 'client'>,
   names: AccountNames,
   msisdn: string,
   network: string,

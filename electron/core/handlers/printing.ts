@@ -1,21 +1,26 @@
-/** The printing channels: a payment's receipt, the owner's test print, the system printer's page and list, the settings. */
+/**
+ * The receipt and the printer: `receipt:*` (a payment's receipt, the owner's test print, the receipt's
+ * settings) and `printer:*` (the system printer's page and list).
+ */
 import type { PaymentView } from '../../../shared/ipc/contract.js';
 import { buildReceipt, buildTestPage, isPrintable } from '../../../shared/receipt/build-receipt.js';
 import type { PrintDocument } from '../../../shared/receipt/print-document.js';
 import type { CoreContext } from '../core-context.js';
-import type { HandlerMap } from '../dispatcher.js';
+import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
-import { toPaymentView } from '../payments/index.js';
 import { visiblePayment } from '../history/index.js';
-import { validateReceiptSettings } from './receipt-settings-validation.js';
-import { printDocuments, type ReceiptChannel } from './print-documents.js';
+import { toPaymentView } from '../payments/index.js';
+import { printDocuments, validateReceiptSettings } from '../printing/index.js';
 
-export function createReceiptHandlers(ctx: CoreContext): HandlerMap<ReceiptChannel> {
+/** What the receipt's and printer's channels use of the core (a receipt shows only a payment the caller may see). */
+export type PrintingDeps = Pick<CoreContext, 'printing' | 'settings' | 'repo' | 'signIn' | 'shifts' | 'log' | 'now'>;
+
+export function printingHandlers(ctx: PrintingDeps): HandlerMap<ChannelsOf<'receipt' | 'printer'>> {
   const print = (key: string, documents: PrintDocument[]) => printDocuments(ctx, key, documents);
 
   /** The payment as the receipt shows it, with the cashier who took it once staff exist. */
   const paymentFor = (id: string): { payment: PaymentView; cashierName: string | null } => {
-    // A cashier: only payments of their own open shift (cashier-scope.ts), any other as an unknown id.
+    // A cashier: only payments of their own open shift (history/cashier-scope.ts), any other as an unknown id.
     const row = visiblePayment(ctx, id);
     if (!row) throw new CoreError('NOT_FOUND', 'That payment is not on this till.');
     const payment = toPaymentView(row);
@@ -50,7 +55,7 @@ export function createReceiptHandlers(ctx: CoreContext): HandlerMap<ReceiptChann
       return { printers: await ctx.printing.listSystemPrinters() };
     },
 
-    'settings:saveReceipt': async (request) => {
+    'receipt:saveSettings': async (request) => {
       ctx.settings.update({ receipt: validateReceiptSettings(request) });
       ctx.log.info('settings.receipt_saved', { printer: request.printer, paper: request.paper });
       return { ok: true };

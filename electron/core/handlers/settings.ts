@@ -1,17 +1,15 @@
-/** The owner's Settings screen: `settings:*` (the receipt's own settings are with printing). */
+/** The owner's Settings screen: `settings:*` (the receipt's own settings are `receipt:saveSettings`, with printing). */
 import type { Environment } from '../../../shared/domain.js';
 import type { EnvironmentSetting, IpcResponse } from '../../../shared/ipc/contract.js';
+import { isValidTimeZone } from '../../../shared/local-date.js';
 import type { CoreContext } from '../core-context.js';
-import { counterFromInput } from './counter-settings.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
-import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from '../payments/index.js';
-import { isValidTimeZone } from '../../../shared/local-date.js';
 import { sendLinksTimeZone } from '../owner-links/index.js';
+import { messageForServiceError, UNAUTHENTICATED_MESSAGE } from '../payments/index.js';
 import { verifyPin } from '../people/index.js';
-import type { ReceiptChannel } from '../printing/index.js';
-import { missingSettings, toView, type EnvironmentConfig } from './settings-store.js';
-import { validateEnvironmentInput, type CleanEnvironmentInput } from './settings-validation.js';
+import { counterFromInput, missingSettings, toView, validateEnvironmentInput } from '../settings/index.js';
+import type { CleanEnvironmentInput, EnvironmentConfig } from '../settings/index.js';
 
 const MISSING_LABELS: Record<EnvironmentSetting, string> = {
   baseUrl: 'Service URL',
@@ -29,7 +27,13 @@ function changedFields(before: EnvironmentConfig, clean: CleanEnvironmentInput):
   return [...plain, ...secrets];
 }
 
-export function settingsHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsOf<'settings'>, ReceiptChannel>> {
+/** What the Settings screen's channels use of the core. */
+export type SettingsDeps = Pick<
+  CoreContext,
+  'settings' | 'signIn' | 'staff' | 'guard' | 'audit' | 'transactions' | 'client' | 'log' | 'configFor' | 'saveEnvironment' | 'setActive'
+>;
+
+export function settingsHandlers(ctx: SettingsDeps): HandlerMap<ChannelsOf<'settings'>> {
   const owner = () => ctx.signIn.current();
 
   /** The owner PIN typed again to confirm a switch of environment (counted by the lock-out like a sign-in). */
@@ -111,7 +115,10 @@ export function settingsHandlers(ctx: CoreContext): HandlerMap<Exclude<ChannelsO
 }
 
 /** Asks the service to resolve a known number with these credentials: a name or "no such account" proves them. */
-async function testConnection(ctx: CoreContext, environment: Environment): Promise<IpcResponse<'settings:testConnection'>> {
+async function testConnection(
+  ctx: Pick<CoreContext, 'configFor' | 'client' | 'log'>,
+  environment: Environment,
+): Promise<IpcResponse<'settings:testConnection'>> {
   const config = await ctx.configFor(environment);
   const missing = (['baseUrl', 'merchantId', 'secretKey'] as const).filter((k) => !config[k]);
   if (missing.length > 0) {
@@ -139,5 +146,3 @@ async function testConnection(ctx: CoreContext, environment: Environment): Promi
   if (result.status === 401) return { result: 'unauthorized', message: UNAUTHENTICATED_MESSAGE.replace(' No money was taken.', '') };
   return { result: 'error', message: messageForServiceError(result.status, result.code, result.message) };
 }
-
-export { appHandlers } from './app-handlers.js';

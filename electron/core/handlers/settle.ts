@@ -1,15 +1,17 @@
-/** Handlers for settling a payment by hand (`payments:settle`, managers and the owner) and the owner's alerts (`alerts:*`). */
-import type { IpcContract, IpcResponse } from '../../../shared/ipc/contract.js';
-import type { z } from 'zod';
+/** Settling by hand a payment whose result never came: `payments:settle`, managers and the owner. */
 import type { CoreContext } from '../core-context.js';
+import type { HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
 import { toPaymentView } from '../payments/index.js';
-import { settleByHand } from './settle-by-hand.js';
+import { settleByHand } from '../settle/index.js';
 
-type SettleChannel = 'payments:settle' | 'alerts:list' | 'alerts:acknowledge';
-type Handlers = { [C in SettleChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
+/** What settling uses of the core: the stores it writes in one transaction, the audit log, the screens to tell. */
+export type SettleHandlerDeps = Pick<
+  CoreContext,
+  'db' | 'repo' | 'transactions' | 'audit' | 'now' | 'settings' | 'signIn' | 'log' | 'emitPayment'
+>;
 
-export function settleHandlers(ctx: CoreContext): Handlers {
+export function settleHandlers(ctx: SettleHandlerDeps): HandlerMap<'payments:settle'> {
   const me = () => {
     const person = ctx.signIn.current();
     if (!person) throw new CoreError('FORBIDDEN', 'Sign in first.');
@@ -17,20 +19,14 @@ export function settleHandlers(ctx: CoreContext): Handlers {
   };
   return {
     'payments:settle': async (request) => {
-      const deps = { ...ctx, tillId: () => ctx.settings.settings.tillId };
+      const { db, repo, transactions, audit, now } = ctx;
+      const deps = { db, repo, transactions, audit, now, tillId: () => ctx.settings.settings.tillId };
       const { answer, settled } = settleByHand(deps, ctx.settings.settings.active, request, me());
       if (settled) {
         ctx.log.info('payment.settled_by_hand', { id: settled.id, outcome: settled.hand_outcome, state: settled.state });
         ctx.emitPayment(toPaymentView(settled));
       }
       return answer;
-    },
-    'alerts:list': async ({ all }) => ({ items: ctx.alerts.list(all === true) }),
-    'alerts:acknowledge': async ({ id }) => {
-      const person = me();
-      const { alert, first } = ctx.alerts.acknowledge(id, person);
-      if (first) ctx.audit.record(person, 'alert_acknowledged', `alert ${id}: ${alert.message}`);
-      return alert;
     },
   };
 }

@@ -1,19 +1,18 @@
-/** Handlers for shifts: the signed-in person's current shift, the list, one report, closing and printing a shift. */
-import type { IpcContract, IpcResponse } from '../../../shared/ipc/contract.js';
-import type { z } from 'zod';
-import type { CoreContext } from '../core-context.js';
-import { CoreError } from '../errors.js';
+/** Shifts: `shifts:*`: the signed-in person's current shift, the list, one report, closing and printing a shift. */
 import { buildShiftReport } from '../../../shared/receipt/build-shift-report.js';
-import { printDocuments } from '../printing/index.js';
+import type { CoreContext } from '../core-context.js';
+import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
+import { CoreError } from '../errors.js';
 import type { Person } from '../people/index.js';
+import { printDocuments } from '../printing/index.js';
 
-export type ShiftChannel = 'shifts:current' | 'shifts:list' | 'shifts:get' | 'shifts:close' | 'shifts:print';
-type Handlers = { [C in ShiftChannel]: (request: z.output<IpcContract[C]['request']>) => Promise<IpcResponse<C>> };
+/** What the shifts' channels use of the core. */
+export type ShiftsDeps = Pick<CoreContext, 'shifts' | 'signIn' | 'audit' | 'settings' | 'printing' | 'now'>;
 
 /** A cashier deals with their own shifts only; a manager or the owner with anyone's. */
 const seesAll = (person: Person) => person.role !== 'cashier';
 
-export function createShiftHandlers(ctx: CoreContext): Handlers {
+export function shiftHandlers(ctx: ShiftsDeps): HandlerMap<ChannelsOf<'shifts'>> {
   const { shifts, signIn } = ctx;
   const me = (): Person => {
     const person = signIn.current();

@@ -1,5 +1,5 @@
 /**
- * What a cashier may see of this till's payments (issue 12's roles): only those they started in their
+ * What a cashier may see of this till's payments (shared/ipc/roles.ts): only those they started in their
  * own open shift. A manager, the owner and the one-person shop (nobody signed in) see every payment.
  * The core applies it on every channel that reads payments (history, payments:get/pending/stopWaiting,
  * receipts, shifts:print), and answers for any other payment as for an unknown id.

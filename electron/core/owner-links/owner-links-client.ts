@@ -1,5 +1,5 @@
 /**
- * The till's requests for the owner's phone links (issue 21): `POST|GET|PATCH /v1/owner-links` and
+ * The till's requests for the owner's phone links: `POST|GET|PATCH /v1/owner-links` and
  * `DELETE /v1/owner-links/<id>` on the environment's relay, with that environment's till token.
  * The relay's answers are validated before anything reaches a screen; the link's token is handed back
  * once (inside the URL) and never stored nor logged here.

@@ -1,9 +1,9 @@
 /**
- * The owner's phone links follow the shop's time zone (issue 21). A link's days are counted in the
+ * The owner's phone links follow the shop's time zone. A link's days are counted in the
  * zone the relay holds for it; when the owner changes the till's time zone in Settings, the till tells
  * each environment's relay, which moves every link of the merchant to it (their open pages use it from
  * their next request). Best effort, as a relay may be offline: a failure is logged, and the zone is
- * sent again whenever the owner opens the phone links' list (handlers.ts), where a link still showing
+ * sent again whenever the owner opens the phone links' list (`owner-links:list`), where a link still showing
  * another zone is put right. Decision and reasons: docs/security.md, "The owner's phone link".
  */
 import { ENVIRONMENTS, type Environment } from '../../../shared/domain.js';

@@ -1,6 +1,6 @@
 /**
  * The wallet names the core itself looked up (payments:resolveAccount), kept a short while per environment,
- * number and network (issue 20 item 12). A charge stores the name found here, never one the renderer sends:
+ * number and network. A charge stores the name found here, never one the renderer sends:
  * a name that was not looked up, or looked up too long ago, is stored as empty.
  */
 import type { Environment } from '../../../shared/domain.js';

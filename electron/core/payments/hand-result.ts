@@ -10,7 +10,7 @@ import type { Environment } from '../../../shared/domain.js';
 import { formatGhs, parseAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
 import { NOT_PAID_REFERENCE_PREFIX, type WireTransaction } from '../../../shared/wire/transaction.js';
-import type { Alerts } from './alerts.js';
+import type { Alerts } from '../alerts/index.js';
 import type { PaymentRow, PaymentsRepo } from './payments-repo.js';
 import type { TransactionsStore } from '../takings/index.js';
 

@@ -1,5 +1,5 @@
-/** The payments domain's front door (what other folders may use): charging: the engine and its state changes, the payments repository, the service client, landing results, owner alerts. */
-export { Alerts } from './alerts.js';
+/** The payments domain's front door (what other folders may use): charging: the engine and its state changes, the payments repository, the service client, landing results, the names looked up for a number. */
+export { AccountNames } from './account-names.js';
 export { UNAUTHENTICATED_MESSAGE, messageForServiceError } from './error-messages.js';
 export { handReferenceOf } from './hand-result.js';
 export type { EngineDeps } from './payment-engine-deps.js';

@@ -2,7 +2,7 @@
 import type { Environment } from '../../../shared/domain.js';
 import type { PaymentView } from '../../../shared/ipc/contract.js';
 import type { Cashier } from '../../../shared/wire/payment-metadata.js';
-import type { Alerts } from './alerts.js';
+import type { Alerts } from '../alerts/index.js';
 import type { Db } from '../storage/index.js';
 import type { Logger } from '../logger.js';
 import type { PaymentsRepo } from './payments-repo.js';

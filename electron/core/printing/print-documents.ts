@@ -4,9 +4,6 @@ import type { PrintResult } from '../../../shared/ipc/receipt-contract.js';
 import type { ReceiptSettings } from '../../../shared/receipt/receipt-settings.js';
 import type { PrintService } from './print-service.js';
 
-export type ReceiptChannel =
-  'receipt:preview' | 'receipt:print' | 'receipt:testPrint' | 'printer:printPage' | 'printer:list' | 'settings:saveReceipt';
-
 /** What printing needs of the core: the print service and the paper the owner chose. */
 export type PrintDeps = { printing: PrintService; settings: { settings: { receipt: Pick<ReceiptSettings, 'paper'> } } };
 

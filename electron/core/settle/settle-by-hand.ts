@@ -1,5 +1,5 @@
 /**
- * Settle by hand (issue 12 item 6): a payment of this till that never got a result (overdue: its webhook
+ * Settle by hand: a payment of this till that never got a result (overdue: its webhook
  * most likely failed every attempt) is given the outcome a manager verified on the service's dashboard.
  * One SQLite transaction writes the payment's final state with the hand settlement, a transaction row
  * counted by takings, the rollup and the CSV (settled_by_hand = 1), and the audit entry; a refusal changes

@@ -201,7 +201,7 @@ export class TransactionsStore {
   /**
    * `sign` -1 takes a row back out (a hand settlement the service's result replaces). The rollup is keyed by
    * who started the payment and whether it was settled by hand too, so takings' figures per cashier and the
-   * part settled by hand read the rollup's few rows, never the range's transactions (issue 20 item 14).
+   * part settled by hand read the rollup's few rows, never the range's transactions.
    */
   private addToRollup(row: RollupSource, sign: 1 | -1 = 1): void {
     const success = row.status === 'SUCCESS';

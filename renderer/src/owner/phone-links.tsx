@@ -9,7 +9,7 @@ import type { OwnerLinkView } from '../../../shared/ipc/contract';
 import { useCoreRead } from '../hooks/use-core-read';
 import { QrCode } from '../printing/qr-code';
 
-const readLinks = () => call('phone:listLinks', {});
+const readLinks = () => call('owner-links:list', {});
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
 function LinkRow({ link, onOff }: { link: OwnerLinkView; onOff: (link: OwnerLinkView) => void }) {
@@ -78,7 +78,7 @@ export function PhoneLinks({ environment }: { environment: 'test' | 'live' }) {
   const make = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      const answer = await call('phone:createLink', { label: label.trim(), environment });
+      const answer = await call('owner-links:create', { label: label.trim(), environment });
       setMade({ url: answer.url, label: answer.link.label });
       setLabel('');
       setMessage(null);
@@ -89,7 +89,7 @@ export function PhoneLinks({ environment }: { environment: 'test' | 'live' }) {
   };
   const turnOff = async (link: OwnerLinkView) => {
     try {
-      await call('phone:revokeLink', { id: link.id, environment: link.environment });
+      await call('owner-links:revoke', { id: link.id, environment: link.environment });
       setMessage({ ok: true, text: `${link.label}: turned off.` });
       setMade(null);
       void reload();

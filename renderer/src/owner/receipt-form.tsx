@@ -37,7 +37,7 @@ export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; 
     const clean = toSettings(values);
     if (!('paper' in clean)) return setMessage({ ok: false, ...clean });
     try {
-      await call('settings:saveReceipt', clean);
+      await call('receipt:saveSettings', clean);
       setMessage({ ok: true, text: 'Receipt and printer saved.' });
       unsaved.saved(values);
       onSaved();

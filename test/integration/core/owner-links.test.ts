@@ -23,10 +23,10 @@ const refusal = (promise: Promise<unknown>) =>
 describe('takings on the owner’s phone', () => {
   it('the owner makes a link, the phone sees a sale live with the till’s figures, a cashier is refused, turning it off ends the page', async () => {
     const { core, services } = fixture;
-    const made = await core.invoke('phone:createLink', { label: "Auntie Efua's phone", environment: 'test' });
+    const made = await core.invoke('owner-links:create', { label: "Auntie Efua's phone", environment: 'test' });
     expect(made.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/owner#t=ov_[A-Za-z0-9_-]{43}$/);
     expect(made.link).toMatchObject({ label: "Auntie Efua's phone", environment: 'test', revokedAt: null });
-    const listed = await core.invoke('phone:listLinks', {});
+    const listed = await core.invoke('owner-links:list', {});
     expect(listed.links.map((l) => l.id)).toContain(made.link.id);
     expect(JSON.stringify(listed)).not.toContain(made.url.split('#t=')[1]);
 
@@ -63,20 +63,20 @@ describe('takings on the owner’s phone', () => {
     // A cashier: refused by the core before any relay is asked.
     await core.invoke('staff:add', { name: 'Kofi', role: 'cashier', pin: KOFI });
     await core.invoke('session:signIn', { pin: KOFI });
-    expect(await refusal(core.invoke('phone:createLink', { label: 'Mine', environment: 'test' }))).toBe('FORBIDDEN');
-    expect(await refusal(core.invoke('phone:listLinks', {}))).toBe('FORBIDDEN');
-    expect(await refusal(core.invoke('phone:revokeLink', { id: made.link.id, environment: 'test' }))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('owner-links:create', { label: 'Mine', environment: 'test' }))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('owner-links:list', {}))).toBe('FORBIDDEN');
+    expect(await refusal(core.invoke('owner-links:revoke', { id: made.link.id, environment: 'test' }))).toBe('FORBIDDEN');
 
     await core.invoke('session:signIn', { pin: PIN });
-    await core.invoke('phone:revokeLink', { id: made.link.id, environment: 'test' });
+    await core.invoke('owner-links:revoke', { id: made.link.id, environment: 'test' });
     await sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 3_000);
     expect((await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).status).toBe(401);
-    expect((await core.invoke('phone:listLinks', {})).links.find((l) => l.id === made.link.id)?.revokedAt).not.toBeNull();
+    expect((await core.invoke('owner-links:list', {})).links.find((l) => l.id === made.link.id)?.revokedAt).not.toBeNull();
   });
 
   it('the shop’s new time zone reaches its links: at once, or when the list is next opened after the relay was away', async () => {
     const { core, services } = fixture;
-    const made = await core.invoke('phone:createLink', { label: 'Zone phone', environment: 'test' });
+    const made = await core.invoke('owner-links:create', { label: 'Zone phone', environment: 'test' });
     expect(made.link.timeZone).toBe('Africa/Accra');
     const base = services.relay.url;
     // node:http without keep-alive: the relay is stopped and started again below.
@@ -109,7 +109,7 @@ describe('takings on the owner’s phone', () => {
     }
     // (A kept-alive socket to the stopped relay may fail once: polled.)
     await expect.poll(onRelay, { timeout: 5_000 }).toBe('Pacific/Kiritimati');
-    const listedZone = async () => (await core.invoke('phone:listLinks', {})).links.find((l) => l.id === made.link.id)?.timeZone;
+    const listedZone = async () => (await core.invoke('owner-links:list', {})).links.find((l) => l.id === made.link.id)?.timeZone;
     await expect.poll(listedZone, { timeout: 5_000 }).toBe('Asia/Kolkata');
     expect(await onRelay()).toBe('Asia/Kolkata');
     await core.invoke('settings:saveTill', { tillName: 'Front counter', timeZone: 'Africa/Accra' });

@@ -18,7 +18,7 @@ let printer: FakePrinter;
 
 async function setReceipt(patch: Partial<ReceiptSettings>): Promise<void> {
   const current = (await fixture.core.invoke('settings:get', {})).receipt;
-  await fixture.core.invoke('settings:saveReceipt', { ...current, ...patch });
+  await fixture.core.invoke('receipt:saveSettings', { ...current, ...patch });
 }
 
 async function pay(suffix: string, amount = '12.50', description?: string) {

@@ -18,7 +18,7 @@ let kofiShift: string;
 
 async function setPaper(paper: 58 | 80): Promise<void> {
   const current = (await fixture.core.invoke('settings:get', {})).receipt;
-  await fixture.core.invoke('settings:saveReceipt', { ...current, paper, printer: 'network', host: '127.0.0.1', port: printer.port });
+  await fixture.core.invoke('receipt:saveSettings', { ...current, paper, printer: 'network', host: '127.0.0.1', port: printer.port });
 }
 
 async function printShift(id: string) {

@@ -16,20 +16,32 @@ const TREE: Record<string, string> = {
   // A domain with its front door and a file behind it.
   'electron/core/payments/index.ts': "export { PaymentsRepo } from './payments-repo.js';",
   'electron/core/payments/payments-repo.ts': 'export class PaymentsRepo {}',
-  'electron/core/payments/handlers.ts':
-    "import type { CoreContext } from '../core-context.js';\nexport const paymentHandlers = (_: CoreContext) => ({});",
+  'electron/core/errors.ts': 'export class CoreError extends Error {}',
+  // The wiring: the core's index builds the handlers wing, whose maps read the context and the domains' front doors.
   'electron/core/core-context.ts':
     "import type { PaymentsRepo } from './payments/index.js';\nexport type CoreContext = { repo: PaymentsRepo };",
-  'electron/core/handlers.ts': "export { paymentHandlers } from './payments/handlers.js';",
+  'electron/core/handlers/payments.ts':
+    "import type { CoreContext } from '../core-context.js';\nimport { PaymentsRepo } from '../payments/index.js';\nexport const paymentHandlers = (_: Pick<CoreContext, 'repo'>) => new PaymentsRepo();",
+  'electron/core/handlers/index.ts': "export { paymentHandlers } from './payments.js';",
+  'electron/core/index.ts': "import { paymentHandlers } from './handlers/index.js';\nexport const core = paymentHandlers;",
   'electron/core/day/index.ts': "export { close } from './day-close.js';",
   // Allowed: another domain through the front door.
   'electron/core/day/day-close.ts': "import { PaymentsRepo } from '../payments/index.js';\nexport const close = () => new PaymentsRepo();",
-  // Refused: a deep import into another domain's folder.
+  // Refused: a deep import into another domain's folder, from a domain and from the handlers wing.
   'electron/core/day/deep.ts': "import { PaymentsRepo } from '../payments/payments-repo.js';\nexport const deep = PaymentsRepo;",
-  // Refused: a lower domain (payments) importing a higher one (day).
+  'electron/core/handlers/deep.ts': "import { PaymentsRepo } from '../payments/payments-repo.js';\nexport const deep = PaymentsRepo;",
+  // Refused: a lower domain (payments) importing a higher one (day), a handler map left in a domain folder too.
   'electron/core/payments/upward.ts': "import { close } from '../day/index.js';\nexport const upward = close;",
-  // Refused: domain logic reaching up to the wiring.
+  'electron/core/payments/handlers.ts': "import { close } from '../day/index.js';\nexport const paymentHandlers = close;",
+  // Refused: a domain importing a handler file, or the wiring (the context, the core's index, the wing's front door).
+  'electron/core/payments/to-handler.ts': "import { paymentHandlers } from '../handlers/payments.js';\nexport const h = paymentHandlers;",
   'electron/core/payments/to-wiring.ts': "import type { CoreContext } from '../core-context.js';\nexport type T = CoreContext;",
+  'electron/core/day/to-index.ts': "import { core } from '../index.js';\nexport const c = core;",
+  'electron/core/day/to-handlers.ts': "import { paymentHandlers } from '../handlers/index.js';\nexport const h = paymentHandlers;",
+  // Refused: the wing importing the core's index above it.
+  'electron/core/handlers/to-index.ts': "import { core } from '../index.js';\nexport const c = core;",
+  // Refused: a core folder that is no listed domain (the layer rules would not see it).
+  'electron/core/misc/thing.ts': "import { CoreError } from '../errors.js';\nexport const thing = CoreError;",
   // Refused: the shell past the core's index.
   'electron/main/shell.ts': "import { PaymentsRepo } from '../core/payments/index.js';\nexport const shell = PaymentsRepo;",
   // The relay: folders by concern, each with its front door.
@@ -51,7 +63,15 @@ const TREE: Record<string, string> = {
 };
 
 const EXPECTED = [
+  'core-domain-listed electron/core/misc/thing.ts -> electron/core/errors.ts',
   'core-front-door electron/core/day/deep.ts -> electron/core/payments/payments-repo.ts',
+  'core-front-door electron/core/handlers/deep.ts -> electron/core/payments/payments-repo.ts',
+  'core-front-door electron/core/payments/to-handler.ts -> electron/core/handlers/payments.ts',
+  'core-layer-up electron/core/day/to-handlers.ts -> electron/core/handlers/index.ts',
+  'core-layer-up electron/core/day/to-index.ts -> electron/core/index.ts',
+  'core-layer-up electron/core/handlers/to-index.ts -> electron/core/index.ts',
+  'core-layer-up electron/core/payments/handlers.ts -> electron/core/day/index.ts',
+  'core-layer-up electron/core/payments/to-handler.ts -> electron/core/handlers/payments.ts',
   'core-layer-up electron/core/payments/to-wiring.ts -> electron/core/core-context.ts',
   'core-layer-up electron/core/payments/upward.ts -> electron/core/day/index.ts',
   'no-circular shared/a.ts -> shared/b.ts',
@@ -85,5 +105,33 @@ afterAll(() => removeDir(dir));
 describe('import boundaries (dependency-cruiser, the project config)', () => {
   it('refuses deep imports, upward imports, a circle and the shell past the core index, and nothing else', () => {
     expect(violations).toEqual(EXPECTED);
+  });
+
+  const upward = (from: string) => violations.filter((v) => v.startsWith(`core-layer-up electron/core/${from} `));
+
+  it('refuses a lower domain importing a higher one, with no exception for a file named handlers.ts', () => {
+    expect(upward('payments/upward.ts')).toEqual(['core-layer-up electron/core/payments/upward.ts -> electron/core/day/index.ts']);
+    expect(upward('payments/handlers.ts')).toEqual(['core-layer-up electron/core/payments/handlers.ts -> electron/core/day/index.ts']);
+  });
+
+  it('refuses a domain importing a handler file or the handlers wing', () => {
+    expect(upward('payments/to-handler.ts')).toHaveLength(1);
+    expect(upward('day/to-handlers.ts')).toHaveLength(1);
+  });
+
+  it("refuses a domain importing the wiring (the context, the core's index), and the wing importing the index", () => {
+    expect(upward('payments/to-wiring.ts')).toHaveLength(1);
+    expect(upward('day/to-index.ts')).toHaveLength(1);
+    expect(upward('handlers/to-index.ts')).toHaveLength(1);
+  });
+
+  it('allows the wiring downward: the index to the wing, the wing to the context and the front doors', () => {
+    const allowed = [
+      'electron/core/index.ts',
+      'electron/core/handlers/index.ts',
+      'electron/core/handlers/payments.ts',
+      'electron/core/core-context.ts',
+    ];
+    expect(violations.filter((v) => allowed.some((file) => v.includes(` ${file} ->`)))).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../../../electron/core/storage/database.js';
 import { PaymentEngine, type EngineDeps } from '../../../../electron/core/payments/payment-engine.js';
-import { Alerts } from '../../../../electron/core/payments/alerts.js';
+import { Alerts } from '../../../../electron/core/alerts/alerts.js';
 import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
 import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
 import { createLogger, type LogLine } from '../../../../electron/core/logger.js';

@@ -4,7 +4,7 @@
  * (agreeing: confirmed; disagreeing: the service wins and the owner is alerted; twice: nothing more).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Alerts } from '../../../../electron/core/payments/alerts.js';
+import type { Alerts } from '../../../../electron/core/alerts/alerts.js';
 import type { AuditLog } from '../../../../electron/core/people/audit-log.js';
 import type { Db } from '../../../../electron/core/storage/database.js';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
