@@ -1,10 +1,11 @@
 /**
  * The one IPC contract between the renderer and the till core.
  *
- * Every call is `domain:verb` with a zod request and response schema. The main process registers a
- * handler for each channel in a loop (validating the request and the sender), the preload exposes
- * only `invoke(channel, payload)` for these channels and `on(event, cb)` for the events below, and
- * the browser-test bridge forwards the same calls to the same core. The list is written once: each
+ * Every call is `domain:verb` (the domain named like its folders, e.g. `owner-links:create`) with a zod
+ * request and response schema. The main process registers a handler for each channel in a loop
+ * (validating the request and the sender), the preload exposes only `invoke(channel, payload)` for these
+ * channels and `on(event, cb)` for the events below, and the browser-test bridge forwards the same calls
+ * to the same core. The list is written once: each
  * domain's channels and schemas live in their own file here (`<domain>-contract.ts`, named like the
  * channels' prefix) and are assembled below; import everything from this module.
  */

@@ -83,7 +83,7 @@ describe('IPC name lists used by the preload', () => {
   it('are exactly the contract channels and events', () => {
     expect([...IPC_CHANNEL_NAMES].sort()).toEqual(Object.keys(ipcContract).sort());
     expect([...IPC_EVENT_NAMES].sort()).toEqual(Object.keys(ipcEvents).sort());
-    for (const name of [...IPC_CHANNEL_NAMES, ...IPC_EVENT_NAMES]) expect(name).toMatch(/^[a-z]+:[a-zA-Z]+$/);
+    for (const name of [...IPC_CHANNEL_NAMES, ...IPC_EVENT_NAMES]) expect(name).toMatch(/^[a-z]+(-[a-z]+)*:[a-zA-Z]+$/);
   });
 });
 
