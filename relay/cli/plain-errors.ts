@@ -33,7 +33,7 @@ export function plainMessage(err: unknown): string | undefined {
     return `Cannot listen on ${e.address ?? ''}:${e.port ?? ''}: the ${e.code === 'EADDRNOTAVAIL' ? 'host' : 'port'} ${what[e.code]} (--host, --port)`;
   }
   // The single shop's SQLite file cannot be opened: most often a data folder this user may not write, e.g.
-  // under systemd's ProtectSystem=strict without ReadWritePaths= (relay/README.md, "One shop … under systemd").
+  // under systemd's ProtectSystem=strict without ReadWritePaths= (relay/docs/operator-guide.md, "One shop (SQLite) under systemd").
   if (e.name === 'SqliteError' && e.code === 'SQLITE_CANTOPEN') {
     return `Cannot open the relay's SQLite file in its data folder (--data, RELAY_DATA_DIR): ${e.message}. The folder must be writable by this user (under systemd: ReadWritePaths=)`;
   }

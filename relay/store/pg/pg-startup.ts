@@ -43,7 +43,7 @@ export function connectError(err: unknown): Error {
   if (code === '28P01' || code === '28000') {
     return new PgSetupError(`The relay database refused the login (${describe(err)}): check the user and password in RELAY_DATABASE_URL`);
   }
-  if (code === '3D000') return new PgSetupError(`${describe(err)}: create it first (relay/README.md, "Database bootstrap")`);
+  if (code === '3D000') return new PgSetupError(`${describe(err)}: create it first (relay/docs/postgresql.md, "Database bootstrap")`);
   return new PgSetupError(`Cannot open the relay database: ${describe(err)}${code ? ` (SQLSTATE ${code})` : ''}`);
 }
 
@@ -60,7 +60,7 @@ export async function migrationError(client: pg.ClientBase, err: unknown): Promi
   const db = who?.db ?? 'the database';
   return new PgSetupError(
     `Role "${role}" may not create the relay's tables in database "${db}" (owned by "${who?.owner ?? '?'}"; ${describe(err)}): ` +
-      `make it the owner (ALTER DATABASE "${db}" OWNER TO "${role}", or CREATE DATABASE … OWNER "${role}"), see relay/README.md, "Database bootstrap"`,
+      `make it the owner (ALTER DATABASE "${db}" OWNER TO "${role}", or CREATE DATABASE … OWNER "${role}"), see relay/docs/postgresql.md, "Database bootstrap"`,
   );
 }
 

@@ -96,7 +96,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     // A look-up by reference alone reads the UNIQUE (environment, reference) index once per environment
     // (event-log.ts), so this second index of the references only cost every insert: its pages written
-    // to the WAL at each commit, about a quarter of a group commit's time (relay/README.md, Performance).
+    // to the WAL at each commit, about a quarter of a group commit's time (docs/performance.md).
     version: 8,
     name: 'drop events_reference (the unique index answers look-ups by reference)',
     up: 'DROP INDEX events_reference',

@@ -101,8 +101,8 @@ export const OWNER_LINK_REVOKER_MIGRATION: Migration = {
 /**
  * Migration 7: the summary row of an accepted event is written by the committer (EventLog.apply) from the
  * fields the receiver worked out from the parsed transaction (store/owner-summary.ts), instead of by a
- * trigger reading the JSON again with a dozen json_extract calls inside the commit (relay/README.md,
- * "Performance"). Same rules, same transaction; PostgreSQL does the same (its migration 9).
+ * trigger reading the JSON again with a dozen json_extract calls inside the commit
+ * (docs/performance.md). Same rules, same transaction; PostgreSQL does the same (its migration 9).
  */
 export const OWNER_SUMMARY_BY_COMMITTER_MIGRATION: Migration = {
   version: 7,

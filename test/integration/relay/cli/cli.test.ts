@@ -30,7 +30,7 @@ describe('relay CLI', () => {
     expect(dup.stderr).toContain('tills.1.label');
   });
 
-  // relay/README.md "One shop (SQLite) under systemd": root runs the token commands on the file the relay's
+  // relay/docs/operator-guide.md "One shop (SQLite) under systemd": root runs the token commands on the file the relay's
   // user reads; a new file owned by root would end that user's reloads (EACCES) and then its next start.
   const asRoot = process.getuid?.() === 0;
   it.skipIf(!asRoot)(

@@ -1,11 +1,11 @@
 /**
- * The production install of relay/README.md ("Installing on a server"), run as written (issue 19, §1 and
- * §6): `npm run build:relay`, `npm pack ./relay`, then the server's commands in a temporary folder standing
+ * The production install of relay/docs/operator-guide.md ("Installing on a server"), run as written:
+ * `npm run build:relay`, `npm pack ./relay`, then the server's commands in a temporary folder standing
  * for `/`; the installed relay, run by plain `node` with no TypeScript loader and none of the till's
  * packages, manages merchants and serves on a real PostgreSQL. The systemd unit's files are the ones the
  * install created.
  *
- * Two departures from the README, both for this machine: the host steps `useradd` and `chown` are left
+ * Two departures from the guide, both for this machine: the host steps `useradd` and `chown` are left
  * out (they need a real root system), and `npm install` runs with `--ignore-scripts` because
  * better-sqlite3's install script downloads its addon from GitHub (unreachable here) or compiles it for
  * minutes; the PostgreSQL relay loads no native code, and npm's registry is reachable (here and in CI).
@@ -17,31 +17,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { blockAfter, readDoc } from '../../../support/doc-blocks.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const run = promisify(execFile);
-const readme = readFileSync(join(ROOT, 'relay/README.md'), 'utf8');
+const guide = readDoc('relay/docs/operator-guide.md');
+const proxies = readDoc('relay/docs/proxies.md');
+const postgres = readDoc('relay/docs/postgresql.md');
 
-/** The first ```<lang> block after `heading`. */
-function block(heading: string, lang: string): string {
-  const section = readme.slice(readme.indexOf(heading));
-  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(section);
-  if (!m) throw new Error(`relay/README.md: no ${lang} block under "${heading}"`);
-  return m[1]!;
-}
-
-/** The first ```<lang> block after the first occurrence of `text`. */
-function blockAfter(text: string, lang: string): string {
-  const at = readme.indexOf(text);
-  if (at < 0) throw new Error(`relay/README.md: no "${text}"`);
-  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(readme.slice(at));
-  if (!m) throw new Error(`relay/README.md: no ${lang} block after "${text}"`);
-  return m[1]!;
-}
-
-describePg('the relay installed on its own, as relay/README.md says', () => {
+describePg('the relay installed on its own, as relay/docs/operator-guide.md says', () => {
   const cluster = usePgCluster();
   const tmp = tempDir('relay-install');
   const fsRoot = join(tmp, 'root');
@@ -54,12 +40,10 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
     await run(process.execPath, ['scripts/build-relay.mjs'], { cwd: ROOT });
     const packed = await run('npm', ['pack', './relay', '--pack-destination', tmp, '--json'], { cwd: ROOT });
     const tarball = join(tmp, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
-    expect(block('## Installing on a server', 'sh')).toContain(`npm pack ./relay`);
+    expect(blockAfter(guide, '## Installing on a server', 'sh')).toContain(`npm pack ./relay`);
 
     // The server's commands, with / moved to the temporary folder.
-    const serverBlock = readme.slice(readme.indexOf('On the server ('));
-    const steps = /```sh\n([\s\S]*?)\n```/
-      .exec(serverBlock)![1]!
+    const steps = blockAfter(guide, 'On the server (', 'sh')
       .split('\n')
       .filter((line) => !/^(useradd|chown) /.test(line))
       .map((line) =>
@@ -100,13 +84,13 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
     const pgCommands = staticImports('pg-commands.js');
     expect(pgCommands).toContain('pg');
     for (const heavy of ['prom-client', 'better-sqlite3', 'node:http']) expect(pgCommands).not.toContain(heavy);
-    // merchant/key/token list: pg and nothing more (zod alone cost a list ~80 ms of the 300, issue 19 §1).
+    // merchant/key/token list: pg and nothing more (loading zod alone is a large share of a list's time).
     expect(staticImports('pg-list-commands.js').filter((p) => !p.startsWith('node:'))).toEqual(['pg']);
     expect(staticImports('serve.js')).toEqual(expect.arrayContaining(['pg', 'prom-client', 'better-sqlite3', 'node:http']));
   });
 
   it('the systemd unit names files the install created', () => {
-    const unit = block('A systemd unit per instance', 'ini');
+    const unit = blockAfter(guide, 'A systemd unit per instance', 'ini');
     const paths = [...unit.matchAll(/(?<=[=\s])(\/(?:opt|etc)\/momo-relay\/?[^\s]*)/g)].map((m) => m[1]!);
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -122,10 +106,10 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
   });
 
   it('"Setting up" runs as written on the install: the env file, the master key file, the installed command', async () => {
-    // The database URL of the install's relay.env is the test cluster's (the README's is an example).
+    // The database URL of the install's relay.env is the test cluster's (the guide's is an example).
     writeFileSync(at('/etc/momo-relay/relay.env'), `RELAY_DATABASE_URL=${url}\n`, { mode: 0o600 });
     writeFileSync(join(tmp, 'ama-secret.txt'), `sk_live_${'AmaSecret0000000000000001'}`);
-    const steps = block('### Setting up', 'sh')
+    const steps = blockAfter(postgres, '## Setting up', 'sh')
       .replaceAll('/opt/momo-relay', at('/opt/momo-relay'))
       .replaceAll('/etc/momo-relay', at('/etc/momo-relay'))
       .replace('pk_live_…', 'pk_live_Ama000001');
@@ -135,21 +119,21 @@ describePg('the relay installed on its own, as relay/README.md says', () => {
   }, 120_000);
 
   it('the two-instances-on-one-machine commands derive a template unit and point the proxy at both ports', async () => {
-    const commands = blockAfter('**Two instances on one machine**', 'sh').split('\n');
+    const commands = blockAfter(proxies, '## Two instances on one machine', 'sh').split('\n');
     const unitDir = join(tmp, 'systemd');
     mkdirSync(unitDir, { recursive: true });
-    writeFileSync(join(unitDir, 'momo-relay.service'), block('A systemd unit per instance', 'ini'));
+    writeFileSync(join(unitDir, 'momo-relay.service'), blockAfter(guide, 'A systemd unit per instance', 'ini'));
     const nginx = join(tmp, 'momo-relay.conf');
-    writeFileSync(nginx, blockAfter('spreading over two instances:', 'nginx'));
+    writeFileSync(nginx, blockAfter(proxies, 'spreading over two instances:', 'nginx'));
     const caddy = join(tmp, 'Caddyfile');
-    writeFileSync(caddy, blockAfter('\nWith Caddy:\n', 'caddyfile'));
+    writeFileSync(caddy, blockAfter(proxies, '\nWith Caddy:\n', 'caddyfile'));
     const script = commands
       .filter((line) => !line.startsWith('systemctl '))
       .map((line) => line.replaceAll('/etc/systemd/system', unitDir).replaceAll('/etc/nginx/conf.d/momo-relay.conf', nginx))
       .join('\n');
     await run('bash', ['-e', '-c', script]);
     // "With Caddy, the last line's sed on /etc/caddy/Caddyfile instead."
-    expect(readme).toContain("(With Caddy, the last line's `sed` on `/etc/caddy/Caddyfile` instead.)");
+    expect(proxies.text).toContain("(With Caddy, the last line's `sed` on `/etc/caddy/Caddyfile` instead.)");
     await run('bash', ['-e', '-c', commands.at(-1)!.replace('/etc/nginx/conf.d/momo-relay.conf', caddy)]);
     expect(readFileSync(caddy, 'utf8')).toContain('reverse_proxy 127.0.0.1:8787 127.0.0.1:8788 {');
     const template = readFileSync(join(unitDir, 'momo-relay@.service'), 'utf8');

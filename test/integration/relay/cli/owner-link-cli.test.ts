@@ -18,11 +18,11 @@ import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** The sh block under "Listing and turning off phone links" in relay/README.md. */
-function readmeBlock(): string {
-  const readme = readFileSync(`${ROOT}relay/README.md`, 'utf8');
-  const m = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### Listing and turning off phone links')));
-  if (!m?.[1]) throw new Error('no sh block under "Listing and turning off phone links" in relay/README.md');
+/** The sh block under "Listing and turning off phone links" in relay/docs/http-api.md. */
+function docBlock(): string {
+  const doc = readFileSync(`${ROOT}relay/docs/http-api.md`, 'utf8');
+  const m = /```sh\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf('### Listing and turning off phone links')));
+  if (!m?.[1]) throw new Error('no sh block under "Listing and turning off phone links" in relay/docs/http-api.md');
   return m[1];
 }
 
@@ -129,17 +129,17 @@ describePg('owner-link on PostgreSQL (issue 21)', () => {
     },
   );
 
-  it('the README’s commands run as written', { timeout: 120_000 }, async () => {
+  it('the document’s commands run as written', { timeout: 120_000 }, async () => {
     const { databaseUrl } = await seedPgTenant(cluster(), 'MCH_ama');
     const pool = await openPgPool(databaseUrl, 1);
     open.push({ close: () => pool.end() });
-    // The link the README names (made as the relay makes one; only a token's hash is stored).
+    // The link the document names (made as the relay makes one; only a token's hash is stored).
     await pool.query(
       `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at)
        VALUES ('ol_Xa8_2kPq9mZc', 'MCH_ama', $1, 'live', 'Auntie Efua''s phone', 'Africa/Accra', 'front-counter', $2)`,
       [`sha256:${'a'.repeat(64)}`, new Date().toISOString()],
     );
-    const proc = spawn('bash', ['-euo', 'pipefail', '-c', readmeBlock()], {
+    const proc = spawn('bash', ['-euo', 'pipefail', '-c', docBlock()], {
       cwd: ROOT,
       env: { ...process.env, RELAY_DATABASE_URL: databaseUrl },
     });

@@ -1,7 +1,7 @@
 /**
- * The README's database bootstrap, run as written against a throwaway PostgreSQL 15 cluster (issue 19,
- * §6): the relay's role owns its database and may create its tables in `public`; a database it does not
- * own fails with one line naming the fix. And the connection budget (§4): instances × (pool + 1) is
+ * relay/docs/postgresql.md's database bootstrap, run as written against a throwaway PostgreSQL 15 cluster:
+ * the relay's role owns its database and may create its tables in `public`; a database it does not
+ * own fails with one line naming the fix. And the connection budget: instances × (pool + 1) is
  * compared with max_connections at start (the test cluster has max_connections=200).
  */
 import { execFile } from 'node:child_process';
@@ -17,18 +17,18 @@ import { runRelayCli, spawnRelay } from '../helpers.js';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const run = promisify(execFile);
 
-/** The SQL of the README's bootstrap: the here-document of its `psql … <<'SQL'` command. */
-function bootstrapFromReadme(): { command: string; sql: string } {
-  const readme = readFileSync(join(ROOT, 'relay/README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Database bootstrap'));
+/** The SQL of the document's bootstrap: the here-document of its `psql … <<'SQL'` command. */
+function bootstrapFromDoc(): { command: string; sql: string } {
+  const doc = readFileSync(join(ROOT, 'relay/docs/postgresql.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Database bootstrap'));
   const m = /```sh\n(.*<<'SQL')\n([\s\S]*?)\nSQL\n```/.exec(section);
-  if (!m) throw new Error('relay/README.md: no psql <<SQL block under "Database bootstrap"');
+  if (!m) throw new Error('relay/docs/postgresql.md: no psql <<SQL block under "Database bootstrap"');
   return { command: m[1]!, sql: m[2]! };
 }
 
-describe('the README database bootstrap', () => {
+describe("relay/docs/postgresql.md's database bootstrap", () => {
   it('is a psql command stopping at the first error, creating a role and a database it owns', () => {
-    const { command, sql } = bootstrapFromReadme();
+    const { command, sql } = bootstrapFromDoc();
     expect(command).toBe("runuser -u postgres -- psql -v ON_ERROR_STOP=1 <<'SQL'");
     expect(sql).toMatch(/CREATE ROLE relay LOGIN/);
     expect(sql).toMatch(/CREATE DATABASE relay OWNER relay;/);
@@ -40,8 +40,8 @@ describePg('relay database bootstrap and connection budget on PostgreSQL 15', ()
   let relayUrl = '';
 
   beforeAll(async () => {
-    const { sql } = bootstrapFromReadme();
-    // The README's psql, as the superuser, over TCP to the throwaway cluster (runuser -u postgres is the host's part).
+    const { sql } = bootstrapFromDoc();
+    // The document's psql, as the superuser, over TCP to the throwaway cluster (runuser -u postgres is the host's part).
     const c = cluster();
     const psql = execFile(join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(c.port), '-U', 'postgres', '-v', 'ON_ERROR_STOP=1']);
     psql.stdin!.end(sql);

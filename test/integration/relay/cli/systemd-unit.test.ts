@@ -1,14 +1,15 @@
 /**
- * relay/README.md's systemd units, checked as far as a machine without systemd as PID 1 allows (issue 19 §6):
- * - `systemd-analyze verify` on the unit, on the template unit its "Two instances on one machine" sed makes
- *   (an instance of it), and on the single-shop unit its sed makes, each read from the README: exit 0 and
- *   nothing said (verify exits 0 on an unknown setting, only warning on stderr: a misspelt one is caught here);
- * - every path the unit names is made by the README's own install steps, run here with / in a temporary
+ * The systemd units of relay/docs/operator-guide.md, checked as far as a machine without systemd as PID 1 allows:
+ * - `systemd-analyze verify` on the unit, on the template unit the sed of relay/docs/proxies.md's "Two instances
+ *   on one machine" makes (an instance of it), and on the single-shop unit its sed makes, each read from the
+ *   documents: exit 0 and nothing said (verify exits 0 on an unknown setting, only warning on stderr: a
+ *   misspelt one is caught here);
+ * - every path the unit names is made by the guide's own install steps, run here with / in a temporary
  *   folder (the npm install is install.test.ts's): WorkingDirectory, EnvironmentFile and the master key file
  *   (mode 0600), the config file; the entry is the package's own bin; the user is the one `useradd` makes,
  *   and the single shop's --data is that user's home, the one path it may write (ReadWritePaths).
  * Skipped by name where systemd-analyze is absent (Debian: apt-get install systemd). Whether systemd then
- * runs the unit so (the sandbox, Restart=) is not something verify checks: see relay/README.md.
+ * runs the unit so (the sandbox, Restart=) is not something verify checks: see relay/docs/operator-guide.md.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -16,22 +17,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { blockAfter, readDoc } from '../../../support/doc-blocks.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const readme = readFileSync(join(ROOT, 'relay/README.md'), 'utf8');
+const guide = readDoc('relay/docs/operator-guide.md');
+const proxies = readDoc('relay/docs/proxies.md');
 const ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
 
-/** The first ```<lang> block after `text`. */
-function blockAfter(text: string, lang: string): string {
-  const at = readme.indexOf(text);
-  const m = at < 0 ? null : new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(readme.slice(at));
-  if (!m) throw new Error(`relay/README.md: no ${lang} block after "${text}"`);
-  return m[1]!;
-}
-
-const UNIT = blockAfter('A systemd unit per instance', 'ini');
+const UNIT = blockAfter(guide, 'A systemd unit per instance', 'ini');
 /** A unit's settings: name → values, in order. */
 function settings(unit: string): Map<string, string[]> {
   const found = new Map<string, string[]>();
@@ -54,7 +49,7 @@ async function verify(file: string): Promise<{ code: number; said: string }> {
   return { code: r.code, said: r.said.trim() };
 }
 
-/** The unit as a file: its node where this machine has one (the README's /usr/bin/node, else this node). */
+/** The unit as a file: its node where this machine has one (the guide's /usr/bin/node, else this node). */
 function save(name: string, unit: string): string {
   const file = join(units, name);
   writeFileSync(file, existsSync('/usr/bin/node') ? unit : unit.replace('/usr/bin/node ', `${process.execPath} `));
@@ -62,7 +57,7 @@ function save(name: string, unit: string): string {
 }
 
 describe.skipIf(!ANALYZE)(
-  `relay/README.md's systemd units pass systemd-analyze verify${ANALYZE ? '' : ' (skipped: systemd-analyze is not installed, apt-get install systemd)'}`,
+  `relay/docs/operator-guide.md's systemd units pass systemd-analyze verify${ANALYZE ? '' : ' (skipped: systemd-analyze is not installed, apt-get install systemd)'}`,
   () => {
     it('the unit, with nothing said; a misspelt setting would be', async () => {
       expect(await verify(save('momo-relay.service', UNIT))).toEqual({ code: 0, said: '' });
@@ -71,7 +66,7 @@ describe.skipIf(!ANALYZE)(
     });
 
     it('an instance of the template unit "Two instances on one machine" makes', async () => {
-      const sed = blockAfter('**Two instances on one machine**', 'sh').split('\n')[0]!;
+      const sed = blockAfter(proxies, '## Two instances on one machine', 'sh').split('\n')[0]!;
       expect(sed).toMatch(/^sed .* > \/etc\/systemd\/system\/momo-relay@\.service$/);
       save('momo-relay.service', UNIT);
       await run('bash', ['-e', '-c', sed.replaceAll('/etc/systemd/system', units)]);
@@ -83,7 +78,7 @@ describe.skipIf(!ANALYZE)(
 
     it('the single-shop unit its sed makes: no database settings, and --data writable', async () => {
       const file = save('momo-relay.service', UNIT);
-      const steps = blockAfter('**One shop (SQLite) under systemd.**', 'sh').split('\n');
+      const steps = blockAfter(guide, '### One shop (SQLite) under systemd', 'sh').split('\n');
       const sed = steps.slice(
         0,
         steps.findIndex((l) => l.startsWith('chmod ')),
@@ -101,16 +96,16 @@ describe.skipIf(!ANALYZE)(
   },
 );
 
-describe("relay/README.md's systemd unit names what its install steps make", () => {
+describe("relay/docs/operator-guide.md's systemd unit names what its install steps make", () => {
   const fsRoot = join(tmp, 'root');
   const at = (path: string) => join(fsRoot, path);
-  const install = blockAfter('On the server (', 'sh').split('\n');
+  const install = blockAfter(guide, 'On the server (', 'sh').split('\n');
 
   it('the user is the one useradd makes; its home is the single shop’s data folder', () => {
     const useradd = install.find((l) => l.startsWith('useradd '))!;
     expect(useradd.split(' ').at(-1)).toBe(one(UNIT, 'User'));
     const home = /--home-dir (\S+)/.exec(useradd)![1]!;
-    expect(blockAfter('**One shop (SQLite) under systemd.**', 'sh')).toContain(`--data ${home}`);
+    expect(blockAfter(guide, '### One shop (SQLite) under systemd', 'sh')).toContain(`--data ${home}`);
     expect(install.find((l) => l.startsWith('chown '))).toMatch(new RegExp(` ${one(UNIT, 'User')}: `));
   });
 
@@ -135,7 +130,7 @@ describe("relay/README.md's systemd unit names what its install steps make", () 
 
     const [node, entry] = one(UNIT, 'ExecStart').split(' ');
     expect(node).toBe('/usr/bin/node');
-    expect(readme).toContain('so that `node` is `/usr/bin/node` as the\nsystemd unit below says');
+    expect(guide.text).toContain('so that `node` is `/usr/bin/node` as the\nsystemd unit below says');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'relay/package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
     expect(entry).toBe(`${one(UNIT, 'WorkingDirectory')}/node_modules/${pkg.name}/${pkg.bin['momo-relay']}`);
     expect(install).toContain(`cd ${one(UNIT, 'WorkingDirectory')}`);

@@ -1,6 +1,6 @@
 /**
- * The README's reverse-proxy configs, run for real: its ```nginx and ```caddyfile blocks are read from
- * relay/README.md (so the doc and the test cannot drift), given a throwaway self-signed certificate and
+ * The reverse-proxy configs of relay/docs/proxies.md, run for real: its ```nginx and ```caddyfile blocks are
+ * read from it (so the doc and the test cannot drift), given a throwaway self-signed certificate and
  * free loopback ports in place of the public name's, and run with Debian's nginx-light and caddy.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -14,11 +14,11 @@ export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSyn
 export const CADDY = ['/usr/bin/caddy', '/usr/local/bin/caddy'].find((p) => existsSync(p));
 export const OPENSSL = ['/usr/bin/openssl'].find((p) => existsSync(p));
 
-const README = fileURLToPath(new URL('../../../../relay/README.md', import.meta.url));
+const DOC = fileURLToPath(new URL('../../../../relay/docs/proxies.md', import.meta.url));
 
-/** The README's fenced blocks of one language, in order. */
-export function readmeBlocks(language: 'nginx' | 'caddyfile'): string[] {
-  const text = readFileSync(README, 'utf8');
+/** The document's fenced blocks of one language, in order. */
+export function docBlocks(language: 'nginx' | 'caddyfile'): string[] {
+  const text = readFileSync(DOC, 'utf8');
   const blocks: string[] = [];
   const fence = new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm');
   for (let m = fence.exec(text); m; m = fence.exec(text)) blocks.push(m[1] as string);
@@ -69,7 +69,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The README's upstream addresses, replaced by the test's relay instances (host:port). */
+/** The document's upstream addresses, replaced by the test's relay instances (host:port). */
 function upstreams(config: string, instances: string[]): string {
   return config
     .replaceAll('10.0.0.11:8787', instances[0] as string)
@@ -123,7 +123,7 @@ function collect(proc: ChildProcess): () => string {
   return () => text;
 }
 
-/** Runs one README nginx block (a server, with its upstream) in the foreground, on a free loopback port. */
+/** Runs one nginx block of the document (a server, with its upstream) in the foreground, on a free loopback port. */
 export async function startNginx(
   block: string,
   dir: string,
@@ -162,9 +162,9 @@ export async function startNginx(
 }
 
 /**
- * Runs one README Caddyfile block, its site on a free loopback port with the test's certificate (no ACME, no
- * admin API). A block that already has its `tls` line (the README's trial) keeps it; on port 443 the site
- * keeps its bare name, as in the README, and is only bound to the test's address.
+ * Runs one Caddyfile block of the document, its site on a free loopback port with the test's certificate (no
+ * ACME, no admin API). A block that already has its `tls` line (the document's trial) keeps it; on port 443 the
+ * site keeps its bare name, as in the document, and is only bound to the test's address.
  */
 export async function startCaddy(
   block: string,

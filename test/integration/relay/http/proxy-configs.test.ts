@@ -1,6 +1,6 @@
 /**
- * relay/README.md's nginx and Caddy configs, run as written (test/integration/relay/http/proxies.ts reads
- * them from the README) with Debian's nginx-light and caddy in front of real relays on loopback:
+ * relay/docs/proxies.md's nginx and Caddy configs, run as written (test/integration/relay/http/proxies.ts reads
+ * them from the document) with Debian's nginx-light and caddy in front of real relays on loopback:
  * - an event reaches a till through the proxy at once (the proxy does not buffer the stream);
  * - /metrics and /admin are refused by the proxy (the relay itself serves /metrics);
  * - the ways around a path rule (`/./metrics`, `//metrics`, `/%6detrics`, `/admin/../metrics`, …) are refused
@@ -11,9 +11,9 @@
  *   was: every delivery is still answered (with nginx's default fail_timeout of 10 s the first was still
  *   left out, and nginx answered 502 "no live upstreams");
  * - the Caddyfiles are as `caddy fmt` writes them (else Caddy warns at every start).
- * Each fails on the README's earlier configs: nginx without ssl_certificate does not start, nginx's
- * proxy_next_upstream without non_idempotent never resends a POST (502), the Caddy one-liner with
- * semicolons is not a Caddyfile. Port 443 and the README's trial certificate: proxy-port-443.test.ts.
+ * Each fails on configs that miss a line of the document's: nginx without ssl_certificate does not start,
+ * nginx's proxy_next_upstream without non_idempotent never resends a POST (502), a Caddy one-liner with
+ * semicolons is not a Caddyfile. Port 443 and the document's trial certificate: proxy-port-443.test.ts.
  * Skipped by name where nginx-light, caddy or openssl is absent.
  */
 import { execFileSync } from 'node:child_process';
@@ -29,7 +29,7 @@ import {
   httpsStream,
   NGINX,
   OPENSSL,
-  readmeBlocks,
+  docBlocks,
   selfSignedCert,
   startCaddy,
   startNginx,
@@ -132,22 +132,22 @@ afterAll(async () => {
 for (const kind of KINDS) {
   const present = Boolean(kind.binary && OPENSSL);
   const title = present
-    ? `relay/README.md's ${kind.name} configs`
-    : `relay/README.md's ${kind.name} configs (skipped: ${OPENSSL ? kind.missing : 'openssl is not installed'})`;
+    ? `relay/docs/proxies.md's ${kind.name} configs`
+    : `relay/docs/proxies.md's ${kind.name} configs (skipped: ${OPENSSL ? kind.missing : 'openssl is not installed'})`;
   describe.skipIf(!present)(title, () => {
-    it('the README has its one-instance and two-instance configs', () => {
-      expect(readmeBlocks(kind.language)).toHaveLength(2);
+    it('the document has its one-instance and two-instance configs', () => {
+      expect(docBlocks(kind.language)).toHaveLength(2);
       if (kind.language !== 'caddyfile') return;
-      for (const block of readmeBlocks(kind.language)) {
+      for (const block of docBlocks(kind.language)) {
         const file = join(dir, 'fmt.Caddyfile');
         writeFileSync(file, block);
-        expect(execFileSync(CADDY as string, ['fmt', file], { encoding: 'utf8' }), 'caddy fmt of the README block').toBe(block);
+        expect(execFileSync(CADDY as string, ['fmt', file], { encoding: 'utf8' }), 'caddy fmt of the document block').toBe(block);
       }
     });
 
     it('one instance: an event reaches a till through the proxy at once; /metrics and /admin are refused', async () => {
       const r = steady as RelayProcess;
-      const proxy = await kind.start(readmeBlocks(kind.language)[0] as string, dir, [hostPort(r)], tls);
+      const proxy = await kind.start(docBlocks(kind.language)[0] as string, dir, [hostPort(r)], tls);
       proxies.push(proxy);
       const stream = await httpsStream(proxy, tls.ca, '/v1/events?environment=test', made.token);
       try {
@@ -179,7 +179,7 @@ for (const kind of KINDS) {
     it('two instances: deliveries fail over to the other when one is killed', async () => {
       const victim = await relay();
       const r = steady as RelayProcess;
-      const proxy = await kind.start(readmeBlocks(kind.language)[1] as string, dir, [hostPort(victim), hostPort(r)], tls);
+      const proxy = await kind.start(docBlocks(kind.language)[1] as string, dir, [hostPort(victim), hostPort(r)], tls);
       proxies.push(proxy);
       for (const path of ['/metrics', '/admin/v1/merchants']) expect((await httpsRequest(proxy, tls.ca, path)).status, path).toBe(403);
       const before = delivery();
@@ -202,7 +202,7 @@ for (const kind of KINDS) {
       let a = await relay(0, dataA);
       const b = await relay();
       const portA = Number(new URL(a.url).port);
-      const proxy = await kind.start(readmeBlocks(kind.language)[1] as string, dir, [hostPort(a), hostPort(b)], tls);
+      const proxy = await kind.start(docBlocks(kind.language)[1] as string, dir, [hostPort(a), hostPort(b)], tls);
       proxies.push(proxy);
       const references: string[] = [];
       await kill(a);

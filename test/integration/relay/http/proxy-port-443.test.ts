@@ -1,5 +1,5 @@
 /**
- * relay/README.md's proxies on port 443, as root, the way its trial says (issue 19 §6): the certificate
+ * relay/docs/proxies.md's proxies on port 443, as root, the way its trial says: the certificate
  * made by its openssl lines, its `sed`s applied to its two-instance nginx and Caddy configs (and Caddy's
  * `tls internal` in place of that certificate), two relay instances on PostgreSQL, and its `curl` lines run
  * as written with `--cacert` (never -k): `/healthz` answers `{"ok":true}`, `/metrics` 403, and the till's
@@ -8,17 +8,17 @@
  * Departures, for a shared machine: /etc is a temporary folder; the proxies listen on 443 of one address of
  * 127/8 picked at random (nginx's `listen 443 ssl;` gets that address; Caddy's site is bound to it) and the
  * curl lines resolve the name to it; Caddy runs as root without its admin API or HTTP redirect (Debian runs
- * it as the `caddy` user with CAP_NET_BIND_SERVICE: the README's `chown caddy:` is for that).
+ * it as the `caddy` user with CAP_NET_BIND_SERVICE: the document's `chown caddy:` is for that).
  * Binding 443 needs root: skipped by name otherwise, and where nginx-light, caddy, openssl or curl is absent.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
+import { blockAfter, readDoc } from '../../../support/doc-blocks.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { waitFor } from '../../../support/wait-for.js';
@@ -27,17 +27,9 @@ import { signedHeaders, TEST_KEY, transaction, webhookBody } from '../helpers.js
 import { CADDY, caddyInternalRoot, NGINX, OPENSSL, startCaddy, startNginx, type Listen, type Proxy } from './proxies.js';
 
 const run = promisify(execFile);
-const readme = readFileSync(fileURLToPath(new URL('../../../../relay/README.md', import.meta.url)), 'utf8');
+const doc = readDoc('relay/docs/proxies.md');
 const CURL = ['/usr/bin/curl'].find((p) => existsSync(p));
 const asRoot = process.getuid?.() === 0;
-
-/** The first ```<lang> block after `text`. */
-function blockAfter(text: string, lang: string): string {
-  const at = readme.indexOf(text);
-  const m = at < 0 ? null : new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(readme.slice(at));
-  if (!m) throw new Error(`relay/README.md: no ${lang} block after "${text}"`);
-  return m[1]!;
-}
 
 /** 443 on a loopback address nothing else listens on (a colleague's proxy may hold 127.0.0.1:443). */
 async function free443(): Promise<Listen | undefined> {
@@ -68,7 +60,7 @@ const missing = [
     .map(([, name]) => `${name} is not installed`),
 ].filter(Boolean);
 
-describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: ${missing.join(', ')})` : ''}`, () => {
+describePg(`relay/docs/proxies.md's proxies on port 443${missing.length ? ` (skipped: ${missing.join(', ')})` : ''}`, () => {
   const cluster = usePgCluster();
   const tmp = tempDir('relay-443');
   const etc = (text: string) => text.replaceAll('/etc/', `${tmp}/etc/`);
@@ -76,9 +68,9 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
   let token = '';
   const listen = free as Listen;
   const proxies: Proxy[] = [];
-  const trial = blockAfter('**A certificate for a trial.**', 'sh').split('\n');
-  const upstreamSed = blockAfter('**Two instances on one machine**', 'sh').split('\n').at(-1)!;
-  /** The README's curl lines, aimed at this test's address and /etc. */
+  const trial = blockAfter(doc, '## A certificate for a trial', 'sh').split('\n');
+  const upstreamSed = blockAfter(doc, '## Two instances on one machine', 'sh').split('\n').at(-1)!;
+  /** The document's curl lines, aimed at this test's address and /etc. */
   const aimed = (line: string, ca = `${tmp}/etc/ssl/momo-relay/fullchain.pem`) =>
     etc(line)
       .replace('relay.example.com:443:127.0.0.1', `relay.example.com:443:${listen.host}`)
@@ -115,14 +107,14 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
     }
   }
 
-  /** The README's two curl lines, then its `curl -N` stream and a delivery over HTTPS on 443. */
+  /** The document's two curl lines, then its `curl -N` stream and a delivery over HTTPS on 443. */
   async function throughProxy(ca?: string): Promise<void> {
     const curls = trial.filter((l) => l.startsWith('curl '));
     expect(curls).toHaveLength(2);
     expect((await run('bash', ['-e', '-c', aimed(curls[0]!, ca)])).stdout).toBe('{"ok":true}');
     expect((await run('bash', ['-e', '-c', aimed(curls[1]!, ca)])).stdout).toBe('403\n');
 
-    const streamLine = /`(curl -N --resolve[^`]*)`/.exec(readme)![1]!.replace(/\s+/g, ' ').replace('rt_…', token);
+    const streamLine = /`(curl -N --resolve[^`]*)`/.exec(doc.text)![1]!.replace(/\s+/g, ' ').replace('rt_…', token);
     const stream = spawn('bash', ['-c', `exec ${aimed(streamLine, ca)}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     stream.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
@@ -155,7 +147,7 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
     'nginx: the two-instance config with the trial certificate, on 443',
     async () => {
       const conf = join(tmp, 'etc/nginx/conf.d/momo-relay.conf');
-      writeFileSync(conf, etc(blockAfter('spreading over two instances:', 'nginx')));
+      writeFileSync(conf, etc(blockAfter(doc, 'spreading over two instances:', 'nginx')));
       const nginxSed = trial.filter((l) => l.startsWith('sed ') && l.includes('/etc/nginx/'));
       expect(nginxSed).toHaveLength(1);
       await run('bash', ['-e', '-c', etc([upstreamSed, ...nginxSed].join('\n'))]);
@@ -169,8 +161,8 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
     'Caddy: the two-instance Caddyfile with the trial certificate, on 443',
     async () => {
       const file = join(tmp, 'etc/caddy/Caddyfile');
-      writeFileSync(file, blockAfter('\nWith Caddy:\n', 'caddyfile'));
-      const caddyLines = blockAfter('With Caddy, make the same certificate', 'sh').split('\n');
+      writeFileSync(file, blockAfter(doc, '\nWith Caddy:\n', 'caddyfile'));
+      const caddyLines = blockAfter(doc, 'With Caddy, make the same certificate', 'sh').split('\n');
       const steps = [upstreamSed.replace('/etc/nginx/conf.d/momo-relay.conf', '/etc/caddy/Caddyfile'), ...caddyLines].filter(
         // systemd's part; and the chown where Debian's caddy user is absent (Caddy runs as root here).
         (l) => !l.startsWith('systemctl ') && !(l.startsWith('chown caddy:') && !readFileSync('/etc/passwd', 'utf8').includes('\ncaddy:')),
@@ -185,7 +177,7 @@ describePg(`relay/README.md's proxies on port 443${missing.length ? ` (skipped: 
   it.skipIf(missing.length > 0)(
     'Caddy: `tls internal` instead, its root certificate given to curl, on 443',
     async () => {
-      expect(readme).toContain('the line `tls internal` in its place');
+      expect(doc.text).toContain('the line `tls internal` in its place');
       const file = join(tmp, 'etc/caddy/Caddyfile');
       const site = readFileSync(file, 'utf8').replace(/^\ttls .*$/m, '\ttls internal');
       const proxy = await startCaddy(site, tmp, hostPorts(), { cert: '', key: '' }, listen);

@@ -1,6 +1,6 @@
 /**
- * relay/README.md's backup and restore runbook, run as written against a real PostgreSQL cluster: its
- * `# runbook: backup` and `# runbook: restore` blocks are read from the README (so the doc and the test
+ * relay/docs/postgresql.md's backup and restore runbook, run as written against a real PostgreSQL cluster: its
+ * `# runbook: backup` and `# runbook: restore` blocks are read from the document (so the doc and the test
  * cannot drift), only their `export PG…` line given the test cluster's settings, and run with bash.
  * Checks: the dump is written 0600; the restore brings the log back to the dump's events in one
  * transaction and gives the merchant's log a new identity; a till then reads the restored log from 0.
@@ -19,17 +19,17 @@ import { deliver, get, TEST_KEY, transaction } from '../../helpers.js';
 import { seedPgTenant } from '../../stores.js';
 
 const run = promisify(execFile);
-const README = fileURLToPath(new URL('../../../../../relay/README.md', import.meta.url));
+const DOC = fileURLToPath(new URL('../../../../../relay/docs/postgresql.md', import.meta.url));
 
-/** The README's ```sh block that starts with `# runbook: <name>`. */
+/** The document's ```sh block that starts with `# runbook: <name>`. */
 function runbook(name: string): string {
-  const text = readFileSync(README, 'utf8');
+  const text = readFileSync(DOC, 'utf8');
   const m = new RegExp('^```sh\\n# runbook: ' + name + '\\n([\\s\\S]*?)^```$', 'm').exec(text);
-  if (!m) throw new Error(`relay/README.md has no "# runbook: ${name}" block`);
+  if (!m) throw new Error(`relay/docs/postgresql.md has no "# runbook: ${name}" block`);
   return m[1] as string;
 }
 
-/** The block with the test cluster's connection settings in place of the README's, run by bash in `cwd`. */
+/** The block with the test cluster's connection settings in place of the document's, run by bash in `cwd`. */
 async function runBlock(block: string, databaseUrl: string, cwd: string) {
   const url = new URL(databaseUrl);
   const settings = `export PGHOST=${url.hostname} PGPORT=${url.port} PGUSER=${url.username} PGDATABASE=${url.pathname.slice(1)}`;
@@ -40,7 +40,7 @@ async function runBlock(block: string, databaseUrl: string, cwd: string) {
   return run('bash', ['-euo', 'pipefail', '-c', lines.join('\n')], { cwd, env: { ...process.env, PGPASSWORD: '' } });
 }
 
-describePg('relay/README.md: the PostgreSQL backup and restore runbook', () => {
+describePg('relay/docs/postgresql.md: the PostgreSQL backup and restore runbook', () => {
   const cluster = usePgCluster();
 
   it('backs up (0600), restores in one transaction with new log ids, and tills read the restored log from 0', async () => {

@@ -26,7 +26,7 @@ describe('isUnreachable / connectError', () => {
     expect(login).toBeInstanceOf(PgSetupError);
     expect(login.message).toMatch(/refused the login .* check the user and password in RELAY_DATABASE_URL/);
     const missing = connectError(sqlError('3D000', 'database "relay" does not exist'));
-    expect(missing.message).toBe('database "relay" does not exist: create it first (relay/README.md, "Database bootstrap")');
+    expect(missing.message).toBe('database "relay" does not exist: create it first (relay/docs/postgresql.md, "Database bootstrap")');
     const leaky = connectError(new Error('bad postgres://relay:s3cret@db/relay'));
     expect(leaky.message).not.toContain('s3cret');
   });

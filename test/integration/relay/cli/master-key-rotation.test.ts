@@ -1,6 +1,6 @@
 /**
- * The README's master-key rotation commands work as written: the `sh` block under "Rotating the
- * master key" is run by bash against a real PostgreSQL 15, with /etc/momo-relay moved to a temporary
+ * The master-key rotation commands of relay/docs/postgresql.md work as written: the `sh` block under
+ * "Rotating the master key" is run by bash against a real PostgreSQL 15, with /etc/momo-relay moved to a temporary
  * folder. Afterwards the new key file is in place (0600), the old one kept, and the secrets open only
  * with the new key.
  */
@@ -18,14 +18,14 @@ import { LIVE_KEY, TEST_KEY } from '../helpers.js';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 function rotationBlock(): string {
-  const readme = readFileSync(join(ROOT, 'relay/README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Rotating the master key'));
+  const doc = readFileSync(join(ROOT, 'relay/docs/postgresql.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Rotating the master key'));
   const m = /```sh\n([\s\S]*?)```/.exec(section);
-  if (!m?.[1]) throw new Error('no sh block under "Rotating the master key" in relay/README.md');
+  if (!m?.[1]) throw new Error('no sh block under "Rotating the master key" in relay/docs/postgresql.md');
   return m[1];
 }
 
-describePg('relay README: rotating the master key', () => {
+describePg('relay/docs/postgresql.md: rotating the master key', () => {
   const cluster = usePgCluster();
   const dir = tempDir('relay-rotation');
   afterAll(() => removeDir(dir));

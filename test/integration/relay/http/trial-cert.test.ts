@@ -1,6 +1,6 @@
 /**
- * relay/README.md's "A certificate for a trial": its openssl, chmod and sed lines run as written (with
- * /etc moved to a temporary folder) on the README's two-instance nginx config; the certificate names
+ * relay/docs/proxies.md's "A certificate for a trial": its openssl, chmod and sed lines run as written (with
+ * /etc moved to a temporary folder) on the document's two-instance nginx config; the certificate names
  * relay.example.com, its key is 0600, and nginx accepts the rewritten config with that certificate
  * (`nginx -t` loads both files). The curl lines, through a running proxy, are what proxy-configs.test.ts
  * checks with its own certificate. Skipped by name where openssl or nginx-light is absent.
@@ -8,25 +8,18 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { blockAfter, readDoc } from '../../../support/doc-blocks.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { NGINX, OPENSSL } from './proxies.js';
 
 const run = promisify(execFile);
-const readme = readFileSync(fileURLToPath(new URL('../../../../relay/README.md', import.meta.url)), 'utf8');
-
-/** The first ```<lang> block after `text`. */
-function blockAfter(text: string, lang: string): string {
-  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```').exec(readme.slice(readme.indexOf(text)));
-  if (!m) throw new Error(`relay/README.md: no ${lang} block after "${text}"`);
-  return m[1]!;
-}
+const doc = readDoc('relay/docs/proxies.md');
 
 const missing = [!OPENSSL && 'openssl', !NGINX && 'nginx-light'].filter(Boolean).join(' and ');
 
-describe.skipIf(missing !== '')(`relay README: a certificate for a trial${missing ? ` (skipped: ${missing} not installed)` : ''}`, () => {
+describe.skipIf(missing !== '')(`relay docs: a certificate for a trial${missing ? ` (skipped: ${missing} not installed)` : ''}`, () => {
   const tmp = tempDir('relay-trial-cert');
   const etc = (path: string) => path.replaceAll('/etc/', `${tmp}/etc/`);
   afterAll(() => removeDir(tmp));
@@ -34,8 +27,8 @@ describe.skipIf(missing !== '')(`relay README: a certificate for a trial${missin
   it('makes a certificate for relay.example.com that nginx loads from the config the sed rewrote', async () => {
     const conf = join(tmp, 'etc/nginx/conf.d/momo-relay.conf');
     mkdirSync(join(tmp, 'etc/nginx/conf.d'), { recursive: true });
-    writeFileSync(conf, etc(blockAfter('spreading over two instances:', 'nginx')));
-    const steps = blockAfter('**A certificate for a trial.**', 'sh')
+    writeFileSync(conf, etc(blockAfter(doc, 'spreading over two instances:', 'nginx')));
+    const steps = blockAfter(doc, '## A certificate for a trial', 'sh')
       .split('\n')
       // The host's part: the running nginx, and the calls through it (proxy-configs.test.ts).
       .filter((line) => !/^(nginx -t|curl )/.test(line))
