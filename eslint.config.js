@@ -94,7 +94,7 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
-  // The relay's owner page (issue 21): plain browser JavaScript served as it is.
+  // The relay's owner page: plain browser JavaScript served as it is.
   {
     files: ['relay/http/owner-page/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
@@ -102,7 +102,7 @@ export default tseslint.config(
   // Process boundaries, in the spirit of Signal's process suffixes: each program imports only shared/
   // and its own folder; the Electron shell's embedded-services module alone starts the sandbox and relay.
   ...boundaries(),
-  // Issue 9: no source file over 300 lines and no function over 80 (tests, with their describe blocks, are exempt).
+  // No source file over 300 lines and no function over 80 (tests, with their describe blocks, are exempt).
   {
     ignores: ['test/**'],
     rules: {

@@ -1,4 +1,4 @@
-// StrykerJS (mutation testing, issue 22): run through `npm run mutate [-- <module>]` (scripts/mutate.mjs),
+// StrykerJS (mutation testing): run through `npm run mutate [-- <module>]` (scripts/mutate.mjs),
 // which sets MUTATE_MODULE to one name of scripts/mutate-modules.mjs. Never part of `npm test`: it is slow.
 // How to read a surviving mutant, and when one is equivalent: docs/testing.md.
 import { MODULES } from './scripts/mutate-modules.mjs';

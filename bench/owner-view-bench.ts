@@ -1,5 +1,5 @@
 /**
- * bench:owner-view (issue 21): one merchant with 1,000,000 events over 60 days (3 tills, 6 cashiers, 3
+ * bench:owner-view: one merchant with 1,000,000 events over 60 days (3 tills, 6 cashiers, 3
  * networks, one in ten failed), the summary summed by the store's own SQL, which writes what the commit would
  * (test/unit/relay/store/sqlite/owner-summary.test.ts and pg-owner-summary.test.ts compare the two): in a
  * real relay.sqlite, and with `--store postgres` in a throwaway PostgreSQL 15 cluster (or

@@ -6,7 +6,7 @@
  * esbuild (already here as tsx's and vite's compiler) bundles relay/ and the shared/ code it uses into
  * ES modules, split where relay/cli/main.ts imports a family of commands when it runs: a `merchant list`
  * loads pg and the PostgreSQL commands, not the server's HTTP stack, prom-client or better-sqlite3
- * (issue 19, §1: a CLI call under 300 ms). Our own modules are declared free of side effects at import
+ * (a CLI call under 300 ms: bench/targets.json). Our own modules are declared free of side effects at import
  * (none runs anything at load but the entry point), so a chunk holds only the modules whose exports it
  * uses, not every file behind an index.ts it imports from. Every npm package stays external, installed from relay/package.json's dependencies,
  * so `npm audit` and updates still see them and better-sqlite3's native addon is built for the host.

@@ -1,4 +1,4 @@
-// The modules where a slip costs money or lets someone in (issue 22), each with the tests that cover it.
+// The modules where a slip costs money or lets someone in, each with the tests that cover it.
 // Read by stryker.config.mjs (what to mutate), vitest.mutate.config.ts (which tests run) and
 // scripts/mutate.mjs (`npm run mutate [-- <module>]`). Only unit tests: they are fast and need no keyring.
 // test/unit/shared/properties.test.ts also covers money and phone, but its hundreds of generated cases per
@@ -27,7 +27,7 @@ export const MODULES = {
   },
   'day-close': {
     // The close and what decides its money and its CSV: the SQL sums, the report built from them, the rows by
-    // reference and the CSV built from those (issue 20 item 15 moved them out of day-close.ts).
+    // reference and the CSV built from those.
     mutate: [
       'electron/core/day/day-close.ts',
       'electron/core/day/day-report.ts',
@@ -51,7 +51,7 @@ export const MODULES = {
     ],
   },
   'owner-summary': {
-    // The owner's figures on the phone (issue 21): the hour, names and integer pesewas each commit adds up,
+    // The owner's figures on the phone: the hour, names and integer pesewas each commit adds up,
     // and how a group commit adds up its rows per key before writing them (SQLite).
     mutate: ['relay/store/owner-summary.ts', 'relay/store/sqlite/summary-batch.ts'],
     tests: [

@@ -1,5 +1,5 @@
 /**
- * Issue 10: amounts as Ghanaian prices are written (cedis first, a decimal point), questions before an
+ * Amounts as Ghanaian prices are written (cedis first, a decimal point), questions before an
  * unusual prompt goes out (amount outside the usual range, a number without a wallet, a second prompt
  * to the same number for the same amount), and the wallet name on the waiting screen. Keyboard only,
  * checked against the sandbox's own records.

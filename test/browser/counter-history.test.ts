@@ -1,5 +1,5 @@
 /**
- * Issue 10, History at the counter: a number found however it is written, a reference in any letter
+ * History at the counter: a number found however it is written, a reference in any letter
  * case, a query too short says so, and a reprint of a payment (PAID: the receipt, NOT PAID: the slip,
  * both marked REPRINT) through the result screen's own print path. Keyboard only.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10, the screens shops have: from the window's minimum size (electron/main/window.ts) up to
+ * The screens shops have: from the window's minimum size (electron/main/window.ts) up to
  * 1920×1080 nothing scrolls sideways, touch targets are at least 44×44 CSS px, the layout grows on
  * larger screens, and a late-result notice never moves the form. Screenshots at 800×600 and 1366×768.
  */

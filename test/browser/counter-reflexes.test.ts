@@ -1,5 +1,5 @@
 /**
- * Issue 10, a tired cashier pressing Enter by reflex: after a result the default is a new, empty sale;
+ * A tired cashier pressing Enter by reflex: after a result the default is a new, empty sale;
  * digits typed on a result start it; "try again" is deliberate; Escape stops waiting. Keyboard only,
  * through the built renderer, the real core and its embedded sandbox; every charge is checked against
  * the sandbox's own records.

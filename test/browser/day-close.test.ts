@@ -144,7 +144,7 @@ describe('the day close', () => {
     expect(rows.filter((r) => /,(SUCCESS|FAILED),/.test(r))).toHaveLength((await delivered()).length);
     expect(csv).toContain('024 123 4501');
     expect(rows).toContain(`total,Z-0001 TEST,2,1,1,${sandbox.gross.slice(3)},${sandbox.fees.slice(3)},${sandbox.net.slice(3)}`);
-    // Issue 20 item 6: a byte-order mark, the held payment listed as PENDING but never counted, local date and time.
+    // A byte-order mark, the held payment listed as PENDING but never counted, local date and time.
     expect([...(await readFile((await download.path()) as string)).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const cell = csvCells(rows);
     const pending = rows.find((r) => r.includes(',024 123 4507,'));

@@ -1,6 +1,6 @@
 /**
- * Issue 20 item 5: a cashier looking for a colleague's payment saw a bare "0 payments", as if it did not
- * exist. History now says that cashiers see their own open shift's payments, and to ask a manager.
+ * A cashier looking for a colleague's payment is not left with a bare "0 payments", as if it did not exist:
+ * History says that cashiers see their own open shift's payments, and to ask a manager.
  */
 import { describe, expect, it } from 'vitest';
 import { axe, text } from '../browser-bridge/cashier.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 1: whenever the core locks (idle, a laptop's sleep and wake, a clock jump), every screen
+ * Whenever the core locks (idle, a laptop's sleep and wake, a clock jump), every screen
  * switches to "Who is selling?" at once, and no screen shows the locked till's refusal as an empty list.
  * The core's clock is moved on here as a laptop's would be after sleeping; the core notices it on its own
  * (no call from the screens needed) and the screens follow its lock event.

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 2: no money figure is clipped or cut short at any supported size. At 800×600 the cards
+ * No money figure is clipped or cut short at any supported size. At 800×600 the cards
  * of Takings, the X report and the Z report showed "GH₵1,557.5" for GH₵1,557.50. With six-figure takings
  * (two sales, GH₵12,345.67 and GH₵98,765.43), every element showing a money figure must hold it whole:
  * scrollWidth ≤ clientWidth, at 800×600 and 1366×768.

@@ -1,5 +1,5 @@
 /**
- * Issue 21: the owner's phone page in Debian's Chromium at 360×740 (and 1366×768), against a real relay
+ * The owner's phone page in Debian's Chromium at 360×740 (and 1366×768), against a real relay
  * on loopback (SQLite). A link made with the till token; the page opened from it; a LIVE result appears
  * within a second; a TEST link carries the sandbox banner and no LIVE payment; the relay killed and
  * started again on the same port, the page catches up with nothing counted twice; a link turned off

@@ -206,7 +206,7 @@ describe('the owner', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), enter(page)]);
     expect(download.suggestedFilename()).toMatch(/^momo-takings-test-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) as string, 'utf8');
-    // Issue 20 items 6 and 13: UTF-8 with a byte-order mark, a local date and time column, the receipt number.
+    // UTF-8 with a byte-order mark, a local date and time column, the receipt number.
     expect(csv.startsWith('\ufeffdate,')).toBe(true);
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
@@ -310,7 +310,7 @@ describe('the owner', () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await tabTo(page, /^Switch to LIVE/);
     await enter(page);
-    // Issue 20 item 9: what is missing comes first; no PIN is asked and no warning shown while LIVE is impossible.
+    // What is missing comes first; no PIN is asked and no warning shown while LIVE is impossible.
     await focused(page, 'live-missing-title');
     expect(await text(page, 'live-missing-title')).toBe('LIVE cannot be switched on yet');
     expect(await page.getByTestId('live-missing-item').count()).toBe(6);

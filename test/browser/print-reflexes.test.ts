@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 4: Enter after a print button must not print again. After "Print slip" (NOT PAID) or
+ * Enter after a print button must not print again. After "Print slip" (NOT PAID) or
  * "Print receipt" (PAID) the focus goes back to "New sale", so the reflex Enter that follows starts a new,
  * empty sale. The system printer's stand-in counts every page the core sends it.
  */

@@ -113,7 +113,7 @@ describe('receipts and printers', () => {
     const { page } = till.get();
     const silent = await startFakePrinter('silent');
     try {
-      // Each sale to its own number: the same number and amount again within minutes would ask first (issue 10).
+      // Each sale to its own number: the same number and amount again within minutes would ask first.
       for (const [port, message, first, next] of [
         [1, /refused the connection/, '0241234569', '0241234570'],
         [silent.port, /connected but did not answer within 5 s/, '0241234572', '0241234573'],

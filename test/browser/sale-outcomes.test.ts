@@ -96,7 +96,7 @@ describe('a sale at the keyboard, for every sandbox outcome', () => {
     await page.keyboard.press('Tab');
     await enter(page);
     await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
-    // After a print the focus is back on "New sale" (issue 20 item 4): the next Enter starts a sale, never a second print.
+    // After a print the focus is back on "New sale": the next Enter starts a sale, never a second print.
     await focusedText(page, /^New sale$/);
     await page.emulateMedia({ media: 'print' });
     expect(await page.getByTestId('receipt').isVisible()).toBe(true);

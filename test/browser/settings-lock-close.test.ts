@@ -1,5 +1,5 @@
 /**
- * Issue 20, left over from stop 25: closing the till's WINDOW while the lock screen is up and the lock
+ * Closing the till's WINDOW while the lock screen is up and the lock
  * keeps Settings edits that were not saved (settings-lock.test.ts). Closing would lose them as surely as
  * closing with them on the screen, so the window asks the same question (settings-window-close.test.ts),
  * whoever stands at the locked till: it names no value, and "Keep editing" (dismissing it) leaves the lock
@@ -39,7 +39,7 @@ describe("closing the till's window while a lock keeps unsaved Settings edits", 
     await retype(page, 'till-name', 'Back counter');
     await lockByItself(page);
 
-    // Fails before the fix: at the lock screen the window closed at once, the kept edits lost without a word.
+    // Without the question the window would close at once at the lock screen, the kept edits lost without a word.
     const question = await closeWindow(page);
     expect(question?.type()).toBe('beforeunload');
     await question?.dismiss(); // "Keep editing"

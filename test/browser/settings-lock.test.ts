@@ -1,5 +1,5 @@
 /**
- * Issue 20, left over: the core locks the owner screens on its own (idle time, a laptop's sleep and wake,
+ * The core locks the owner screens on its own (idle time, a laptop's sleep and wake,
  * a clock jump) while Settings holds edits not saved yet.
  * - In the one-person shop the edits are kept in the screens' memory only (not on disk, not sent to the
  *   core), never shown while locked, and back after the PIN, marked unsaved, with a notice; a secret
@@ -76,7 +76,7 @@ describe('Settings edits when the core locks by itself', () => {
     await page.keyboard.type(PIN);
     await enter(page);
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
-    // Fails before the fix: Settings came back with what was saved, the edits gone without a word.
+    // Settings comes back with the edits, not only with what was saved.
     await expect.poll(() => page.inputValue('#till-name')).toBe('Back counter');
     expect(await page.inputValue('#counter-confirm-above')).toBe('2,000');
     expect(await text(page, 'till-form-unsaved')).toBe('Unsaved changes');
@@ -143,7 +143,7 @@ describe('Settings edits when the core locks by itself', () => {
 
     sleepAndWake();
     await signInHeading(page).waitFor({ timeout: 8_000 });
-    // Fails before the fix: Settings stayed on the page under the sign-in, only hidden, with what was typed.
+    // Settings leaves the page under the sign-in, not merely hidden with what was typed.
     expect(await page.locator('#till-name').count()).toBe(0);
     expect(await page.content()).not.toContain('Side counter');
 

@@ -1,5 +1,5 @@
 /**
- * Issue 20, items 9 and 10, at the keyboard on the Settings page:
+ * At the keyboard on the Settings page:
  * - "Switch to LIVE…" first lists what LIVE still lacks (as the core's own check finds it) and offers no
  *   PIN and no real-money warning until nothing is missing;
  * - saving one section keeps another section's unsaved edits, marks them unsaved, and leaving Settings with
@@ -55,7 +55,7 @@ describe('the Settings page', () => {
     const { page } = till.get();
     await openLiveSwitch(page);
     await page.getByTestId('live-missing').waitFor();
-    // Fails before the fix: the PIN box and the real-money warning came first, the list only after the PIN.
+    // The list first: no PIN box and no real-money warning while LIVE is impossible.
     expect(await page.locator('#switch-pin').count()).toBe(0);
     expect(await page.locator('#env-confirm-text').count()).toBe(0);
     await focused(page, 'live-missing-title');
@@ -129,7 +129,7 @@ describe('the Settings page', () => {
 
   it('asks before leaving Settings with unsaved edits; a reflex Enter keeps them', async () => {
     const { page } = till.get();
-    // Fails before the fix: leaving dropped the edit without a word.
+    // Leaving must not drop the edit without a word.
     await goTo(page, 'Charge');
     await page.getByTestId('leave-dialog').waitFor();
     expect(await text(page, 'leave-title')).toBe('Discard unsaved changes?');

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 10, left over: closing the till's WINDOW (or quitting) with unsaved Settings edits.
+ * Closing the till's WINDOW (or quitting) with unsaved Settings edits.
  * While any section holds edits not saved, the page's beforeunload holds the close, so the shell can ask
  * (electron/main/close-question.ts; "Keep editing" is its default). Here Chromium stands in for the shell:
  * `page.close({ runBeforeUnload: true })` is the window's close button, and its 'beforeunload' dialog is
@@ -24,7 +24,7 @@ describe("closing the till's window with unsaved Settings edits", () => {
     await retype(page, 'till-name', 'Back counter');
     expect(await text(page, 'till-form-unsaved')).toBe('Unsaved changes');
 
-    // Fails before the fix: the window closed at once and the edit was lost without a word.
+    // Without the question the window would close at once and the edit be lost without a word.
     const question = await closeWindow(page);
     expect(question?.type()).toBe('beforeunload');
     await question?.dismiss(); // "Keep editing"

@@ -1,5 +1,5 @@
 /**
- * Settle by hand, then a disagreeing late webhook (issue 12 item 6), at the real till in Chromium with the
+ * Settle by hand, then a disagreeing late webhook, at the real till in Chromium with the
  * embedded sandbox and relay: a cashier sells to a number ending 07 (authorised, its webhook held until
  * replayed), the payment becomes overdue, a manager settles it as NOT PAID with a note (a first try without
  * the note is refused and loses nothing), takings count it as settled by hand; then the delivery is replayed

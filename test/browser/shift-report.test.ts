@@ -171,7 +171,7 @@ describe('the shift report', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    // By the header's name: the CSV's columns moved when it gained completed_local and receipt_no (issue 20).
+    // By the header's name, not its place: a column added to the CSV moves the ones after it.
     const cashierColumn = header!.split(',').indexOf('cashier');
     expect(cashierColumn).toBeGreaterThan(-1);
     expect(rows.map((r) => r.split(',')[cashierColumn])).toEqual(['Kofi', 'Kofi', 'Kofi']);

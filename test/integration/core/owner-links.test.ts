@@ -1,5 +1,5 @@
 /**
- * Issue 21 across the real parts: the owner makes a phone link at the till (the core asks its relay
+ * The owner's phone links across the real parts: the owner makes a phone link at the till (the core asks its relay
  * with its till token); the "phone" opens it over real HTTP; a sandbox sale at the till appears on the
  * phone's stream and its figures match the till's Takings; a cashier cannot make, list or turn off a
  * link (FORBIDDEN); turning the link off at the till ends the open page. The shop's time zone changed

@@ -75,7 +75,7 @@ describe('a network ESC/POS printer', () => {
     );
     const paid = receipt!.lines.find((l) => l.text.trim() === 'PAID');
     expect(paid).toMatchObject({ bold: true, large: true });
-    // The title RECEIPT and the receipt number, large, above PAID (issue 20 item 13).
+    // The title RECEIPT and the receipt number, large, above PAID.
     const title = receipt!.lines.findIndex((l) => l.text.trim() === 'RECEIPT');
     expect(receipt!.lines[title]).toMatchObject({ large: true });
     expect(receipt!.lines[title + 1]).toMatchObject({ large: true, text: expect.stringMatching(/^\s*R-\d{6}\s*$/) });

@@ -161,7 +161,7 @@ describe('LIVE', () => {
     expect(incomplete.message).toMatch(
       /LIVE cannot be switched on: its settings are incomplete \(missing Service URL, Merchant ID, Public key id, Secret key, Relay URL, Relay token\)/,
     );
-    // Issue 20 item 9: the screens list what is missing before asking for the PIN, from the same check.
+    // The screens list what is missing before asking for the PIN, from the same check.
     expect(await fixture.core.invoke('settings:liveMissing', {})).toEqual({
       missing: ['baseUrl', 'merchantId', 'publicKeyId', 'secretKey', 'relayUrl', 'relayToken'],
     });

@@ -1,4 +1,4 @@
-/** A malformed request target or percent-encoding gets 400 from the simulator, not 500 (issue 11.10). */
+/** A malformed request target or percent-encoding gets 400 from the simulator, not 500. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../../sandbox/server.js';
 import { rawExchange } from '../../support/raw-socket.js';

@@ -1,4 +1,4 @@
-/** Issue 20, left over: what a lock by the core keeps of Settings edits not saved yet, and for whom. */
+/** What a lock by the core keeps of Settings edits not saved yet, and for whom. */
 import { describe, expect, it } from 'vitest';
 import { draftOf, KeptDrafts } from '../../../renderer/src/hooks/kept-drafts.js';
 

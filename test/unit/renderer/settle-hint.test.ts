@@ -1,4 +1,4 @@
-/** Issue 20 item 8: a pending payment's detail says when it can be settled by hand ("in 9 minutes"), not nothing. */
+/** A pending payment's detail says when it can be settled by hand ("in 9 minutes"), not nothing. */
 import { describe, expect, it } from 'vitest';
 import { settleHintText } from '../../../renderer/src/history/settle-hint.js';
 

@@ -1,5 +1,5 @@
 /**
- * Outside text (issue 20 item 11): what plainText keeps and removes, and CSV cells that carry no control or
+ * Outside text: what plainText keeps and removes, and CSV cells that carry no control or
  * bidi character and never start like a formula. Property tests over any string (fast-check: it finds the
  * odd code point a hand-written list forgets).
  */

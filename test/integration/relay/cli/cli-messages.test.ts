@@ -1,7 +1,7 @@
 /**
- * The CLI's messages name the flag the operator typed and the command as they type it (issue 19, §7:
- * `merchant add --id bad` used to answer `--merchant: …`), and a single-shop command with a PostgreSQL
- * database also named refuses the mix instead of acting on one store silently (§6).
+ * The CLI's messages name the flag the operator typed and the command as they type it (`merchant add
+ * --id bad` answers about `--id`, not `--merchant`), and a single-shop command with a PostgreSQL database
+ * also named refuses the mix instead of acting on one store silently.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

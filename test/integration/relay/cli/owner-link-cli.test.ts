@@ -1,5 +1,5 @@
 /**
- * Issue 21: the operator lists and turns off the owner's phone links with the CLI, as typed, on both
+ * The operator lists and turns off the owner's phone links with the CLI, as typed, on both
  * stores (`owner-link list|revoke`: PostgreSQL with RELAY_DATABASE_URL, the single shop's SQLite with
  * --data) while the relay runs; a page already open hears within seconds that the relay's operator
  * turned it off. On PostgreSQL the change is audited as `cli:<user>`.

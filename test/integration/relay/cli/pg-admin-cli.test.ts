@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL relay's admin commands as an operator types them (issue 19 §2, §3), against a real
+ * The PostgreSQL relay's admin commands as an operator types them, against a real
  * PostgreSQL 15: `key add` with another master key exits non-zero and writes nothing; lists with
  * --json; merchant suspend/resume/remove; log-id new; admin tokens; master-key rotate from stdin.
  * Each command is its own process, as slow as the machine is loaded: one test, a long time-out.

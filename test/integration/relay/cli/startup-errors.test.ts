@@ -1,5 +1,5 @@
 /**
- * Start-up errors as an operator meets them (issue 19, §2): each is ONE line on stderr with no stack
+ * Start-up errors as an operator meets them: each is ONE line on stderr with no stack
  * trace, and an unreachable database at start is waited for with a logged back-off instead of an exit
  * (under systemd's Restart=always an exit is a restart loop that hides the cause). Real PostgreSQL,
  * stopped and started again; a real port in use.

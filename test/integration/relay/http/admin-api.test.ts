@@ -1,5 +1,5 @@
 /**
- * The admin HTTP API (issue 19 §3) against a real PostgreSQL 15: its own loopback listener, admin
+ * The admin HTTP API against a real PostgreSQL 15: its own loopback listener, admin
  * tokens (hashed, revocable), merchants, keys and tokens, usage per merchant per day, suspension
  * (deliveries 503, till streams end), and the audit of every change. On SQLite it answers 501.
  */

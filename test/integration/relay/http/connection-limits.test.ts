@@ -1,5 +1,5 @@
 /**
- * Slow and greedy clients (issue 11.2): headers and whole requests must arrive in time, connections
+ * Slow and greedy clients: headers and whole requests must arrive in time, connections
  * are capped without shutting real clients out, keep-alive connections are bounded, and during a
  * flood of slow connections and bad signatures a valid delivery is still answered. Bounded in count
  * and time, on loopback; how fast it is answered is `npm run bench:flood`'s figure, not asserted here.

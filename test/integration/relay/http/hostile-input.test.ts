@@ -1,6 +1,6 @@
 /**
- * The relay against hostile and careless input (issue 11): each case reproduces a defect found by
- * attacking it from loopback, against the real server with real SQLite files.
+ * The relay against hostile and careless input: each case is an attack from loopback, against the real
+ * server with real SQLite files.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
@@ -283,7 +283,7 @@ describe('relay against hostile input', () => {
     expect(failed).toBe(true);
     const health = await get(`${relay.url}/healthz`);
     expect(health.status).toBe(503);
-    // The public check says only that it is down: no error, path or database detail (issue 19 §4).
+    // The public check says only that it is down: no error, path or database detail.
     expect(health.json).toEqual({ ok: false });
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 21 with issue 19's admin API, against a real PostgreSQL 15: the operator lists a merchant's
+ * The owner's phone links through the admin API, against a real PostgreSQL 15: the operator lists a merchant's
  * phone links (`GET /admin/v1/merchants/<id>/owner-links`) and turns one off
  * (`DELETE /admin/v1/owner-links/<id>`), audited as `admin:<label>`; a page already open hears it
  * within seconds, saying truthfully that the relay's operator turned it off (not the shop owner).
@@ -118,7 +118,7 @@ describePg('owner links, the operator’s side: admin API (issue 21)', () => {
     });
     expect((await deliver(relay.url, transaction('live', { completedAt: new Date().toISOString() }), LIVE_KEY)).status).toBe(200);
     await setSuspended(pool, TEST_MERCHANT, true);
-    // Failed before this change: owner_hourly and owner_links still referenced the merchant (a foreign key violation).
+    // owner_hourly and owner_links reference the merchant: removing it must take them too (else a foreign key violation).
     expect(await removeMerchant(pool, TEST_MERCHANT)).toEqual({ events: 1 });
     for (const table of ['owner_hourly', 'owner_links', 'events']) {
       expect((await pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n).toBe(0);

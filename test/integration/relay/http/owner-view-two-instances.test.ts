@@ -1,5 +1,5 @@
 /**
- * Issue 21 on two PostgreSQL relay instances sharing one database: the phone's page is connected to
+ * The owner's phone view on two PostgreSQL relay instances sharing one database: the phone's page is connected to
  * one, the webhook arrives at the other. The result reaches the page (woken by the database's
  * notification), the figures agree on both, and a link turned off through the other instance ends
  * the open page within seconds.

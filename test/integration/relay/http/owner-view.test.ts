@@ -1,5 +1,5 @@
 /**
- * Issue 21: the owner's phone view on both stores, over real HTTP. A till makes a link with its till
+ * The owner's phone view on both stores, over real HTTP. A till makes a link with its till
  * token; the page trades the token for a cookie; the figures come from the summary the commit keeps;
  * the stream carries new results of the link's environment only; a link turned off ends its page.
  */

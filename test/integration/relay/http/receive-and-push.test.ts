@@ -187,7 +187,7 @@ describeEachStore('relay: receiving and pushing over real HTTP', (store) => {
 
     const health = await get(`${relay.url}/healthz`);
     expect(health.status).toBe(200);
-    // The public check says only whether deliveries can be stored: no store, counts or database details (issue 19 §4).
+    // The public check says only whether deliveries can be stored: no store, counts or database details.
     expect(health.json).toEqual({ ok: true });
 
     const res = await get(`${relay.url}/metrics`);

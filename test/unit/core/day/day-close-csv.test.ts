@@ -1,5 +1,5 @@
 /**
- * A Z's rows by reference and its CSV (issue 20 items 6 and 15), on a real SQLite file: the figures summed in
+ * A Z's rows by reference and its CSV, on a real SQLite file: the figures summed in
  * SQL, the rows stored by reference and built into the CSV at export, payments still awaiting their result
  * listed in it but never counted, local date and time columns, receipt numbers, a byte-order mark.
  */

@@ -204,7 +204,7 @@ describe('closing the day', () => {
     const { id } = day.close('test', TZ, 0, null);
     const file = day.exportCsv('test', id);
     expect(file.filename).toBe('momo-Z-0001-TEST-2026-11-22.csv');
-    expect(file.csv.startsWith('\ufeff')).toBe(true); // UTF-8 with a byte-order mark (issue 20 item 6)
+    expect(file.csv.startsWith('\ufeff')).toBe(true); // UTF-8 with a byte-order mark
     const lines = file.csv.slice(1).split('\r\n');
     expect(lines[0]).toBe(
       'completed_at,reference,merchant_ref,till,cashier,network,msisdn,status,amount,fee,net,description,arrived_after_close,settled_by_hand,' +

@@ -1,5 +1,5 @@
 /**
- * Every field of a day report's lines and of the Z list, exactly (issue 22: the day's close held to a
+ * Every field of a day report's lines and of the Z list, exactly (the day's close is held to a
  * mutation-score floor): failures, results that arrived after a close, payments awaiting a result, the
  * refusal of a second close, and the awaiting rows of the CSV under a till's own name.
  */

@@ -1,4 +1,4 @@
-/** History finds a payment by its receipt number, typed the ways people type it (issue 20 item 13). */
+/** History finds a payment by its receipt number, typed the ways people type it. */
 import { afterEach, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

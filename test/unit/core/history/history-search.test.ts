@@ -1,5 +1,5 @@
 /**
- * A History query reads its matches once for both its page and its total (issue 20's history target): every
+ * A History query reads its matches once for both its page and its total (the history target in bench/targets.json): every
  * page of a query together lists each match once, in one order (newest first, then the last stored), and says how many
  * there are, also past the last page; each shape of search is prepared once.
  */

@@ -56,7 +56,7 @@ describe("a cashier's payment channels", () => {
 
   it("payments:stopWaiting leaves someone else's payment alone", async () => {
     expect(await core.invoke('payments:stopWaiting', { id: 'AMA-WAIT' })).toBeNull();
-    // Who stopped waiting is kept by name: the late result names them to whoever is at the till then (issue 20 item 3).
+    // Who stopped waiting is kept by name: the late result names them to whoever is at the till then.
     expect(await core.invoke('payments:stopWaiting', { id: 'KOFI-WAIT' })).toMatchObject({ stoppedWaiting: true, stoppedBy: 'Kofi' });
     await core.invoke('session:signIn', { pin: PINS.ama });
     expect((await core.invoke('payments:get', { id: 'AMA-WAIT' }))?.stoppedWaiting).toBe(false);

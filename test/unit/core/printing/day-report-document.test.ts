@@ -81,7 +81,7 @@ describe('a day report on paper', () => {
     const joined = lines.join('\n');
     expect(joined).toMatch(/Net\s+GHS 1,210\.43/);
     expect(joined).toMatch(/Settled by hand\s+1/);
-    // Numbers masked as on receipts (issue 20 item 7): the first three and last four digits, never the whole.
+    // Numbers masked as on receipts: the first three and last four digits, never the whole.
     expect(joined).toMatch(/024 \*\*\* 4501 \(by hand\)/);
     expect(joined).toMatch(/024 \*\*\* 4502 by hand PAID\s+-GHS 12\.25/);
     expect(joined).toMatch(/OVERDUE 024 \*\*\* 4509/);

@@ -1,4 +1,4 @@
-/** Settle-by-hand rules at their limits (issue 22's mutation run): the note's length, a fee typed with spaces. */
+/** Settle-by-hand rules at their limits, for mutation testing: the note's length, a fee typed with spaces. */
 import { describe, expect, it } from 'vitest';
 import { checkSettlement, type SettleRequest } from '../../../../electron/core/settle/settle-rules.js';
 import { HAND_NOTE_MAX } from '../../../../shared/domain.js';

@@ -1,5 +1,5 @@
 /**
- * Takings read the daily rollup only (issue 20 item 14): whatever mix of results arrives (cashiers, nobody
+ * Takings read the daily rollup only: whatever mix of results arrives (cashiers, nobody
  * signed in, settled by hand, then confirmed or overridden by the service), every figure of a report, for
  * everyone and for each cashier, equals the same figure summed from the transactions themselves.
  */

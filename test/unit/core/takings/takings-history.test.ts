@@ -210,7 +210,7 @@ describe('takings', () => {
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`'=HYPERLINK(""x"")`);
-    // Issue 20 item 6: a UTF-8 byte-order mark first, and the local date and time a spreadsheet reads as one.
+    // A UTF-8 byte-order mark first, and the local date and time a spreadsheet reads as one.
     expect(csv.startsWith('\ufeffdate,')).toBe(true);
     expect(lines[1]?.split(',')[2]).toBe('2026-11-20 09:00:00');
     expect(csvLocalDateTime(Date.parse('2026-11-24T13:03:00Z'), 'Europe/Paris')).toBe('2026-11-24 14:03:00');

@@ -1,4 +1,4 @@
-/** Loading pg on Node 20 with the `navigator` later Nodes have, so pg's Cloudflare probe does not load fetch (issue 19, §1). */
+/** Loading pg on Node 20 with the `navigator` later Nodes have, so pg's Cloudflare probe does not load fetch. */
 import { describe, expect, it } from 'vitest';
 import { loadWithoutCloudflareProbe } from '../../../../relay/cli/pg-load.js';
 

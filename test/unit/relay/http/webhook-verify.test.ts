@@ -1,5 +1,5 @@
 /**
- * The relay's webhook verification without HTTP (issue 22): each limit at the limit and one past it,
+ * The relay's webhook verification without HTTP: each limit at the limit and one past it,
  * the JSON depth scan's string handling, the stale-timestamp flag, and the detail of each refusal.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `import --from-sqlite` against hostile SQLite files and a real PostgreSQL (issue 19 §5): a forged
+ * `import --from-sqlite` against hostile SQLite files and a real PostgreSQL: a forged
  * `id: 999999` frame once reached a live stream through a copied row, and a row of broken JSON made
  * its merchant's reads answer 503 for good. Every row is now checked first; one bad row refuses the
  * file, named, and nothing is written.

@@ -1,5 +1,5 @@
 /**
- * The master key is not a single point of failure (issue 19 §2), against a real PostgreSQL 15:
+ * The master key is not a single point of failure, against a real PostgreSQL 15:
  * `key add` with another master key is refused and writes nothing; one unreadable secret at start-up
  * is set aside (named on the admin listener, counted by relay_unreadable_keys) while every other
  * merchant is served and /healthz stays 200; `master-key rotate` re-seals everything in one

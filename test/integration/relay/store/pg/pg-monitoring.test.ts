@@ -1,5 +1,5 @@
 /**
- * Monitoring a multi-merchant relay against a real PostgreSQL (issue 19 §4): series labelled by
+ * Monitoring a multi-merchant relay against a real PostgreSQL: series labelled by
  * merchant, a push across instances timed on the instance that pushes it, request and merchant ids on
  * log lines, and relay_database_up kept current with nobody reading /healthz.
  */

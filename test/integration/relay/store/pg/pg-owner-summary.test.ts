@@ -1,8 +1,8 @@
 /**
  * The owner's hourly summary on a real PostgreSQL, as the store writes it (relay_commit with the summary
  * rows Node worked out, store/owner-summary.ts; migration 9):
- * - a repeat of a pruned event is never summed a second time (the defect stop 24 found: the insert that
- *   relay_commit takes back had already fired the summary trigger);
+ * - a repeat of a pruned event is never summed a second time (the summary counts an insert relay_commit
+ *   keeps, never one it takes back);
  * - for every kind of transaction, what the commit sums is exactly what migration 7's SQL
  *   (relay_owner_add, which imports still use) sums from the stored JSON;
  * - a commit with several deliveries of one till, cashier and hour names it by its last non-empty name;

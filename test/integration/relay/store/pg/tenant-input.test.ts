@@ -1,5 +1,5 @@
 /**
- * Merchants' ids and names as outside input, against a real PostgreSQL (issue 19 §7): an id is one
+ * Merchants' ids and names as outside input, against a real PostgreSQL: an id is one
  * id whatever its case, and a name cannot carry what a terminal would obey or what reorders text.
  */
 import pg from 'pg';

@@ -39,7 +39,7 @@ describe('relay: a failed commit is answered 503', () => {
       expect(a.status).toBe(503);
       expect(b.status).toBe(503);
       expect(relay.metrics.commitFailures.get()).toBe(2);
-      // Aggregated like the other warnings (issue 19 §4): one line for the first failure, with its
+      // Aggregated like the other warnings: one line for the first failure, with its
       // reference and request id; the second is counted in the summary line that follows.
       const failed = logs.filter((l) => l.msg === 'commit_failed');
       expect(failed).toHaveLength(1);
