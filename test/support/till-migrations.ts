@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../../electron/core/storage/database.js';
-import { MIGRATIONS } from '../../electron/core/storage/migrations.js';
+import { MIGRATIONS } from '../../electron/core/storage/migrations/index.js';
 import { migrateTo } from './migrations.js';
 
 /** Makers of till databases that the calling test file closes and removes after each test. */

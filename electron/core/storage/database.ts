@@ -4,7 +4,7 @@
  */
 import { openDatabase as openSqlite, type Db } from '../../../shared/sqlite.js';
 import { CoreError } from '../errors.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from './migrations/index.js';
 
 export type { Db };
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Db } from '../../../../electron/core/storage/database.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../../../electron/core/storage/migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../../electron/core/storage/migrations/index.js';
 import { insertRow, migrateTo } from '../../../support/migrations.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { DayClose } from '../../../../electron/core/day/index.js';

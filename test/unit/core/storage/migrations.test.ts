@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../../../electron/core/storage/database.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../../../electron/core/storage/migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../../electron/core/storage/migrations/index.js';
 import { insertRow, migrateTo } from '../../../support/migrations.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { isStrict, tables, tillDatabases, transaction, version } from '../../../support/till-migrations.js';

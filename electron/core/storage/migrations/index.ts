@@ -5,9 +5,9 @@
  * test/unit/core/storage/migrations.test.ts; never edit a shipped one. Every table is STRICT; money is
  * INTEGER pesewas; times are Unix ms.
  */
-import { latestVersion, type Migration } from '../../../shared/sqlite.js';
-import { WORKING_DAY_MIGRATIONS } from './migrations-working-day.js';
-import { DAY_CLOSE_MIGRATIONS } from './migrations-day-close.js';
+import { latestVersion, type Migration } from '../../../../shared/sqlite.js';
+import { WORKING_DAY_MIGRATIONS } from '../migrations-working-day.js';
+import { DAY_CLOSE_MIGRATIONS } from './0018-z-rows-kept-by-results.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   {

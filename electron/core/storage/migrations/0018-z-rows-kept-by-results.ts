@@ -2,7 +2,7 @@
  * The till's migrations from version 18 on (migrations-working-day.ts is full): the day's close at scale.
  * migrations.ts lists them last; add the next one here, with one test in test/unit/core/storage/migrations.test.ts.
  */
-import type { Migration } from '../../../shared/sqlite.js';
+import type { Migration } from '../../../../shared/sqlite.js';
 
 export const DAY_CLOSE_MIGRATIONS: readonly Migration[] = [
   {

@@ -5,10 +5,10 @@
  * a database from a newer relay is refused.
  */
 import type pg from 'pg';
-import { ADMIN } from './schema-admin.js';
-import { RETENTION } from './schema-retention.js';
-import { SUMMARY_IN_COMMIT } from './schema-summary-args.js';
-import { PG_OWNER_LINK_REVOKER_MIGRATION, PG_OWNER_VIEW_MIGRATION } from './owner-view-pg.js';
+import { ADMIN } from './0004-admin.js';
+import { RETENTION } from './0006-retention.js';
+import { SUMMARY_IN_COMMIT } from './0009-summary-in-commit.js';
+import { PG_OWNER_LINK_REVOKER_MIGRATION, PG_OWNER_VIEW_MIGRATION } from '../owner-view-pg.js';
 
 export type PgMigration = { version: number; name: string; up: string };
 
