@@ -3,14 +3,18 @@
  * set explicitly on every open (better-sqlite3 leaves WAL databases at NORMAL) and read back, foreign
  * keys on, a busy time-out, then the migrations.
  *
- * Migrations are explicit `{ version, name, up }` entries, numbered from 1 with no gap; `PRAGMA
- * user_version` holds the last one applied. Each runs in its own transaction with its version bump. A
- * database from a newer version (a version this program has no entry for) is refused untouched. Never
- * edit a shipped migration: add the next entry.
+ * Migrations are explicit `{ version, name, up }` entries, one file each in the program's `migrations/`
+ * folder, numbered from 1 with no gap; `PRAGMA user_version` holds the last one applied. Each runs in its
+ * own transaction with its version bump and its row in the history (`schema_migrations`: version, name,
+ * when), once a migration of the database has made that table (`up: MIGRATION_HISTORY`; it records the
+ * versions applied before it too). A database is refused untouched when it is from a newer version (a
+ * version this program has no entry for) or when its history disagrees with the entries
+ * (shared/migration-history.ts). Never edit or renumber a shipped migration: add the next entry.
  */
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { historyDisagreement, historyRefusal, MigrationHistoryError, type RecordedMigration } from './migration-history.js';
 import { checkIntegrity, damaged, ensurePrivateDir, isDamage, restrictToOwner } from './sqlite-file.js';
 
 export type Db = Database.Database;
@@ -41,6 +45,17 @@ export type OpenDatabaseOptions = {
 };
 
 const SYNCHRONOUS = { NORMAL: 1, FULL: 2 } as const;
+
+/**
+ * The `up` of the migration that gives a database its history: one row per migration applied, by version and
+ * name, and when (Unix ms; NULL for the versions applied before the table was made). The runner writes it.
+ */
+export const MIGRATION_HISTORY = `
+  CREATE TABLE schema_migrations (
+    version INTEGER PRIMARY KEY CHECK (version > 0),
+    name TEXT NOT NULL,
+    applied_at INTEGER
+  ) STRICT`;
 
 /**
  * Opens (creating and migrating) a database: its folder 0700 and its files 0600 (they hold customers'
@@ -86,7 +101,7 @@ function openAndMigrate(file: string, binding: Database.Options, options: OpenDa
     }
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    migrate(db, options.migrations, options);
+    migrate(db, options.migrations, { ...options, database: file });
     restrictToOwner(file);
     return db;
   } catch (error) {
@@ -100,12 +115,20 @@ export function latestVersion(migrations: readonly Migration[]): number {
   return migrations.at(-1)?.version ?? 0;
 }
 
-/** Brings `db` up to `upTo` (default: the latest version); refuses a database that is ahead of the list. */
-export function migrate(db: Db, migrations: readonly Migration[], options: Pick<OpenDatabaseOptions, 'tooNew' | 'upTo'>): void {
+/**
+ * Brings `db` up to `upTo` (default: the latest version); refuses a database that is ahead of the list or
+ * whose recorded history disagrees with it (`database` names it in the refusal).
+ */
+export function migrate(
+  db: Db,
+  migrations: readonly Migration[],
+  options: Pick<OpenDatabaseOptions, 'tooNew' | 'upTo'> & { database?: string },
+): void {
   checkMigrations(migrations);
   const known = latestVersion(migrations);
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > known) throw options.tooNew(current, known);
+  checkHistory(db, migrations, current, options.database ?? 'The database');
   const target = options.upTo ?? known;
   for (const migration of migrations) {
     if (migration.version <= current || migration.version > target) continue;
@@ -114,11 +137,47 @@ export function migrate(db: Db, migrations: readonly Migration[], options: Pick<
         if (typeof migration.up === 'string') db.exec(migration.up);
         else migration.up(db);
         db.pragma(`user_version = ${migration.version}`);
+        recordHistory(db, migrations, migration.version, current);
       })();
     } catch (error) {
       throw new Error(`Migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, { cause: error });
     }
   }
+}
+
+/** The version from which a database of these migrations keeps its history (none: it keeps none). */
+function historyFrom(migrations: readonly Migration[]): number | undefined {
+  return migrations.find((migration) => migration.up === MIGRATION_HISTORY)?.version;
+}
+
+function hasHistory(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+}
+
+/** Refuses a database whose history is missing where it should be, or disagrees with the migrations. */
+function checkHistory(db: Db, migrations: readonly Migration[], current: number, database: string): void {
+  const from = historyFrom(migrations);
+  if (from === undefined) return;
+  let disagreement: string | undefined;
+  if (hasHistory(db)) {
+    const recorded = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as RecordedMigration[];
+    disagreement = historyDisagreement(recorded, migrations, current);
+  } else if (current >= from) {
+    disagreement = `has no migration history although it says it is at version ${current} (migration ${from} made it)`;
+  }
+  if (disagreement) throw new MigrationHistoryError(historyRefusal(database, disagreement));
+}
+
+/**
+ * Records `version` in the history, once the database has one; the migration that makes the table records
+ * every version before it too (`applied_at` NULL for those applied before this open: when is not known).
+ */
+function recordHistory(db: Db, migrations: readonly Migration[], version: number, before: number): void {
+  if (!hasHistory(db)) return;
+  const last = (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  const insert = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const now = Date.now();
+  for (let v = last + 1; v <= version; v++) insert.run(v, migrations[v - 1]!.name, v > before ? now : null);
 }
 
 /** A list whose versions are not 1, 2, 3… in order is a programming mistake: say which entry. */

@@ -1,6 +1,7 @@
 /**
  * Opening the till's SQLite database (shared/sqlite.ts: WAL, synchronous=FULL, foreign keys, the
- * migrations of migrations.ts). A database written by a newer version of the app is refused untouched.
+ * migrations listed in migrations/index.ts). A database written by a newer version of the app, or whose
+ * migration history disagrees with this app's migrations, is refused untouched.
  */
 import { openDatabase as openSqlite, type Db } from '../../../shared/sqlite.js';
 import { CoreError } from '../errors.js';

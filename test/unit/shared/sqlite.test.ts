@@ -4,7 +4,16 @@ import Database from 'better-sqlite3';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkMigrations, latestVersion, migrate, openDatabase, type Db, type Migration } from '../../../shared/sqlite.js';
+import {
+  checkMigrations,
+  latestVersion,
+  migrate,
+  MIGRATION_HISTORY,
+  openDatabase,
+  type Db,
+  type Migration,
+} from '../../../shared/sqlite.js';
+import { MigrationHistoryError } from '../../../shared/migration-history.js';
 import { DamagedDatabaseError } from '../../../shared/sqlite-file.js';
 import { openDatabase as openTillDatabase } from '../../../electron/core/storage/database.js';
 import { openDb as openSandboxDb } from '../../../sandbox/db.js';
@@ -59,6 +68,86 @@ describe('migrate', () => {
   });
 });
 
+/** Notes with a history from version 3 on (the first two applied before it kept one). */
+const kept: Migration[] = [
+  notes[0] as Migration,
+  notes[1] as Migration,
+  { version: 3, name: 'history', up: MIGRATION_HISTORY },
+  { version: 4, name: 'a second note', up: (db) => db.prepare("INSERT INTO notes (text) VALUES ('again')").run() },
+];
+const recorded = (db: Db) =>
+  db.prepare('SELECT version, name, applied_at IS NOT NULL AS timed FROM schema_migrations ORDER BY version').all();
+
+describe('migrate: the history', () => {
+  it('records each migration by version and name from the one that makes the table, those before it too', () => {
+    const db = memory();
+    migrate(db, kept, { tooNew });
+    expect(recorded(db)).toEqual([
+      { version: 1, name: 'notes', timed: 1 },
+      { version: 2, name: 'a first note', timed: 1 },
+      { version: 3, name: 'history', timed: 1 },
+      { version: 4, name: 'a second note', timed: 1 },
+    ]);
+  });
+
+  it('backfills the versions a database had before it with no time, and keeps no history before the table exists', () => {
+    const db = memory();
+    migrate(db, kept, { tooNew, upTo: 2 });
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'schema_migrations'").get()).toEqual({ n: 0 });
+    migrate(db, kept, { tooNew });
+    expect(recorded(db)).toEqual([
+      { version: 1, name: 'notes', timed: 0 },
+      { version: 2, name: 'a first note', timed: 0 },
+      { version: 3, name: 'history', timed: 1 },
+      { version: 4, name: 'a second note', timed: 1 },
+    ]);
+    expect(db.prepare('SELECT text FROM notes').all()).toEqual([{ text: 'hello' }, { text: 'again' }]);
+  });
+
+  it('refuses, untouched, a database whose recorded names or versions are not the list', () => {
+    const refusal = (sql: string, upTo = 3) => {
+      const db = memory();
+      migrate(db, kept, { tooNew, upTo });
+      db.exec(sql);
+      const history = () =>
+        db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'schema_migrations'").get()
+          ? db.prepare('SELECT * FROM schema_migrations ORDER BY version').all()
+          : 'none';
+      const before = history();
+      let error: unknown;
+      try {
+        migrate(db, kept, { tooNew, database: 'notes.db' });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(db.pragma('user_version', { simple: true })).toBe(upTo);
+      expect(history()).toEqual(before);
+      expect(error).toBeInstanceOf(MigrationHistoryError);
+      return (error as Error).message;
+    };
+    expect(refusal("UPDATE schema_migrations SET name = 'old notes' WHERE version = 1")).toMatch(
+      /^notes\.db records migration 1 as "old notes", but this build's migration 1 is "notes"\. .*nothing was changed\. Open it with the build that migrated it, or restore a backup made by this build\. \(Developers: never edit or renumber a shipped migration; add the next one\.\)$/,
+    );
+    expect(refusal("INSERT INTO schema_migrations (version, name) VALUES (5, 'elsewhere')")).toMatch(
+      /records migration 5 \("elsewhere"\), which this build does not have \(it has 1 to 4\)/,
+    );
+    expect(refusal("INSERT INTO schema_migrations (version, name) VALUES (4, 'a second note')")).toMatch(
+      /records migration 4 \("a second note"\) although it says it is at version 3/,
+    );
+    expect(refusal('DELETE FROM schema_migrations WHERE version = 2')).toMatch(
+      /has no record of migration 2 although it says it is at version 3/,
+    );
+    expect(refusal('DROP TABLE schema_migrations')).toMatch(/has no migration history although it says it is at version 3/);
+  });
+
+  it('checks a list without a history migration only by its version', () => {
+    const db = memory();
+    migrate(db, kept, { tooNew });
+    migrate(db, [...notes.slice(0, 2), { version: 3, name: 'other', up: 'SELECT 1' }, kept[3] as Migration], { tooNew });
+    expect(db.pragma('user_version', { simple: true })).toBe(4);
+  });
+});
+
 describe('openDatabase', () => {
   it('opens in WAL with the synchronous level asked for, read back', () => {
     const dir = mkdtempSync(join(tmpdir(), 'momo-sqlite-'));
@@ -83,7 +172,7 @@ function overwrite(file: string, at: number, length: number): void {
   closeSync(fd);
 }
 
-describe('openDatabase: private files and damaged ones (issue 11.6, 11.9)', () => {
+describe('openDatabase: private files and damaged ones', () => {
   it('creates the folder 0700 and the database 0600, for the till and the sandbox alike', () => {
     const dir = mkdtempSync(join(tmpdir(), 'momo-sqlite-'));
     dirs.push(dir);

@@ -1,7 +1,7 @@
 /**
- * The till's migrations of the working day (11 on: Z reports, settle by hand, receipt numbers, who stopped
- * waiting, a Z's rows), one test or more each, on a database at the schema a user of the version before has
- * (the earlier ones: migrations.test.ts).
+ * The till's migrations 11 to 18 (Z reports, settle by hand, receipt numbers, who stopped waiting, a Z's rows),
+ * one test or more each, on a database at the schema a user of the version before has (the earlier ones:
+ * migrations-0001-0010.test.ts; opening and the history: migrations.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { type Db } from '../../../../electron/core/storage/database.js';
