@@ -1,109 +1,13 @@
 /**
  * The relay's SQLite file: the durable event log, opened by shared/sqlite.ts (WAL, synchronous=FULL,
- * STRICT tables, the migrations below). To change the schema, add the next `{ version, name, up }`.
+ * STRICT tables, the migrations listed in migrations/index.ts). To change the schema, add the next file there.
  */
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { latestVersion, openDatabase, type Migration } from '../../../shared/sqlite.js';
+import { openDatabase } from '../../../shared/sqlite.js';
 import { newLogId } from '../index.js';
 import { DB_FILE_NAME } from './file-name.js';
-import { OWNER_LINK_REVOKER_MIGRATION, OWNER_SUMMARY_BY_COMMITTER_MIGRATION, OWNER_VIEW_MIGRATION } from './owner-view-sqlite.js';
-
-export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'event log',
-    up: `
-  CREATE TABLE events (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    reference TEXT NOT NULL UNIQUE,
-    client_reference TEXT,
-    environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
-    key_id TEXT NOT NULL,
-    received_at TEXT NOT NULL,
-    webhook_created_at TEXT NOT NULL,
-    transaction_json TEXT NOT NULL,
-    first_timestamp INTEGER NOT NULL,
-    latest_timestamp INTEGER NOT NULL,
-    deliveries INTEGER NOT NULL DEFAULT 1
-  ) STRICT;
-  CREATE INDEX events_client_reference ON events (client_reference, environment);
-  CREATE INDEX events_environment_seq ON events (environment, seq);
-  `,
-  },
-  {
-    // The log's identity, made once with the database (a new or wiped data dir gets a new one), so a
-    // till can tell "this is not the log my cursor points into" when sequence numbers start over.
-    version: 2,
-    name: 'log identity',
-    up: (db) => {
-      db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT');
-      db.prepare("INSERT INTO meta (key, value) VALUES ('log_id', ?)").run(newLogId());
-    },
-  },
-  {
-    // The spec never says references are unique across environments, and a test delivery must not
-    // block a live one. SQLite cannot drop a UNIQUE constraint, so the table is rebuilt; seq values
-    // (and so the AUTOINCREMENT counter) are kept.
-    version: 3,
-    name: 'one event per (environment, reference)',
-    up: `
-  CREATE TABLE events_v3 (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    reference TEXT NOT NULL,
-    client_reference TEXT,
-    environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
-    key_id TEXT NOT NULL,
-    received_at TEXT NOT NULL,
-    webhook_created_at TEXT NOT NULL,
-    transaction_json TEXT NOT NULL,
-    first_timestamp INTEGER NOT NULL,
-    latest_timestamp INTEGER NOT NULL,
-    deliveries INTEGER NOT NULL DEFAULT 1,
-    UNIQUE (environment, reference)
-  ) STRICT;
-  INSERT INTO events_v3 SELECT seq, reference, client_reference, environment, key_id, received_at, webhook_created_at,
-    transaction_json, first_timestamp, latest_timestamp, deliveries FROM events;
-  DROP TABLE events;
-  ALTER TABLE events_v3 RENAME TO events;
-  CREATE INDEX events_reference ON events (reference);
-  CREATE INDEX events_client_reference ON events (client_reference, environment);
-  CREATE INDEX events_environment_seq ON events (environment, seq);
-  `,
-  },
-  {
-    // Retention (relay --retention-days): pruned events leave their reference behind, with the hash of
-    // their final state, so a repeat is still known for ever (docs/provider-contract.md, "Retention").
-    // meta.pruned_through: every sequence up to it is gone (tills behind it are told so).
-    version: 4,
-    name: 'retention: pruned references and the pruned-through mark',
-    up: `
-  CREATE TABLE pruned_references (
-    environment TEXT NOT NULL CHECK (environment IN ('test', 'live')),
-    reference TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    transaction_sha256 TEXT NOT NULL,
-    latest_timestamp INTEGER NOT NULL,
-    deliveries INTEGER NOT NULL,
-    PRIMARY KEY (environment, reference)
-  ) STRICT, WITHOUT ROWID;
-  INSERT INTO meta (key, value) VALUES ('pruned_through', '0');
-  `,
-  },
-  OWNER_VIEW_MIGRATION,
-  OWNER_LINK_REVOKER_MIGRATION,
-  OWNER_SUMMARY_BY_COMMITTER_MIGRATION,
-  {
-    // A look-up by reference alone reads the UNIQUE (environment, reference) index once per environment
-    // (event-log.ts), so this second index of the references only cost every insert: its pages written
-    // to the WAL at each commit, about a quarter of a group commit's time (docs/performance.md).
-    version: 8,
-    name: 'drop events_reference (the unique index answers look-ups by reference)',
-    up: 'DROP INDEX events_reference',
-  },
-];
-
-export const SCHEMA_VERSION = latestVersion(MIGRATIONS);
+import { MIGRATIONS } from './migrations/index.js';
 
 export class RelayDatabaseError extends Error {
   override name = 'RelayDatabaseError';

@@ -46,7 +46,7 @@ describe('relay database', () => {
     }
   });
 
-  it('migration 3 moves the unique key from reference to (environment, reference), keeping every event (issue 11.1)', () => {
+  it('migration 3 moves the unique key from reference to (environment, reference), keeping every event', () => {
     const dir = freshDir();
     const old = new Database(join(dir, 'relay.sqlite'));
     old.exec(`CREATE TABLE events (
