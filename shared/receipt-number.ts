@@ -1,6 +1,6 @@
 /**
  * A receipt number as people see and type it: R-000123. The core numbers each PAID payment of this till
- * (per environment, gap-free, never reused: storage migration 14); a NOT PAID slip has none.
+ * (per environment, gap-free, never reused: storage migration 15); a NOT PAID slip has none.
  */
 
 const DIGITS = 6;

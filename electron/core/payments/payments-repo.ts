@@ -46,7 +46,7 @@ export type PaymentRow = {
   created_at: number;
   updated_at: number;
   completed_at: number | null;
-  /** The receipt number, given in the statement that made it PAID (storage migration 14); null: never PAID. */
+  /** The receipt number, given in the statement that made it PAID (storage migration 15); null: never PAID. */
   receipt_no: number | null;
 };
 

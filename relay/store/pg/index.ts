@@ -5,7 +5,7 @@
  */
 export { PgStore, type PgStoreOptions } from './pg-store.js';
 export { connectionConfig, openPgPool } from './pg-pool.js';
-export { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION, PgSchemaError } from './migrations/migrate.js';
+export { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION, PgSchemaError } from './migrations/index.js';
 export { decodeKey, loadMasterKey, loadPreviousMasterKeys, MasterKeyError, readMasterKeyFile, type MasterKeyWarn } from './secret-box.js';
 export { assertMasterKey, rotateMasterKey, type RotateResult } from './master-key.js';
 export type { UnreadableKey } from './pg-directory.js';

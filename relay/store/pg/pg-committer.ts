@@ -154,7 +154,7 @@ export class PgCommitter {
   }
 
   private async run(merchantId: string, deliveries: TenantDelivery[]): Promise<ApplyOutcome[]> {
-    // The owner's summary row of each delivery, as arrays: relay_commit sums those it accepts (schema-summary-args.ts).
+    // The owner's summary row of each delivery, as arrays: relay_commit sums those it accepts (migrations/0009-summary-in-commit.ts).
     // A delivery whose JSON does not parse has no row (hour NULL: relay_commit skips it).
     const sums = deliveries.map(summaryOf);
     const { rows } = await this.pool.query<CommitRow>({

@@ -1,6 +1,6 @@
 /** Connections to the relay's database: the settings every one gets, and a pool with the schema brought up to date. */
 import pg from 'pg';
-import { migratePg } from './migrations/migrate.js';
+import { migratePg } from './migrations/index.js';
 import { connectError, migrationError } from './pg-startup.js';
 
 /** Settings every connection gets: acknowledged means durable, and nothing waits forever. */

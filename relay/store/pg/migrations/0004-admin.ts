@@ -1,12 +1,16 @@
-/** Migration 4 of the relay's PostgreSQL schema (schema.ts lists them all). */
 /**
- * 4: the admin surface. A master key check value (a known text sealed with the master key: a CLI or an
- * instance holding another key is refused before it writes anything); merchants can be suspended; keys
- * and tokens remember when they were last used (written in batches, and the auth triggers now fire
- * only on the columns that change what instances hold, so these writes do not reload every instance);
- * admin tokens (hashed), the audit of every change, and usage per merchant per day.
+ * The admin surface. A master key check value (a known text sealed with the master key: a CLI or an instance
+ * holding another key is refused before it writes anything); merchants can be suspended; keys and tokens
+ * remember when they were last used (written in batches, and the auth triggers now fire only on the columns
+ * that change what instances hold, so these writes do not reload every instance); admin tokens (hashed), the
+ * audit of every change, and usage per merchant per day.
  */
-export const ADMIN = `
+import type { PgMigration } from './migrate.js';
+
+export const migration: PgMigration = {
+  version: 4,
+  name: 'admin: master key check, suspended merchants, last used, admin tokens, audit, usage per day',
+  up: `
 CREATE TABLE master_key_check (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   sealed bytea NOT NULL,
@@ -63,4 +67,5 @@ CREATE FUNCTION relay_counts_add(a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IM
   SELECT coalesce(jsonb_object_agg(k, coalesce((a ->> k)::bigint, 0) + coalesce((b ->> k)::bigint, 0)), '{}'::jsonb)
   FROM (SELECT jsonb_object_keys(a) AS k UNION SELECT jsonb_object_keys(b)) keys
 $$;
-`;
+`,
+};

@@ -1,15 +1,21 @@
-/** The PostgreSQL schema's retention migration (schema.ts, version 4). */
 /**
- * 4: retention (relay --retention-days). A pruned event leaves its reference and the SHA-256 of its final
- * state (jsonb's text form) in pruned_references, kept for ever, so a repeat is still a repeat
- * (docs/provider-contract.md, "Retention"); event_retention.pruned_through marks how far each log is
- * pruned (tills behind it are told so). relay_prune deletes one batch of a merchant's oldest events;
- * it takes no lock a commit waits for (not the merchant's counter row): a commit that repeats an event
- * while it is being pruned may insert it again, and then finds it in pruned_references, takes the
- * insert back and answers as a repeat. So relay_commit looks there only after an insert, i.e. only for
- * new references.
+ * Retention (relay --retention-days). A pruned event leaves its reference and the SHA-256 of its final state
+ * (jsonb's text form) in pruned_references, kept for ever, so a repeat is still a repeat
+ * (docs/provider-contract.md, "Retention"); event_retention.pruned_through marks how far each log is pruned
+ * (tills behind it are told so). relay_prune deletes one batch of a merchant's oldest events; it takes no
+ * lock a commit waits for (not the merchant's counter row): a commit that repeats an event while it is being
+ * pruned may insert it again, and then finds it in pruned_references, takes the insert back and answers as a
+ * repeat. So relay_commit looks there only after an insert, i.e. only for new references.
+ *
+ * relay_commit is restated in full (CREATE OR REPLACE): this is the function as version 6 leaves it, history
+ * that never changes; migration 3 has the one before, migration 9 the next.
  */
-export const RETENTION = `
+import type { PgMigration } from './migrate.js';
+
+export const migration: PgMigration = {
+  version: 6,
+  name: 'retention: pruned references, pruned-through marks, relay_prune',
+  up: `
 CREATE TABLE pruned_references (
   merchant_id text NOT NULL REFERENCES merchants (id) ON DELETE CASCADE,
   reference text NOT NULL,
@@ -124,4 +130,5 @@ BEGIN
     PERFORM pg_notify('relay_events', p_merchant || ' ' || v_last);
   END IF;
 END $$;
-`;
+`,
+};

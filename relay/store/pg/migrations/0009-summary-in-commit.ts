@@ -1,20 +1,28 @@
 /**
- * 9: the owner's summary is written by relay_commit from fields Node has already worked out
+ * The owner's summary is written by relay_commit from fields Node has already worked out
  * (store/owner-summary.ts), as one grouped upsert per commit, instead of by a row trigger on `events`.
  *
  * Why:
- * - Speed. The trigger read each event's JSON, ran two regexes and parsed a time inside the commit:
- *   about 40 µs of the 90 µs an event cost, which took PostgreSQL ×1 under its 0.6× SQLite target.
- * - A defect. A repeat of a pruned event is inserted, found in pruned_references and taken back;
- *   the trigger had already added it to the summary a second time. Here only events relay_commit
- *   answers as accepted are summed, so a taken-back insert never counts.
+ * - Speed. The trigger read each event's JSON, ran two regexes and parsed a time inside the commit, for
+ *   every event: a large part of what an event cost.
+ * - A defect. A repeat of a pruned event is inserted, found in pruned_references and taken back; the trigger
+ *   had already added it to the summary a second time. Here only events relay_commit answers as accepted are
+ *   summed, so a taken-back insert never counts.
  *
- * The summary rows of one commit are grouped by their key before the upsert (ON CONFLICT may not touch
- * one row twice in a statement); a group's name is the last non-empty one in delivery order, as the
- * trigger's one-by-one upserts left it. relay_owner_add (migration 7) stays for imports, which insert
- * events directly (import-sqlite.ts).
+ * The summary rows of one commit are grouped by their key before the upsert (ON CONFLICT may not touch one
+ * row twice in a statement); a group's name is the last non-empty one in delivery order, as the trigger's
+ * one-by-one upserts left it. relay_owner_add (migration 7) stays for imports, which insert events directly
+ * (import-sqlite.ts).
+ *
+ * relay_commit takes new arguments, so it is dropped and made again, in full: the function as version 9
+ * leaves it, history that never changes; migration 6 has the one before.
  */
-export const SUMMARY_IN_COMMIT = `
+import type { PgMigration } from './migrate.js';
+
+export const migration: PgMigration = {
+  version: 9,
+  name: "owner's summary written by relay_commit from fields worked out in Node, only for accepted events (no trigger)",
+  up: `
 DROP TRIGGER events_owner_summary ON events;
 DROP FUNCTION relay_owner_summary();
 DROP FUNCTION relay_commit(text, text[], text[], text[], text[], text[], text[], text[], bigint[]);
@@ -106,4 +114,5 @@ BEGIN
     PERFORM pg_notify('relay_events', p_merchant || ' ' || v_last);
   END IF;
 END $$;
-`;
+`,
+};

@@ -1,5 +1,5 @@
 /**
- * Retention's SQL on a real PostgreSQL cluster (store/pg/schema-retention.ts): relay_prune's batches
+ * Retention's SQL on a real PostgreSQL cluster (store/pg/migrations/0006-retention.ts): relay_prune's batches
  * (oldest first, at most the limit, never past the first kept event, one merchant only, skipped while
  * another instance prunes that merchant), and relay_commit's answer to a repeat of a pruned event,
  * including one that races its own pruning (inserted, then taken back: no new event, no gap).

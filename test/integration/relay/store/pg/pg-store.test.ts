@@ -1,23 +1,13 @@
 /**
- * The PostgreSQL store against a real PostgreSQL 15 (a throwaway cluster): versioned schema,
- * per-merchant gapless numbering under concurrent commits from two instances, the same delivery
- * racing on both stored once, secrets sealed at rest, CLI changes seen by a running instance.
+ * The PostgreSQL store against a real PostgreSQL 15 (a throwaway cluster): per-merchant gapless
+ * numbering under concurrent commits from two instances, the same delivery racing on both stored
+ * once, secrets sealed at rest, CLI changes seen by a running instance (the versioned schema:
+ * pg-migrations.test.ts).
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import type { ApplyOutcome, TenantDelivery } from '../../../../../relay/store/index.js';
-import {
-  openPgPool,
-  PgStore,
-  migratePg,
-  PG_SCHEMA_VERSION,
-  loadMasterKey,
-  addKey,
-  addMerchant,
-  createToken,
-  revokeToken,
-} from '../../../../../relay/store/pg/index.js';
+import { openPgPool, PgStore, loadMasterKey, addKey, addMerchant, createToken, revokeToken } from '../../../../../relay/store/pg/index.js';
 import { hashRelayToken } from '../../../../../relay/ops/index.js';
 import { closeAfterEach } from '../../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
@@ -63,62 +53,6 @@ describePg('relay on PostgreSQL: the store', () => {
     open.push(store);
     return store;
   }
-
-  it('migrations 1 and 2: tables, triggers and relay_commit, recorded once; a newer database is refused', async () => {
-    const { url } = await setUp([]);
-    const client = new pg.Client(url);
-    await client.connect();
-    try {
-      const versions = await client.query('SELECT version, name FROM relay_schema_migrations ORDER BY version');
-      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      expect(PG_SCHEMA_VERSION).toBe(9);
-      const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
-      expect(tables.rows.map((r: { tablename: string }) => r.tablename)).toEqual(
-        expect.arrayContaining(['auth_version', 'events', 'merchants', 'service_keys', 'till_tokens']),
-      );
-      await expect(client.query("INSERT INTO merchants (id, log_id) VALUES ('shop-1', 'x')")).rejects.toThrow(/check constraint/);
-      expect(await migratePg(client)).toBe(9); // already current: nothing runs again
-      await client.query("INSERT INTO relay_schema_migrations (version, name) VALUES (99, 'from the future')");
-      await expect(migratePg(client)).rejects.toThrow(/schema version 99, newer than this relay understands/);
-    } finally {
-      await client.end();
-    }
-  });
-
-  it('migration 3: a version-2 log keeps its events, numbering and repeats; the key becomes (merchant, reference, environment)', async () => {
-    const url = await cluster().createDatabase();
-    const client = new pg.Client(url);
-    await client.connect();
-    try {
-      await migratePg(client, 2);
-      await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_old', 'old-log')");
-      const commit = (refs: string[]) =>
-        client.query('SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-          'MCH_old',
-          refs.map(() => 'live'),
-          refs,
-          refs,
-          refs.map(() => 'pk_live_Old00001'),
-          refs.map(() => 'r'),
-          refs.map(() => 'w'),
-          refs.map((r) => JSON.stringify({ reference: r })),
-          refs.map(() => 100),
-        ]);
-      await commit(['A', 'B']);
-      // Up to 3 only: migration 9 gives relay_commit the owner's summary arguments (pg-owner-summary.test.ts).
-      expect(await migratePg(client, 3)).toBe(2);
-      const after = await commit(['B', 'C', 'C']);
-      expect(after.rows.map((r: { o_kind: string; o_seq: string }) => `${r.o_kind}:${r.o_seq}`)).toEqual([
-        'duplicate:2',
-        'accepted:3',
-        'duplicate:3',
-      ]);
-      const keys = await client.query("SELECT conname FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype = 'u'");
-      expect(keys.rows.map((r: { conname: string }) => r.conname)).toEqual(['events_merchant_reference_environment']);
-    } finally {
-      await client.end();
-    }
-  });
 
   it('numbers each merchant gaplessly in commit order while two instances commit at once; a racing repeat is stored once', async () => {
     const { url, masterKey } = await setUp(['MCH_one', 'MCH_two']);

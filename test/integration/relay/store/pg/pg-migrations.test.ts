@@ -1,0 +1,194 @@
+/**
+ * The relay's PostgreSQL migrations on a real PostgreSQL 15 (a throwaway cluster), each on a database at the
+ * version before with rows in it, and the history the runner checks: recorded once by version and name, a
+ * newer database or one whose history disagrees with the migrations refused untouched. Elsewhere: migration
+ * 5 in tenant-input.test.ts, migration 9 in pg-owner-summary.test.ts.
+ */
+import pg from 'pg';
+import { expect, it } from 'vitest';
+import { migratePg, openPgPool, PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../../../../relay/store/pg/index.js';
+import { closeAfterEach } from '../../../../support/close-after-each.js';
+import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
+
+describePg('relay on PostgreSQL: the migrations', () => {
+  const cluster = usePgCluster();
+  const open = closeAfterEach();
+
+  /** A client on a new database at `version`, closed after the test. */
+  async function databaseAt(version: number): Promise<pg.Client> {
+    const client = new pg.Client(await cluster().createDatabase());
+    await client.connect();
+    open.push({ close: () => client.end() });
+    await migratePg(client, version);
+    return client;
+  }
+
+  const history = async (client: pg.ClientBase) =>
+    (await client.query<{ version: number; name: string }>('SELECT version, name FROM relay_schema_migrations ORDER BY version')).rows;
+
+  it('migrations 1 and 2: tables, triggers and relay_commit, recorded once; a newer database is refused', async () => {
+    const url = await cluster().createDatabase();
+    const pool = await openPgPool(url, 2);
+    open.push({ close: () => pool.end() });
+    const client = new pg.Client(url);
+    await client.connect();
+    try {
+      const versions = await client.query('SELECT version, name FROM relay_schema_migrations ORDER BY version');
+      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(PG_SCHEMA_VERSION).toBe(9);
+      const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+      expect(tables.rows.map((r: { tablename: string }) => r.tablename)).toEqual(
+        expect.arrayContaining(['auth_version', 'events', 'merchants', 'service_keys', 'till_tokens']),
+      );
+      await expect(client.query("INSERT INTO merchants (id, log_id) VALUES ('shop-1', 'x')")).rejects.toThrow(/check constraint/);
+      expect(await migratePg(client)).toBe(9); // already current: nothing runs again
+      await client.query("INSERT INTO relay_schema_migrations (version, name) VALUES (99, 'from the future')");
+      await expect(migratePg(client)).rejects.toThrow(/schema version 99, newer than this relay understands/);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('migration 3: a version-2 log keeps its events, numbering and repeats; the key becomes (merchant, reference, environment)', async () => {
+    const url = await cluster().createDatabase();
+    const client = new pg.Client(url);
+    await client.connect();
+    try {
+      await migratePg(client, 2);
+      await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_old', 'old-log')");
+      const commit = (refs: string[]) =>
+        client.query('SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+          'MCH_old',
+          refs.map(() => 'live'),
+          refs,
+          refs,
+          refs.map(() => 'pk_live_Old00001'),
+          refs.map(() => 'r'),
+          refs.map(() => 'w'),
+          refs.map((r) => JSON.stringify({ reference: r })),
+          refs.map(() => 100),
+        ]);
+      await commit(['A', 'B']);
+      // Up to 3 only: migration 9 gives relay_commit the owner's summary arguments (pg-owner-summary.test.ts).
+      expect(await migratePg(client, 3)).toBe(2);
+      const after = await commit(['B', 'C', 'C']);
+      expect(after.rows.map((r: { o_kind: string; o_seq: string }) => `${r.o_kind}:${r.o_seq}`)).toEqual([
+        'duplicate:2',
+        'accepted:3',
+        'duplicate:3',
+      ]);
+      const keys = await client.query("SELECT conname FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype = 'u'");
+      expect(keys.rows.map((r: { conname: string }) => r.conname)).toEqual(['events_merchant_reference_environment']);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('migration 7: sums the events stored before it once, by hour, till, cashier and network; viewer links', async () => {
+    const client = await databaseAt(6);
+    await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_one', 'log-one')");
+    const tx = (reference: string, status: string, amount: string) =>
+      JSON.stringify({
+        reference,
+        status,
+        amount,
+        fee: '0.10',
+        net: '0.00',
+        completedAt: '2026-11-20T10:15:00.000Z',
+        customer: { network: 'MTN' },
+        metadata: { till: 'T1', tillName: 'Front', cashierId: 'C1', cashier: 'Ama' },
+      });
+    await client.query('SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+      'MCH_one',
+      ['live', 'live'],
+      ['A', 'B'],
+      ['A', 'B'],
+      ['pk_live_Mig00001', 'pk_live_Mig00001'],
+      ['2026-11-20T10:16:00.000Z', '2026-11-20T10:16:00.000Z'],
+      ['w', 'w'],
+      [tx('A', 'SUCCESS', '12.50'), tx('B', 'FAILED', '7.00')],
+      [1, 1],
+    ]);
+    expect(await migratePg(client, 7)).toBe(6);
+    const summary = await client.query(
+      `SELECT merchant_id, environment, hour::text, till_id, till_name, cashier_id, cashier_name, network,
+         succeeded::int, failed::int, gross::text, fees::text FROM owner_hourly`,
+    );
+    expect(summary.rows).toEqual([
+      {
+        merchant_id: 'MCH_one',
+        environment: 'live',
+        hour: String(Math.floor(Date.parse('2026-11-20T10:15:00.000Z') / 3_600_000)),
+        till_id: 'T1',
+        till_name: 'Front',
+        cashier_id: 'C1',
+        cashier_name: 'Ama',
+        network: 'MTN',
+        succeeded: 1,
+        failed: 1,
+        gross: '1250',
+        fees: '10',
+      },
+    ]);
+    await client.query(
+      `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at)
+       VALUES ('L1', 'MCH_one', $1, 'live', 'Phone', 'Africa/Accra', 'till', 'now')`,
+      [`sha256:${'a'.repeat(64)}`],
+    );
+    await expect(
+      client.query(
+        `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at)
+         VALUES ('L2', 'MCH_one', 'plain', 'live', 'Phone', 'Africa/Accra', 'till', 'now')`,
+      ),
+    ).rejects.toThrow(/check constraint/);
+  });
+
+  it('migration 8: names the owner for every link turned off before it, nobody for the links still on', async () => {
+    const client = await databaseAt(7);
+    await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_one', 'log-one')");
+    const link = (id: string, hash: string, revokedAt: string | null) =>
+      client.query(
+        `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at, revoked_at)
+         VALUES ($1, 'MCH_one', $2, 'live', $1, 'Africa/Accra', 'till', 'now', $3)`,
+        [id, `sha256:${hash.repeat(64)}`, revokedAt],
+      );
+    await link('on', 'a', null);
+    await link('off', 'b', '2026-11-22T10:00:00.000Z');
+    expect(await migratePg(client, 8)).toBe(7);
+    const { rows } = await client.query('SELECT id, revoked_at, revoked_by FROM owner_links ORDER BY id');
+    expect(rows).toEqual([
+      { id: 'off', revoked_at: '2026-11-22T10:00:00.000Z', revoked_by: 'owner' },
+      { id: 'on', revoked_at: null, revoked_by: null },
+    ]);
+    await expect(client.query("UPDATE owner_links SET revoked_by = 'someone'")).rejects.toThrow(/check constraint/);
+  });
+
+  it("records each version once under its file's name; an older database upgrades, its history kept", async () => {
+    const client = await databaseAt(4);
+    expect((await history(client)).map((r) => r.version)).toEqual([1, 2, 3, 4]);
+    expect(await migratePg(client)).toBe(4);
+    expect(await history(client)).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+    expect(await migratePg(client)).toBe(PG_SCHEMA_VERSION);
+  });
+
+  it('refuses a database whose recorded history is not these migrations, untouched, saying what to do', async () => {
+    const client = await databaseAt(PG_SCHEMA_VERSION);
+    await client.query("UPDATE relay_schema_migrations SET name = 'relay_commit' WHERE version = 2");
+    const before = await history(client);
+    await expect(migratePg(client)).rejects.toThrow(
+      /The relay database records migration 2 as "relay_commit", but this build's migration 2 is "relay_commit: per-merchant gapless group commit".*nothing was changed.*restore a backup/s,
+    );
+    expect(await history(client)).toEqual(before);
+
+    const older = await databaseAt(5);
+    await older.query("UPDATE relay_schema_migrations SET name = 'admin' WHERE version = 4");
+    await expect(migratePg(older)).rejects.toThrow(
+      /records migration 4 as "admin", but this build's migration 4 is "admin: master key check/,
+    );
+    expect((await history(older)).map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
+
+    const gap = await databaseAt(PG_SCHEMA_VERSION);
+    await gap.query('DELETE FROM relay_schema_migrations WHERE version = 3');
+    await expect(migratePg(gap)).rejects.toThrow(/has no record of migration 3 although it says it is at version 9/);
+  });
+});
