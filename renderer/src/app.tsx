@@ -1,25 +1,25 @@
 /** The till's shell: always-visible status, navigation, the sale flow and the owner screens. */
 import { useState } from 'react';
 import { useAnnounce } from './components/announcer';
-import { LateNotices } from './components/late-notices';
-import { NavTabs } from './components/nav-tabs';
+import { LateNotices } from './sale/late-notices';
+import { NavTabs } from './nav/nav-tabs';
 import { SandboxBanner } from './components/sandbox-banner';
 import { StatusBar } from './components/status-bar';
 import { useAppStatus } from './hooks/use-app-status';
-import { useLateResults } from './hooks/use-late-results';
-import { useReturnFromLock } from './hooks/use-return-from-lock';
-import { useSale } from './hooks/use-sale';
-import { useSaleFollowsEnvironment } from './hooks/use-sale-follows-environment';
+import { useLateResults } from './sale/use-late-results';
+import { useReturnFromLock } from './nav/use-return-from-lock';
+import { useSale } from './sale/use-sale';
+import { useSaleFollowsEnvironment } from './sale/use-sale-follows-environment';
 import { Screens } from './screens';
 import { FirstStart, ownerPinSkipped } from './people/first-start';
 import { SessionBadge } from './people/session-badge';
 import { SignInScreen } from './people/sign-in-screen';
 import { useSession } from './people/use-session';
 import { FormError } from './components/form-error';
-import { OwnerAlerts } from './components/owner-alerts';
-import { LeaveDialog } from './components/leave-dialog';
-import { UnsavedContext, useLeaveGuard } from './hooks/use-unsaved';
-import { usePages } from './hooks/use-pages';
+import { OwnerAlerts } from './alerts/owner-alerts';
+import { LeaveDialog } from './unsaved/leave-dialog';
+import { UnsavedContext, useLeaveGuard } from './unsaved/use-unsaved';
+import { usePages } from './nav/use-pages';
 
 export function App() {
   const { status, error, refresh } = useAppStatus();

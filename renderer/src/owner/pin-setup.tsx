@@ -4,7 +4,7 @@ import { call, errorMessage } from '../api';
 import { FieldError } from '../components/field-error';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
 import { PinField } from '../components/pin-field';
-import { useUnsaved } from '../hooks/use-unsaved';
+import { useUnsaved } from '../unsaved/use-unsaved';
 
 type Props = { mode: 'first' | 'change'; onDone: () => void };
 

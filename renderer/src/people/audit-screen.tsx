@@ -5,7 +5,7 @@ import { call, errorMessage } from '../api';
 import { dateTime, parseDayText } from '../format';
 import { DateField } from '../components/date-field';
 import { useCoreRead } from '../hooks/use-core-read';
-import { downloadCsv } from '../owner/download-csv';
+import { downloadCsv } from '../download-csv';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
 import { SelectOptions } from '../components/select-options';

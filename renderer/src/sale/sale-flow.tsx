@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { ChargeScreen } from '../charge/charge-screen';
 import { ghs } from '../format';
 import type { AppStatus } from '../hooks/use-app-status';
-import type { useSale } from '../hooks/use-sale';
+import type { useSale } from './use-sale';
 import { ResultScreen } from './result-screen';
 import { WaitingScreen } from './waiting-screen';
 import './sale.css';

@@ -1,6 +1,6 @@
 /** What a lock by the core keeps of Settings edits not saved yet, and for whom. */
 import { describe, expect, it } from 'vitest';
-import { draftOf, KeptDrafts } from '../../../renderer/src/hooks/kept-drafts.js';
+import { draftOf, KeptDrafts } from '../../../renderer/src/unsaved/kept-drafts.js';
 
 type Env = { baseUrl: string; secretKey: string; relayToken: string };
 const SECRETS = { fields: { secretKey: 'secret key', relayToken: 'relay token' } };

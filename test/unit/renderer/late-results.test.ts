@@ -1,6 +1,6 @@
 /** Late-result notices never cross environments: a sandbox result is not shown or announced in LIVE. */
 import { describe, expect, it } from 'vitest';
-import { announceLateResult, lateNoticeWho, noticesFor } from '../../../renderer/src/hooks/late-results.js';
+import { announceLateResult, lateNoticeWho, noticesFor } from '../../../renderer/src/sale/late-results.js';
 import type { PaymentView } from '../../../shared/ipc/contract.js';
 
 const view = (id: string, environment: 'test' | 'live'): PaymentView => ({

@@ -3,8 +3,8 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { EnvironmentSettingsView } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
 import { EnvironmentField } from './environment-field';
-import { UnsavedMark } from '../components/unsaved-mark';
-import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
+import { UnsavedMark } from '../unsaved/unsaved-mark';
+import { useKeptValues, useUnsaved } from '../unsaved/use-unsaved';
 import type { Environment } from '../../../shared/domain';
 
 type Props = { environment: Environment; view: EnvironmentSettingsView; onSaved: () => Promise<void> | void };

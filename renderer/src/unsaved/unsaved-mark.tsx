@@ -1,5 +1,5 @@
 /** "Unsaved changes", next to a section's Save button while its boxes hold edits not saved yet. */
-import './components.css';
+import '../components/components.css';
 
 export function UnsavedMark({ dirty, testId }: { dirty: boolean; testId: string }) {
   return dirty ? (

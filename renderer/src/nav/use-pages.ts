@@ -6,7 +6,7 @@
 import { useCallback, useState } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { call } from '../api';
-import { OWNER_PAGES, type Page } from '../components/nav-tabs';
+import { OWNER_PAGES, type Page } from './nav-tabs';
 
 type Options = { ownerUnlocked: boolean; refresh: () => Promise<void>; guard: (go: () => void) => void };
 

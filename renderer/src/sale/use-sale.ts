@@ -9,7 +9,7 @@ import type { PaymentView } from '../../../shared/ipc/contract';
 import type { AmountEntry } from '../../../shared/money';
 import { call } from '../api';
 import { EMPTY_FORM, newRequestId, type FieldErrors, type SaleForm } from '../charge/sale-form';
-import { useCharge } from './use-charge';
+import { useCharge } from '../charge/use-charge';
 import { useFollowPayment } from './use-follow-payment';
 
 export type SalePhase = 'form' | 'waiting' | 'result';

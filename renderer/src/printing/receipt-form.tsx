@@ -3,11 +3,11 @@ import { useState, type FormEvent } from 'react';
 import type { ReceiptSettings } from '../../../shared/receipt/receipt-settings';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
-import { UnsavedMark } from '../components/unsaved-mark';
-import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
-import { PrintSheet } from '../printing/print-sheet';
-import { PrintStatus } from '../printing/print-status';
-import { usePrinter } from '../printing/use-printer';
+import { UnsavedMark } from '../unsaved/unsaved-mark';
+import { useKeptValues, useUnsaved } from '../unsaved/use-unsaved';
+import { PrintSheet } from './print-sheet';
+import { PrintStatus } from './print-status';
+import { usePrinter } from './use-printer';
 import { PrinterFields, type PrinterValues } from './printer-fields';
 
 type Values = Omit<ReceiptSettings, 'port'> & { port: string };

@@ -5,7 +5,7 @@
  */
 import { useRef, type KeyboardEvent } from 'react';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
-import './components.css';
+import '../components/components.css';
 
 type Props = { sections: string[]; onKeep: () => void; onDiscard: () => void };
 

@@ -3,7 +3,7 @@
  * secrets it did not keep. Said once, as the page opens, so the owner saves or discards on purpose.
  */
 import '../components/components.css';
-import type { KeptSummary } from '../hooks/kept-drafts';
+import type { KeptSummary } from './kept-drafts';
 
 export function KeptNotice({ summary }: { summary: KeptSummary }) {
   const { sections, unkept } = summary;

@@ -2,18 +2,18 @@
 import { call } from '../api';
 import type { AppStatus } from '../hooks/use-app-status';
 import { useCoreRead } from '../hooks/use-core-read';
-import { useKeptSummary } from '../hooks/use-unsaved';
+import { useKeptSummary } from '../unsaved/use-unsaved';
 import { EnvironmentForm } from './environment-form';
 import { EnvironmentSwitch } from './environment-switch';
-import { PinSetup } from './pin-setup';
+import { PinSetup } from '../owner/pin-setup';
 import { CounterForm } from './counter-form';
-import { ReceiptForm } from './receipt-form';
+import { ReceiptForm } from '../printing/receipt-form';
 import { TillForm } from './till-form';
-import { PhoneLinks } from './phone-links';
-import { KeptNotice } from './kept-notice';
+import { PhoneLinks } from '../owner-links/owner-links';
+import { KeptNotice } from '../unsaved/kept-notice';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
-import './owner.css';
+import '../owner/owner.css';
 
 const readSettings = () => call('settings:get', {});
 

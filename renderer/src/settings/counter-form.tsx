@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react';
 import type { CounterSettings } from '../../../shared/ipc/contract';
 import { checkCedisEntry, formatAmount, type AmountEntry } from '../../../shared/money';
 import { call, errorMessage } from '../api';
-import { UnsavedMark } from '../components/unsaved-mark';
-import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
+import { UnsavedMark } from '../unsaved/unsaved-mark';
+import { useKeptValues, useUnsaved } from '../unsaved/use-unsaved';
 
 type Props = { counter: CounterSettings; onSaved: () => void };
 type Values = { entry: AmountEntry; minimum: string; confirmAbove: string };

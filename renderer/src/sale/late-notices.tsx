@@ -1,8 +1,8 @@
 /** Notices for payments the cashier stopped waiting for: they still resolve, and say so here. */
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { ghs, phone } from '../format';
-import { lateNoticeWho } from '../hooks/late-results';
-import './components.css';
+import { lateNoticeWho } from './late-results';
+import '../components/components.css';
 
 type Props = { notices: PaymentView[]; onDismiss: (id: string) => void; onOpen: (payment: PaymentView) => void };
 

@@ -6,8 +6,8 @@ import { useEffect } from 'react';
 import { call, errorMessage, onEvent } from '../api';
 import { dateTime } from '../format';
 import { useCoreRead } from '../hooks/use-core-read';
-import { FormError } from './form-error';
-import './components.css';
+import { FormError } from '../components/form-error';
+import '../components/components.css';
 
 const readAlerts = async () => (await call('alerts:list', {})).items;
 

@@ -10,8 +10,8 @@ import { PrintSheet } from '../printing/print-sheet';
 import { PrintStatus } from '../printing/print-status';
 import { usePrinter } from '../printing/use-printer';
 import { DayReportLists, SinceCloseList } from './day-report-lists';
-import { TakingsBreakdown } from './takings-breakdown';
-import { TakingsCards } from './takings-cards';
+import { TakingsBreakdown } from '../takings/takings-breakdown';
+import { TakingsCards } from '../takings/takings-cards';
 
 type Props = {
   report: DayReport;

@@ -12,8 +12,8 @@ import { Screen } from '../components/screen';
 import { TableHead } from '../components/table-head';
 import { dayTime, ghs } from '../format';
 import { DayReportView } from './day-report-view';
-import { downloadCsv } from './download-csv';
-import './owner.css';
+import { downloadCsv } from '../download-csv';
+import '../owner/owner.css';
 
 type Shown = { report: DayReport; id: number | null; sinceClose: SinceCloseLine[] | null };
 

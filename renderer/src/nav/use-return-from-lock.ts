@@ -1,7 +1,7 @@
 /** Back from the lock (or the first start): the focus and the section the screens underneath take up again. */
 import { useEffect, useLayoutEffect } from 'react';
 import type { Caller } from '../../../shared/ipc/roles';
-import { pageAllowed, type Page } from '../components/nav-tabs';
+import { pageAllowed, type Page } from './nav-tabs';
 
 type Options = { locked: boolean; firstStart: boolean; page: Page; caller: Caller; setPage: (page: Page) => void };
 

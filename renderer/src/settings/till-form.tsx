@@ -1,8 +1,8 @@
 /** The till's name (shown on every screen and receipt), time zone (for takings days) and idle lock. */
 import { useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
-import { UnsavedMark } from '../components/unsaved-mark';
-import { useKeptValues, useUnsaved } from '../hooks/use-unsaved';
+import { UnsavedMark } from '../unsaved/unsaved-mark';
+import { useKeptValues, useUnsaved } from '../unsaved/use-unsaved';
 
 type Props = { tillName: string; timeZone: string; idleLockMinutes: number; onSaved: () => void };
 type Values = { name: string; zone: string; idle: string };

@@ -7,8 +7,8 @@ import { useCallback, useRef, useState, type MutableRefObject } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import type { AmountEntry } from '../../../shared/money';
 import { call, errorMessage } from '../api';
-import type { AccountLookup } from '../charge/use-account-name';
-import { checkForm, newRequestId, type FieldErrors, type SaleForm } from '../charge/sale-form';
+import type { AccountLookup } from './use-account-name';
+import { checkForm, newRequestId, type FieldErrors, type SaleForm } from './sale-form';
 
 const FIELD_OF: Record<string, keyof FieldErrors> = {
   amount: 'amount',

@@ -4,7 +4,7 @@ import type { TakingsReport } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { useAnnounce } from '../components/announcer';
 import { addDays, dayText, isoDate } from '../format';
-import { downloadCsv } from './download-csv';
+import { downloadCsv } from '../download-csv';
 import { TakingsAwaiting } from './takings-awaiting';
 import { TakingsByHand } from './takings-by-hand';
 import { TakingsCards } from './takings-cards';
@@ -13,7 +13,7 @@ import { FormError } from '../components/form-error';
 import type { CashierChoice } from '../components/cashier-picker';
 import { TakingsCashier } from './takings-cashier';
 import { Screen } from '../components/screen';
-import './owner.css';
+import '../owner/owner.css';
 
 export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id: string; name: string } }) {
   const today = isoDate(new Date(), timeZone);
