@@ -7,7 +7,7 @@ import { call, errorMessage, onEvent } from '../api';
 import { dateTime } from '../format';
 import { useCoreRead } from '../hooks/use-core-read';
 import { FormError } from '../components/form-error';
-import '../components/components.css';
+import './alerts.css';
 
 const readAlerts = async () => (await call('alerts:list', {})).items;
 

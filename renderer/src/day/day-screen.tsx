@@ -13,7 +13,9 @@ import { TableHead } from '../components/table-head';
 import { dayTime, ghs } from '../format';
 import { DayReportView } from './day-report-view';
 import { downloadCsv } from '../download-csv';
-import '../owner/owner.css';
+import '../components/components.css';
+import '../takings/takings.css';
+import './day.css';
 
 type Shown = { report: DayReport; id: number | null; sinceClose: SinceCloseLine[] | null };
 

@@ -5,7 +5,7 @@
  */
 import type { IpcChannelName } from '../../../shared/ipc/channels';
 import { mayCall, type Caller } from '../../../shared/ipc/roles';
-import '../components/components.css';
+import './nav.css';
 
 export type Page = 'charge' | 'history' | 'shifts' | 'takings' | 'day' | 'settings' | 'staff' | 'audit';
 

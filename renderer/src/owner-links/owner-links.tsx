@@ -8,6 +8,7 @@ import { call, errorMessage } from '../api';
 import type { OwnerLinkView } from '../../../shared/ipc/contract';
 import { useCoreRead } from '../hooks/use-core-read';
 import { QrCode } from '../printing/qr-code';
+import './owner-links.css';
 
 const readLinks = () => call('owner-links:list', {});
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');

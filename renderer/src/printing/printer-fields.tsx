@@ -6,6 +6,7 @@ import { call } from '../api';
 import { FieldError } from '../components/field-error';
 import { LabelledInput } from '../components/labelled-input';
 import { SelectOptions } from '../components/select-options';
+import './printing.css';
 
 export type PrinterValues = { printer: PrinterKind; host: string; port: string; deviceName: string; autoPrint: boolean };
 

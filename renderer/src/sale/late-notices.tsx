@@ -3,6 +3,7 @@ import type { PaymentView } from '../../../shared/ipc/contract';
 import { ghs, phone } from '../format';
 import { lateNoticeWho } from './late-results';
 import '../components/components.css';
+import './sale.css';
 
 type Props = { notices: PaymentView[]; onDismiss: (id: string) => void; onOpen: (payment: PaymentView) => void };
 

@@ -12,6 +12,7 @@ import { FormError } from '../components/form-error';
 import type { Environment } from '../../../shared/domain';
 import type { EnvironmentSetting } from '../../../shared/ipc/contract';
 import { LiveMissing } from './live-missing';
+import '../components/components.css';
 
 /** `settingsRead`: the settings as last read; a new read (after a save) checks again what LIVE lacks. */
 type Props = { active: Environment; liveReady: boolean; settingsRead: unknown; onChanged: () => void };

@@ -13,7 +13,7 @@ import { PhoneLinks } from '../owner-links/owner-links';
 import { KeptNotice } from '../unsaved/kept-notice';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
-import '../owner/owner.css';
+import './settings.css';
 
 const readSettings = () => call('settings:get', {});
 

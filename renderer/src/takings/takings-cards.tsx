@@ -2,6 +2,7 @@
 import { Fragment, type ReactNode } from 'react';
 import type { TakingsTotals } from '../../../shared/ipc/contract';
 import { ghs, percent } from '../format';
+import './takings.css';
 
 /**
  * A money figure that may wrap only between its groups ("GH₵" | "111," | "111.10"), never inside one: a

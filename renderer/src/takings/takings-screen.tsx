@@ -13,7 +13,7 @@ import { FormError } from '../components/form-error';
 import type { CashierChoice } from '../components/cashier-picker';
 import { TakingsCashier } from './takings-cashier';
 import { Screen } from '../components/screen';
-import '../owner/owner.css';
+import './takings.css';
 
 export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id: string; name: string } }) {
   const today = isoDate(new Date(), timeZone);

@@ -2,7 +2,7 @@
  * Over Settings after a lock by the core: the edits it kept (each section is marked unsaved too) and the
  * secrets it did not keep. Said once, as the page opens, so the owner saves or discards on purpose.
  */
-import '../components/components.css';
+import './unsaved.css';
 import type { KeptSummary } from './kept-drafts';
 
 export function KeptNotice({ summary }: { summary: KeptSummary }) {

@@ -1,5 +1,5 @@
 /** "Unsaved changes", next to a section's Save button while its boxes hold edits not saved yet. */
-import '../components/components.css';
+import './unsaved.css';
 
 export function UnsavedMark({ dirty, testId }: { dirty: boolean; testId: string }) {
   return dirty ? (
