@@ -37,6 +37,8 @@ const SOURCES = '^(electron|relay|sandbox|shared|renderer|scripts|bench)/';
 const RELAY_LAYERS = ['ops', 'store', 'http', 'cli'];
 /** A relay folder's front door (the store's two implementations have their own). */
 const RELAY_DOOR = ['^relay/[^/]+/index\\.ts$', '^relay/store/(sqlite|pg)/index\\.ts$'];
+/** A renderer folder, as a folder-scoped rule names it (no trailing slash); the files in renderer/src/ itself are none. */
+const RENDERER_FOLDER = '^renderer/src/[^/]+$';
 
 const any = (names) => `(${names.join('|')})`;
 /** A path pattern as the file or folder it names, for the rules' comments. */
@@ -169,6 +171,15 @@ module.exports = {
     ...coreLayerRules(),
     ...coreWiringRules(),
     ...relayRules(),
+    {
+      name: 'renderer-folder-cycle',
+      comment:
+        "Import arrows between the renderer's folders (renderer/src/<folder>/) run one way: no folder imports, directly or through others, a folder that imports it (its root files, main/app/screens above and api/format below, are no folder).",
+      severity: 'error',
+      scope: 'folder',
+      from: { path: RENDERER_FOLDER },
+      to: { path: RENDERER_FOLDER, circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
