@@ -1,3 +1,4 @@
+/** Front door of alerts/ (what other folders may use): OwnerAlerts, shown by app.tsx while the owner is signed in. */
 /**
  * The owner's alerts (a settle by hand that the service's own result overrode), on every screen while the
  * owner is signed in, each until the owner acknowledges it. Read again whenever the core says they changed.

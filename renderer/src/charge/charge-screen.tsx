@@ -1,3 +1,4 @@
+/** Front door of charge/ (what other folders may use): ChargeScreen, the sale's form (sale-form.ts) and useCharge, for sale/. */
 /** Charge: amount, Enter, number, Enter. Errors sit next to what caused them; nothing typed is lost. */
 import { useRef, useState, type FormEvent } from 'react';
 import type { CounterSettings } from '../../../shared/ipc/contract';

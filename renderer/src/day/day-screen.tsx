@@ -1,3 +1,4 @@
+/** Front door of day/ (what other folders may use): DayScreen, for screens.tsx. */
 /**
  * The day's close (managers and the owner): the X report (the day so far, closes nothing), closing the
  * day into the next Z report after a confirmation (it cannot be undone), the past Z reports, one Z as it

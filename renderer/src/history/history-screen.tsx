@@ -1,3 +1,4 @@
+/** Front door of history/ (what other folders may use): HistoryScreen and SettleAccess (who may settle by hand), for screens.tsx. */
 /** History: newest first, pending ones marked, search by reference or the last digits of a number. */
 import { useCallback, useRef, useState } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';

@@ -1,6 +1,6 @@
 /**
- * A payment still waiting for its result: when it can be settled by hand if none comes (issue 20 item 8).
- * Settling by hand opens once the payment is overdue (shared/overdue.ts); until then its detail says how long.
+ * A payment still waiting for its result: when it can be settled by hand if none comes. Settling by hand
+ * opens once the payment is overdue (shared/overdue.ts); until then its detail says how long.
  */
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { isOpen } from '../../../shared/domain';

@@ -1,3 +1,4 @@
+/** Front door of hooks/ (what other folders may use): generic hooks, one a file, and useAppStatus; they import only api.ts. */
 import { useCallback, useEffect, useState } from 'react';
 import { errorMessage } from '../api';
 

@@ -1,3 +1,4 @@
+/** Front door of nav/ (what other folders may use): NavTabs and Page, usePages and useReturnFromLock, for app.tsx and screens.tsx. */
 /**
  * Top navigation: plain buttons, reachable by Tab, current page marked for assistive tech. A section is shown
  * to whoever the core lets make its calls (shared/ipc/roles.ts); in the one-person shop the owner sections

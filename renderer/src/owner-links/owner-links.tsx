@@ -1,7 +1,8 @@
+/** Front door of owner-links/ (what other folders may use): OwnerLinks, a section of Settings. */
 /**
- * Settings, "Takings on your phone" (issue 21): the owner makes a link for a phone (a label such as
- * "Auntie Efua's phone"), shown once as a QR code and as text; the list shows each link's label,
- * environment, when it was made and last used, and turns any link off at once.
+ * Settings, "Takings on your phone": the owner makes a link for a phone (a label such as "Auntie Efua's
+ * phone"), shown once as a QR code and as text; the list shows each link's label, environment, when it was
+ * made and last used, and turns any link off at once.
  */
 import { useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
@@ -70,7 +71,7 @@ function LinksTable({ links, onOff }: { links: OwnerLinkView[]; onOff: (link: Ow
   );
 }
 
-export function PhoneLinks({ environment }: { environment: 'test' | 'live' }) {
+export function OwnerLinks({ environment }: { environment: 'test' | 'live' }) {
   const { value, error, reload } = useCoreRead(readLinks);
   const [label, setLabel] = useState('');
   const [made, setMade] = useState<{ url: string; label: string } | null>(null);

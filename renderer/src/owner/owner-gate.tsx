@@ -1,3 +1,4 @@
+/** Front door of owner/ (what other folders may use): OwnerGate; the owner PIN's PinEntry (history/) and PinSetup (people/, settings/). */
 /** Owner screens sit behind the PIN; on the very first visit the owner sets it. */
 import type { ReactNode } from 'react';
 import type { AppStatus } from '../hooks/use-app-status';

@@ -1,3 +1,4 @@
+/** Front door of people/ (what other folders may use): SignInScreen, FirstStart, SessionBadge, useSession, StaffScreen, AuditScreen. */
 /** "Who is selling?": a PIN identifies the person; tapping a name first is optional. */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PersonView } from '../../../shared/ipc/contract';

@@ -1,3 +1,4 @@
+/** Front door of printing/ (what other folders may use): usePrinter, PrintSheet, PrintStatus, PaymentPrint, QrCode, ReceiptForm. */
 /**
  * Runs one print at a time for a screen and keeps what the cashier needs to see: printing, printed,
  * or what went wrong (with "print again"). A second press while printing does nothing. The core

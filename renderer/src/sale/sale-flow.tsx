@@ -1,3 +1,4 @@
+/** Front door of sale/ (what other folders may use): SaleFlow, useSale, useSaleFollowsEnvironment, useLateResults, LateNotices. */
 /** Charge → Waiting → Result for the current sale, announcing each result to screen readers. */
 import { useEffect, useRef } from 'react';
 import { ChargeScreen } from '../charge/charge-screen';

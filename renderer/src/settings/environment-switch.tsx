@@ -1,7 +1,7 @@
 /**
  * TEST/LIVE switch. "Switch to LIVE…" first asks the core what LIVE still lacks (its own check, the one that
  * refuses the switch): while anything is missing it lists it and offers no PIN. Only then does it say that
- * real money moves and ask for the owner PIN (issue 20, item 9).
+ * real money moves and ask for the owner PIN.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 

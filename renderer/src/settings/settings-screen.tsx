@@ -1,4 +1,8 @@
-/** Settings: mode switch, till details, receipts and printer, both environments (masked secrets, test connection), the PIN. */
+/** Front door of settings/ (what other folders may use): SettingsScreen, for screens.tsx. */
+/**
+ * Settings: mode switch, till details, the counter's amounts, receipts and printer, both environments (masked secrets, test
+ * connection), takings on the owner's phone, the PIN.
+ */
 import { call } from '../api';
 import type { AppStatus } from '../hooks/use-app-status';
 import { useCoreRead } from '../hooks/use-core-read';
@@ -9,7 +13,7 @@ import { PinSetup } from '../owner/pin-setup';
 import { CounterForm } from './counter-form';
 import { ReceiptForm } from '../printing/receipt-form';
 import { TillForm } from './till-form';
-import { PhoneLinks } from '../owner-links/owner-links';
+import { OwnerLinks } from '../owner-links/owner-links';
 import { KeptNotice } from '../unsaved/kept-notice';
 import { FormError } from '../components/form-error';
 import { Screen } from '../components/screen';
@@ -40,7 +44,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
           <ReceiptForm settings={settings.receipt} onSaved={changed} />
           <EnvironmentForm environment="test" view={settings.test} onSaved={changed} />
           <EnvironmentForm environment="live" view={settings.live} onSaved={changed} />
-          <PhoneLinks environment={status.environment} />
+          <OwnerLinks environment={status.environment} />
         </>
       ) : (
         <p>Loading…</p>

@@ -1,3 +1,4 @@
+/** Front door of shifts/ (what other folders may use): ShiftsScreen, for screens.tsx. */
 /**
  * Shifts, for every signed-in person: their own open shift's report first (Close shift, Print), then
  * the list of shifts (a cashier's own; everyone's, or one person's, for a manager or the owner), each

@@ -1,4 +1,5 @@
-/** Takings: today's cards, the last 30 days (or any range) as a chart, by network and by till, CSV. */
+/** Front door of takings/ (what other folders may use): TakingsScreen; day/ shows TakingsCards, TakingsBreakdown, takings.css. */
+/** Takings: today's cards, the last 30 days (or any range) as a chart, by network, till and cashier, CSV. */
 import { useCallback, useEffect, useState } from 'react';
 import type { TakingsReport } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';

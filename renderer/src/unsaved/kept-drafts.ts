@@ -1,9 +1,9 @@
 /**
- * Settings edits a lock closed before they were saved (issue 20, left over). When the core locks by
- * itself (idle time, a laptop's sleep and wake, a clock jump) the owner's sections leave the page, so
- * what their boxes held would be lost without a question. It is kept here instead: in this window's
- * memory only (never on disk, never sent to the core, gone when the window closes), and given back to
- * the same person when they sign in again. Secrets are never kept: the notice names them instead.
+ * Settings edits a lock closed before they were saved. When the core locks by itself (idle time, a laptop's
+ * sleep and wake, a clock jump) the owner's sections leave the page, so what their boxes held would be lost
+ * without a question. It is kept here instead: in this window's memory only (never on disk, never sent to the
+ * core, gone when the window closes), and given back to the same person when they sign in again. Secrets are
+ * never kept: the notice names them instead.
  */
 
 /** One section's edits as the lock found them. */

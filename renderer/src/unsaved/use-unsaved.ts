@@ -1,14 +1,14 @@
+/** Front door of unsaved/ (what other folders may use): this file's hooks, LeaveDialog, UnsavedMark, KeptNotice. */
 /**
- * Edits typed but not saved yet, by section (issue 20, item 10). Each Settings section reports whether
- * what its boxes hold differs from what it last saved; the app asks "Discard unsaved changes?" before
- * anything would drop them (another section, the Lock button, a late-result notice). Saving one section
- * never touches another's boxes, and a section with unsaved edits says so next to its Save button.
- * A lock by the core asks nobody: the sections it closes leave their edits in KeptDrafts (kept-drafts.ts)
- * and take them back when the same person opens them again. Closing the window (or quitting, or a
- * reload) while a section is unsaved asks too, and so does closing it while a lock keeps edits (at the
- * lock screen, whoever stands there is asked; the question names no value): the page's beforeunload holds
- * the close for the shell's question ("Keep editing" its default); with nothing unsaved the window closes
- * at once.
+ * Edits typed but not saved yet, by section. Each Settings section reports whether what its boxes hold
+ * differs from what it last saved; the app asks "Discard unsaved changes?" before anything would drop them
+ * (another section, the Lock button, a late-result notice). Saving one section never touches another's
+ * boxes, and a section with unsaved edits says so next to its Save button. A lock by the core asks nobody:
+ * the sections it closes leave their edits in KeptDrafts (kept-drafts.ts) and take them back when the same
+ * person opens them again. Closing the window (or quitting, or a reload) while a section is unsaved asks
+ * too, and so does closing it while a lock keeps edits (at the lock screen, whoever stands there is asked;
+ * the question names no value): the page's beforeunload holds the close for the shell's question ("Keep
+ * editing" its default); with nothing unsaved the window closes at once.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { onEvent } from '../api';
@@ -21,7 +21,7 @@ type Registry = {
   kept: KeptDrafts;
 };
 
-/** Provided by the app; a form outside it (none today) simply reports to nobody. */
+/** Provided by the app; a form outside it simply reports to nobody. */
 export const UnsavedContext = createContext<Registry | null>(null);
 
 type Leaving = { go: () => void; sections: string[]; from: HTMLElement | null };
