@@ -39,6 +39,14 @@ const RELAY_LAYERS = ['ops', 'store', 'http', 'cli'];
 const RELAY_DOOR = ['^relay/[^/]+/index\\.ts$', '^relay/store/(sqlite|pg)/index\\.ts$'];
 /** A renderer folder, as a folder-scoped rule names it (no trailing slash); the files in renderer/src/ itself are none. */
 const RENDERER_FOLDER = '^renderer/src/[^/]+$';
+/**
+ * Relay folders split into folders of their own, each with its front door, and the files that wire
+ * them together (which nothing inside them imports): http/ by caller, store/pg/ by job.
+ */
+const RELAY_SPLIT = {
+  'relay/http': ['index', 'server'],
+  'relay/store/pg': ['index', 'pg-store'],
+};
 
 const any = (names) => `(${names.join('|')})`;
 /** A path pattern as the file or folder it names, for the rules' comments. */
@@ -74,6 +82,36 @@ function coreWiringRules() {
     });
   });
   return rules;
+}
+
+/** Inside a split folder: each inner folder is reached only through its index.ts and never imports the wiring. */
+function relaySplitRules() {
+  return Object.entries(RELAY_SPLIT).flatMap(([parent, wiring]) => {
+    const door = `^${parent}/[^/]+/index\\.ts$`;
+    return [
+      {
+        name: 'relay-front-door',
+        comment: `A folder inside ${parent}/ is reached from another folder beside it only through its index.ts.`,
+        severity: 'error',
+        from: { path: `^${parent}/([^/]+)/` },
+        to: { path: `^${parent}/[^/]+/`, pathNot: [`^${parent}/$1/`, door] },
+      },
+      {
+        name: 'relay-front-door',
+        comment: `${parent}/'s own files reach the folders inside it only through their index.ts.`,
+        severity: 'error',
+        from: { path: `^${parent}/[^/]+$` },
+        to: { path: `^${parent}/[^/]+/`, pathNot: door },
+      },
+      {
+        name: 'relay-layer-up',
+        comment: `The folders inside ${parent}/ never import what wires them (${wiring.join(', ')}).`,
+        severity: 'error',
+        from: { path: `^${parent}/[^/]+/` },
+        to: { path: `^${parent}/${any(wiring)}\\.ts$` },
+      },
+    ];
+  });
 }
 
 function relayRules() {
@@ -113,6 +151,7 @@ function relayRules() {
       from: { path: '^relay/store/[^/]+\\.ts$' },
       to: { path: '^relay/store/(sqlite|pg)/' },
     },
+    ...relaySplitRules(),
     ...layers,
   ];
 }

@@ -96,7 +96,7 @@ export default tseslint.config(
   },
   // The relay's owner page: plain browser JavaScript served as it is.
   {
-    files: ['relay/http/owner-page/**/*.js'],
+    files: ['relay/http/owner/page/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   // Process boundaries, in the spirit of Signal's process suffixes: each program imports only shared/

@@ -17,27 +17,23 @@ import {
   type RelayConfigInput,
   type LogFn,
 } from '../ops/index.js';
-import { EventStreams } from './event-streams.js';
 import { PgStore, MasterKeyError } from '../store/pg/index.js';
-import { publishCommits } from './publish-commits.js';
 import { SqliteStore } from '../store/sqlite/index.js';
-import { DEFAULT_RETENTION_DAYS, Retention, type StoreKind } from '../store/index.js';
-import { createTillApi } from './till-api.js';
+import { DEFAULT_RETENTION_DAYS, Retention, type RelayStore, type StoreKind } from '../store/index.js';
+import { startAdminListener, type AdminListener } from './admin/index.js';
+import { createOwnerView, type OwnerView } from './owner/index.js';
+import { createTillApi, EventStreams, publishCommits } from './tills/index.js';
+import { createWebhookReceiver, type WebhookReceiver } from './webhooks/index.js';
 import { guardConnections } from './connection-guard.js';
-import { createWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
-import { startAdminListener, type AdminListener } from './admin-api.js';
 import type { RelayOptions, RunningRelay } from './relay-types.js';
 import { requestIdOf } from './request-id.js';
 import { watchDatabase } from './database-watch.js';
-import { createOwnerView, type OwnerView } from './owner-view.js';
 
 export type { RelayConfig } from '../ops/index.js';
 
 export type { RelayOptions, RunningRelay } from './relay-types.js';
 
-type Store = SqliteStore | PgStore;
-
-async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn): Promise<Store> {
+async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn): Promise<RelayStore> {
   if (options.databaseUrl) {
     if (!options.masterKey) throw new MasterKeyError('startRelay: a PostgreSQL store needs options.masterKey (RELAY_MASTER_KEY)');
     return PgStore.open({
@@ -58,18 +54,19 @@ async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn)
 }
 
 /** The tills' streams, fed by the store: this instance's commits, other instances' (PostgreSQL), auth changes. */
-function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics, log: LogFn, owner: OwnerView): EventStreams {
+function connectStreams(store: RelayStore, config: RelayConfig, metrics: RelayMetrics, log: LogFn, owner: OwnerView): EventStreams {
+  const perMerchantMetrics = store.tenancy.merchants === 'many';
   const streams = new EventStreams(store, metrics, {
     heartbeatMs: config.heartbeatSeconds * 1000,
     maxClients: config.maxSseClients,
     maxPerMerchant: config.maxStreamsPerMerchant,
     maxPerToken: config.maxStreamsPerToken,
     log,
-    perMerchantMetrics: store.kind === 'postgres',
+    perMerchantMetrics,
   });
   store.watch(
     {
-      committed: owner.onCommitted(publishCommits({ metrics, streams, log, perMerchantMetrics: store.kind === 'postgres' })),
+      committed: owner.onCommitted(publishCommits({ metrics, streams, log, perMerchantMetrics })),
       advanced: (merchantId, lastSeq) => {
         streams.advanced(merchantId, lastSeq);
         owner.streams.advanced(merchantId);
@@ -88,7 +85,7 @@ function connectStreams(store: Store, config: RelayConfig, metrics: RelayMetrics
 }
 
 type RouteDeps = {
-  store: Store;
+  store: RelayStore;
   streams: EventStreams;
   metrics: RelayMetrics;
   receiver: WebhookReceiver;
@@ -138,8 +135,11 @@ function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerRespon
     if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
     if (url.pathname === '/metrics' && req.method === 'GET') {
       metrics.merchantStreams.reset();
-      if (store instanceof PgStore) metrics.unreadableKeys.set(store.unreadableKeys().length);
-      if (store.kind === 'postgres') for (const [merchant, n] of streams.countsByMerchant()) metrics.merchantStreams.set(n, { merchant });
+      const { tenancy } = store;
+      if (tenancy.merchants === 'many') {
+        metrics.unreadableKeys.set(tenancy.unreadableKeys().length);
+        for (const [merchant, n] of streams.countsByMerchant()) metrics.merchantStreams.set(n, { merchant });
+      }
       void metrics.render().then(
         (text) => {
           res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
@@ -202,18 +202,19 @@ async function shutDown(server: Server, deps: RouteDeps, log: LogFn): Promise<vo
 /** One line saying what started: where, which store, and (SQLite) which keys and tills. */
 function logStarted(
   log: LogFn,
-  o: { url: string; adminUrl?: string; kind: StoreKind; store: Store; config: RelayConfig; retentionDays: number },
+  o: { url: string; adminUrl?: string; kind: StoreKind; store: RelayStore; config: RelayConfig; retentionDays: number },
 ): void {
-  const { store, config } = o;
+  const { config } = o;
+  const { tenancy } = o.store;
   log({
     level: 'info',
     msg: 'relay_started',
     url: o.url,
     ...(o.adminUrl ? { adminUrl: o.adminUrl } : {}),
     store: o.kind,
-    ...(store instanceof SqliteStore
-      ? { lastSeq: store.lastSeqNow(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
-      : { merchants: store.merchantCount }),
+    ...(tenancy.merchants === 'one'
+      ? { lastSeq: tenancy.lastSeq(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
+      : { merchants: tenancy.count() }),
     signedPayload: config.signedPayload,
     retentionDays: o.retentionDays,
   });
@@ -227,11 +228,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const getConfig = () => config;
   const store = await openStore(options, config, log);
   const metrics = new RelayMetrics();
-  if (store instanceof SqliteStore) metrics.lastSeq.set(store.lastSeqNow());
+  const { tenancy } = store;
+  if (tenancy.merchants === 'one') metrics.lastSeq.set(tenancy.lastSeq());
   const owner = createOwnerView({ store, log, now });
   const streams = connectStreams(store, config, metrics, log, owner);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
-  const perMerchantMetrics = kind === 'postgres';
+  const perMerchantMetrics = tenancy.merchants === 'many';
   const findKey = (id: string) => store.findKey(id);
   const receiver = createWebhookReceiver({ getConfig, findKey, store, metrics, now, log, warnings, perMerchantMetrics });
   const handleTill = createTillApi({ getConfig, store, streams, metrics, log, warnings, perMerchantMetrics });
@@ -266,7 +268,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   }
   let admin: AdminListener | undefined;
   if (options.adminPort !== undefined) {
-    const adminOptions = { port: options.adminPort, host: options.adminHost ?? '127.0.0.1', masterKey: options.masterKey ?? null, log };
+    const adminOptions = { port: options.adminPort, host: options.adminHost ?? '127.0.0.1', log };
     admin = await startAdminListener({ ...adminOptions, store, streams, metrics, isClosing: () => closing }).catch(async (err: unknown) => {
       server.close();
       streams.closeAll();
@@ -289,8 +291,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
   function setConfig(input: RelayConfig | RelayConfigInput): void {
     config = parseRelayConfig(input, 'setConfig', {}, kind);
-    if (store instanceof SqliteStore) store.setConfig(config);
-    const detail = kind === 'sqlite' ? { keys: config.keys.map((k) => k.publicId), tills: config.tills.length } : {};
+    if (tenancy.merchants === 'one') tenancy.setConfig(config);
+    const detail = tenancy.merchants === 'one' ? { keys: config.keys.map((k) => k.publicId), tills: config.tills.length } : {};
     log({ level: 'info', msg: 'config_reloaded', ...detail });
   }
 

@@ -6,18 +6,32 @@
  */
 export {
   CommitError,
+  isUnsupported,
   type ApplyOutcome,
   type CommitReport,
   type CommitWaiter,
   type Delivery,
   type EventRow,
+  type ManyMerchants,
+  type OneMerchant,
   type RelayStore,
   type ServiceKey,
   type StoreKind,
   type StoreListener,
   type TenantDelivery,
   type TillIdentity,
+  type Unsupported,
 } from './relay-store.js';
+export type {
+  Administration,
+  AuditRow,
+  KeySummary,
+  MerchantSummary,
+  OwnerLinkRevoked,
+  TokenSummary,
+  UnreadableKey,
+  UsageDay,
+} from './administration.js';
 export {
   acceptedOutcome,
   canonicalJson,

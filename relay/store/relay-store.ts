@@ -13,10 +13,43 @@
  */
 import type { Environment } from '../../shared/domain.js';
 import type { RelayEvent } from '../../shared/relay-wire.js';
+import type { RelayConfig } from '../ops/index.js';
+import type { Administration, UnreadableKey } from './administration.js';
 import type { OwnerEventRow, OwnerViewStore } from './owner-view.js';
 import type { OwnerSummaryRow } from './owner-summary.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
+
+/** What a store answers when asked for something it does not do: why, in words for the operator. */
+export type Unsupported = { readonly unsupported: string };
+
+export function isUnsupported(answer: object): answer is Unsupported {
+  return 'unsupported' in answer;
+}
+
+/**
+ * A store of one merchant (SQLite): its keys and till tokens come from the config file, and its one
+ * log's last sequence is known without waiting.
+ */
+export type OneMerchant = {
+  readonly merchants: 'one';
+  /** The log's last sequence, read synchronously (the start-up line and the metrics read it). */
+  lastSeq(): number;
+  /** Keys and tokens from a reloaded config file (streams of tokens no longer valid end). */
+  setConfig(config: RelayConfig): void;
+};
+
+/**
+ * A store of many merchants (PostgreSQL): keys and tokens are kept in the database, service secrets
+ * sealed with the master key. Metrics and logs name each merchant.
+ */
+export type ManyMerchants = {
+  readonly merchants: 'many';
+  /** How many merchants it holds now. */
+  count(): number;
+  /** The service keys whose secret did not open with the master key (set aside, not served). */
+  unreadableKeys(): UnreadableKey[];
+};
 
 /** A verified, validated delivery ready to be committed (made in relay/http/webhook-verify.ts). */
 export type Delivery = {
@@ -80,7 +113,12 @@ export interface StoreListener {
 
 /** The one store interface: keys and tokens from memory, per-merchant commits, reads by cursor, health, news of commits and auth changes. */
 export interface RelayStore {
+  /** Which store, for reports (health, the start-up line); what it can do is asked below, never read from this. */
   readonly kind: StoreKind;
+  /** One merchant or many, and what each can tell or take. */
+  readonly tenancy: OneMerchant | ManyMerchants;
+  /** The operator's administration of merchants, keys and tokens, or why this store has none. */
+  administration(): Administration | Unsupported;
   /** The owner's phone view: its summary reads and viewer links (store/owner-view.ts). */
   readonly ownerView: OwnerViewStore;
   /** The key that signed a delivery (from memory: no I/O on the hot path). */

@@ -1,5 +1,5 @@
 /**
- * Which master key the stored secrets are sealed with, and changing it.
+ * Which master key the stored secrets are sealed with.
  *
  * A key check value (a known text sealed with the master key, in `master_key_check`) tells at once
  * whether a key is the relay's: `key add` with another key is refused before it writes anything,
@@ -7,18 +7,21 @@
  * database from before the check value is checked by trying its stored secrets (one that opens is
  * enough); the check value is then written with the key that opened them.
  *
- * `master-key rotate` re-seals every secret and the check value with the new key in one transaction.
+ * Changing it (`master-key rotate`) is the operator's: admin/master-key-rotation.ts.
  */
 import type pg from 'pg';
-import { audit, cliActor, inTransaction } from './audit.js';
-import { MasterKeyError, openSecret, openWithAny, sealSecret } from './secret-box.js';
+import { MasterKeyError, openSecret, sealSecret } from './secret-box.js';
+import { inTransaction, type Db } from './transaction.js';
 
 const CHECK_ID = 'momo-relay:master-key-check';
 const CHECK_TEXT = 'momo-relay master key check v1';
 /** Key changes and rotations take this lock, so a `key add` never interleaves with a rotation. */
 const LOCK = "SELECT pg_advisory_xact_lock(hashtext('momo-relay-master-key'))";
 
-type Db = pg.ClientBase | pg.Pool;
+/** The check value sealed with `key`. */
+export function sealCheck(key: Buffer): Buffer {
+  return sealSecret(key, CHECK_ID, CHECK_TEXT);
+}
 
 function opensCheck(keys: readonly Buffer[], sealed: Buffer): Buffer | null {
   for (const key of keys) {
@@ -62,9 +65,7 @@ export async function assertMasterKey(db: Db, keys: readonly Buffer[], writeChec
     throw new MasterKeyError(`This master key opens none of the ${stored.rows.length} stored secrets: ${WRONG_KEY}.`);
   }
   if (writeCheck && (stored.rows.length === 0 || opener(current))) {
-    await db.query('INSERT INTO master_key_check (id, sealed) VALUES (true, $1) ON CONFLICT (id) DO NOTHING', [
-      sealSecret(current, CHECK_ID, CHECK_TEXT),
-    ]);
+    await db.query('INSERT INTO master_key_check (id, sealed) VALUES (true, $1) ON CONFLICT (id) DO NOTHING', [sealCheck(current)]);
   }
 }
 
@@ -74,54 +75,5 @@ export async function withCheckedMasterKey<T>(pool: pg.Pool, masterKey: Buffer, 
     await client.query(LOCK);
     await assertMasterKey(client, [masterKey], true);
     return fn(client);
-  });
-}
-
-export type RotateResult = { resealed: number };
-
-/**
- * Re-seals every service secret, and the check value, from `oldKey` to `newKey` in one transaction.
- * Refused, with nothing written, when `oldKey` is not the relay's key, when the new key is the same,
- * or when some secret does not open with the old key (it is named: remove it or add it again first).
- * Running instances keep serving: they hold the opened secrets in memory (see pg-directory.ts).
- */
-export async function rotateMasterKey(pool: pg.Pool, oldKey: Buffer, newKey: Buffer, actor = cliActor()): Promise<RotateResult> {
-  if (oldKey.equals(newKey)) throw new MasterKeyError('The new master key is the same as the current one');
-  return withCheckedMasterKey(pool, oldKey, async (client) => {
-    const { rows } = await client.query<{ public_id: string; secret_sealed: Buffer }>(
-      'SELECT public_id, secret_sealed FROM service_keys ORDER BY public_id FOR UPDATE',
-    );
-    const ids: string[] = [];
-    const sealed: Buffer[] = [];
-    const unreadable: string[] = [];
-    for (const r of rows) {
-      try {
-        const secret = openWithAny([oldKey], r.public_id, r.secret_sealed);
-        ids.push(r.public_id);
-        sealed.push(sealSecret(newKey, r.public_id, secret));
-      } catch {
-        unreadable.push(r.public_id);
-      }
-    }
-    if (unreadable.length > 0) {
-      throw new MasterKeyError(
-        `Not rotated: the secrets of ${unreadable.join(', ')} do not open with the current master key. ` +
-          'Remove those keys (relay key remove) or add them again, then rotate.',
-      );
-    }
-    if (ids.length > 0) {
-      await client.query(
-        `UPDATE service_keys k SET secret_sealed = u.sealed FROM unnest($1::text[], $2::bytea[]) AS u(id, sealed)
-         WHERE k.public_id = u.id`,
-        [ids, sealed],
-      );
-    }
-    await client.query(
-      `INSERT INTO master_key_check (id, sealed) VALUES (true, $1)
-       ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed, updated_at = now()`,
-      [sealSecret(newKey, CHECK_ID, CHECK_TEXT)],
-    );
-    await audit(client, actor, { action: 'master-key.rotate', detail: { resealed: ids.length } });
-    return { resealed: ids.length };
   });
 }

@@ -14,7 +14,7 @@
  */
 import type pg from 'pg';
 import type { LogFn } from '../../ops/index.js';
-import type { ServiceKey, TillIdentity } from '../index.js';
+import type { ServiceKey, TillIdentity, UnreadableKey } from '../index.js';
 import { openWithAny } from './secret-box.js';
 
 type Snapshot = {
@@ -27,8 +27,6 @@ type Snapshot = {
   tills: Map<string, TillIdentity>;
   unreadable: UnreadableKey[];
 };
-
-export type UnreadableKey = { publicId: string; merchantId: string };
 
 type KeyRow = { public_id: string; merchant_id: string; secret_sealed: Buffer; created_at: Date };
 

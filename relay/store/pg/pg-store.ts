@@ -8,8 +8,10 @@ import type { Environment } from '../../../shared/domain.js';
 import type { RelayEvent } from '../../../shared/relay-wire.js';
 import {
   rowToEvent,
+  type Administration,
   type CommitWaiter,
   type EventRow,
+  type ManyMerchants,
   type OwnerViewStore,
   type RelayStore,
   type ServiceKey,
@@ -20,12 +22,13 @@ import {
 import type { LogFn } from '../../ops/index.js';
 import { PgCommitter } from './pg-committer.js';
 import { assertMasterKey } from './master-key.js';
-import { PgDirectory, type UnreadableKey } from './pg-directory.js';
+import { PgDirectory } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';
 import { checkConnectionBudget, waitForDatabase } from './pg-startup.js';
 import { connectionConfig, openPgPool } from './pg-pool.js';
-import { UsageRecorder } from './usage.js';
+import { UsageRecorder } from './usage-recorder.js';
 import { PgOwnerView } from './owner-view-pg.js';
+import { pgAdministration } from './admin/index.js';
 
 export type PgStoreOptions = {
   databaseUrl: string;
@@ -56,6 +59,13 @@ function toRow(r: Row): EventRow {
 
 export class PgStore implements RelayStore {
   readonly kind = 'postgres' as const;
+  readonly tenancy: ManyMerchants = {
+    merchants: 'many',
+    count: () => this.directory.merchantCount(),
+    // Keys set aside because their secret does not open with this instance's master keys.
+    unreadableKeys: () => this.directory.unreadableKeys(),
+  };
+  private admin: Administration | null = null;
   private listener: StoreListener | null = null;
   private watched: () => Iterable<string> = () => [];
   private reloading: Promise<void> | null = null;
@@ -63,12 +73,14 @@ export class PgStore implements RelayStore {
   private readonly feed: PgFeed;
   private readonly usage: UsageRecorder;
   readonly ownerView: OwnerViewStore;
+  private readonly masterKey: Buffer;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly directory: PgDirectory,
     options: PgStoreOptions,
   ) {
+    this.masterKey = options.masterKey;
     this.usage = new UsageRecorder(pool, options.log);
     this.usage.start(options.usageFlushMs ?? 5_000);
     this.ownerView = new PgOwnerView(pool);
@@ -146,18 +158,10 @@ export class PgStore implements RelayStore {
     if (key) this.usage.rejected(key.merchantId, reason);
   }
 
-  /** Keys set aside because their secret does not open with this instance's master keys. */
-  unreadableKeys(): UnreadableKey[] {
-    return this.directory.unreadableKeys();
-  }
-
-  isSuspended(merchantId: string): boolean {
-    return this.directory.isSuspended(merchantId);
-  }
-
-  /** The instance's pool, for the admin API (its reads and changes are few). */
-  get db(): pg.Pool {
-    return this.pool;
+  /** The admin API's changes and reads, on this instance's pool (they are few) with its master key. */
+  administration(): Administration {
+    this.admin ??= pgAdministration(this.pool, this.masterKey);
+    return this.admin;
   }
 
   /** Writes the usage counted so far (tests; the timer does it every few seconds). */
@@ -175,10 +179,6 @@ export class PgStore implements RelayStore {
 
   logId(merchantId: string): string {
     return this.directory.logId(merchantId) ?? '';
-  }
-
-  get merchantCount(): number {
-    return this.directory.merchantCount();
   }
 
   async lastSeq(merchantId: string): Promise<number> {

@@ -14,6 +14,7 @@ import { GroupCommitter } from './group-commit.js';
 import { SqliteOwnerView } from './owner-view-sqlite.js';
 import type {
   CommitWaiter,
+  OneMerchant,
   OwnerViewStore,
   EventRow,
   RelayStore,
@@ -21,10 +22,16 @@ import type {
   StoreListener,
   TenantDelivery,
   TillIdentity,
+  Unsupported,
 } from '../index.js';
 
 /** The one tenant of a single-merchant (SQLite) relay. */
 export const SOLE_MERCHANT = 'MCH_default';
+
+const NO_ADMINISTRATION: Unsupported = {
+  unsupported:
+    'The admin API serves the multi-merchant relay on PostgreSQL (--database-url); a single-shop relay is administered with its config file',
+};
 
 type Till = TillIdentity & { digest: Buffer };
 
@@ -39,6 +46,11 @@ function tillsOf(config: RelayConfig): Till[] {
 
 export class SqliteStore implements RelayStore {
   readonly kind = 'sqlite' as const;
+  readonly tenancy: OneMerchant = {
+    merchants: 'one',
+    lastSeq: () => this.lastSeqNow(),
+    setConfig: (config) => this.setConfig(config),
+  };
   private keys = new Map<string, ServiceKey>();
   private tills: Till[] = [];
   private listener: StoreListener | null = null;
@@ -75,6 +87,11 @@ export class SqliteStore implements RelayStore {
     this.keys = new Map(config.keys.map((k) => [k.publicId, { publicId: k.publicId, secret: k.secret, merchantId: SOLE_MERCHANT }]));
     this.tills = tillsOf(config);
     this.listener?.authChanged();
+  }
+
+  /** Keys and tokens live in the config file: there is nothing to administer here. */
+  administration(): Unsupported {
+    return NO_ADMINISTRATION;
   }
 
   findKey(publicId: string): ServiceKey | undefined {

@@ -57,6 +57,13 @@ const TREE: Record<string, string> = {
   'relay/http/server.ts': "import { metric } from '../ops/metrics.js';\nexport const server = metric;",
   'relay/ops/upward.ts': "import type { Store } from '../store/index.js';\nexport type T = Store;",
   'relay/store/implementation.ts': "import { open } from './sqlite/index.js';\nexport const impl = open;",
+  // http/ by caller, each folder with its front door. Allowed: the server through it. Refused: another caller's
+  // folder past its front door, a caller's folder importing the server that wires it.
+  'relay/http/tills/index.ts': "export { tills } from './till-api.js';",
+  'relay/http/tills/till-api.ts': 'export const tills = 1;',
+  'relay/http/router.ts': "import { tills } from './tills/index.js';\nexport const router = tills;",
+  'relay/http/owner/deep.ts': "import { tills } from '../tills/till-api.js';\nexport const deep = tills;",
+  'relay/http/owner/up.ts': "import { server } from '../server.js';\nexport const up = server;",
   // Refused: an import circle (in shared/, where no folder rule applies).
   'shared/a.ts': "import { b } from './b.js';\nexport const a = () => b;",
   'shared/b.ts': "import { a } from './a.js';\nexport const b = () => a;",
@@ -75,7 +82,9 @@ const EXPECTED = [
   'core-layer-up electron/core/payments/to-wiring.ts -> electron/core/core-context.ts',
   'core-layer-up electron/core/payments/upward.ts -> electron/core/day/index.ts',
   'no-circular shared/a.ts -> shared/b.ts',
+  'relay-front-door relay/http/owner/deep.ts -> relay/http/tills/till-api.ts',
   'relay-front-door relay/http/server.ts -> relay/ops/metrics.ts',
+  'relay-layer-up relay/http/owner/up.ts -> relay/http/server.ts',
   'relay-layer-up relay/ops/upward.ts -> relay/store/index.ts',
   'relay-layer-up relay/store/implementation.ts -> relay/store/sqlite/index.ts',
   'shell-through-core-index electron/main/shell.ts -> electron/core/payments/index.ts',

@@ -1,0 +1,154 @@
+/**
+ * The admin HTTP API: JSON under /admin/v1/, on its own listener (`--admin-port`, on 127.0.0.1 unless
+ * `--admin-host` says otherwise), never on the public port. Every request needs
+ * `Authorization: Bearer at_…` (an admin token made by `relay admin-token create`); the token is
+ * looked up by its hash in the database on each request, so a revoked token stops working at once on
+ * every instance. Changes are audited with the token's label.
+ *
+ * The single-shop SQLite relay keeps its keys and tokens in its config file and has no admin tokens:
+ * there every admin route answers 501 saying so.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-util.js';
+import type { LogFn, RelayMetrics } from '../../ops/index.js';
+import { isUnsupported, type Administration, type RelayStore, type Unsupported } from '../../store/index.js';
+import { MasterKeyError, TenantError } from '../../store/pg/index.js';
+import type { EventStreams } from '../tills/index.js';
+import { adminRoute, type AdminContext } from './routes.js';
+
+export type AdminApiDeps = {
+  /** The store's administration, or why it has none (every route then answers 501 saying so). */
+  admin: Administration | Unsupported;
+  /** Health details: database state, unreadable keys, merchants, streams. */
+  health: () => Promise<unknown>;
+  log: LogFn;
+};
+
+const PREFIX = '/admin/v1/';
+
+function tenantStatus(message: string): number {
+  if (/^No (merchant|key|owner link)|has no till/.test(message)) return 404;
+  if (/already|not suspended/.test(message)) return 409;
+  return 400;
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const m = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
+  return m?.[1] ?? null;
+}
+
+function parts(pathname: string): string[] | null {
+  try {
+    return pathname.slice(PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req);
+  if (!body.ok) throw new TenantError('body: larger than 16 KiB');
+  if (body.raw.length === 0) return {};
+  const parsed = parseJson(body.raw);
+  if (!parsed.ok) throw new TenantError(parsed.message);
+  return parsed.value;
+}
+
+async function handle(deps: AdminApiDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://admin.invalid');
+  if (!url.pathname.startsWith(PREFIX)) return sendError(res, 404, 'NOT_FOUND', 'No such endpoint (the admin API is under /admin/v1/)');
+  const { admin } = deps;
+  if (isUnsupported(admin)) return sendJson(res, 501, { error: { code: 'NOT_IMPLEMENTED', message: admin.unsupported } });
+  const token = bearer(req);
+  const label = token ? await admin.authenticate(token) : null;
+  if (!label) {
+    return sendError(
+      res,
+      401,
+      'UNAUTHENTICATED',
+      'A valid admin token is required (Authorization: Bearer at_…; relay admin-token create)',
+      {
+        'www-authenticate': 'Bearer realm="momo-relay-admin"',
+      },
+    );
+  }
+  const split = parts(url.pathname);
+  if (!split) return sendError(res, 400, 'VALIDATION_ERROR', 'Badly encoded path');
+  const ctx: AdminContext = { admin, health: deps.health };
+  const answer = await adminRoute(ctx, {
+    method: req.method ?? 'GET',
+    parts: split,
+    query: url.searchParams,
+    body: () => readJsonBody(req),
+    actor: `admin:${label}`,
+  });
+  if (!answer) return sendError(res, 404, 'NOT_FOUND', `No such admin endpoint: ${req.method} ${url.pathname}`);
+  sendJson(res, answer.status, answer.body);
+}
+
+export type AdminListenerOptions = {
+  port: number;
+  host: string;
+  store: RelayStore;
+  streams: Pick<EventStreams, 'size'>;
+  metrics: RelayMetrics;
+  isClosing: () => boolean;
+  log: LogFn;
+};
+
+export type AdminListener = { url: string; close(): Promise<void> };
+
+/** What the admin listener says of this instance's health (the public /healthz says only whether it is ok). */
+async function healthDetails(o: AdminListenerOptions): Promise<Record<string, unknown>> {
+  const { store } = o;
+  const database = o.isClosing() ? { ok: false, reason: 'shutting down' } : await store.health();
+  const base = { ok: database.ok, store: store.kind, database, sseClients: o.streams.size, closing: o.isClosing() };
+  const { tenancy } = store;
+  if (tenancy.merchants === 'one') return { ...base, lastSeq: tenancy.lastSeq() };
+  const unreadableKeys = tenancy.unreadableKeys();
+  o.metrics.unreadableKeys.set(unreadableKeys.length);
+  return { ...base, merchants: tenancy.count(), unreadableKeys };
+}
+
+/** Starts the admin listener on its own port (loopback by default). */
+export function startAdminListener(o: AdminListenerOptions): Promise<AdminListener> {
+  const deps: AdminApiDeps = {
+    admin: o.store.administration(),
+    health: () => healthDetails(o),
+    log: o.log,
+  };
+  const server = createAdminServer(deps);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      const a = server.address() as AddressInfo;
+      const url = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+      const close = () =>
+        new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+      resolve({ url, close });
+    });
+  });
+}
+
+function createAdminServer(deps: AdminApiDeps) {
+  return createServer((req, res) => {
+    handle(deps, req, res).catch((err: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      if (err instanceof TenantError) {
+        const status = tenantStatus(err.message);
+        return sendError(res, status, status === 404 ? 'NOT_FOUND' : status === 409 ? 'CONFLICT' : 'VALIDATION_ERROR', err.message);
+      }
+      if (err instanceof MasterKeyError) return sendError(res, 409, 'CONFLICT', err.message);
+      const code = (err as { code?: string }).code;
+      deps.log({ level: 'error', msg: 'admin_request_failed', path: req.url?.split('?')[0], error: (err as Error).message });
+      if (!code)
+        return sendError(res, 503, 'INTERNAL', 'The relay cannot reach its database right now; retry later', { 'retry-after': '2' });
+      sendError(res, 500, 'INTERNAL', 'Internal error');
+    });
+  });
+}

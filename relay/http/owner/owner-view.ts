@@ -1,0 +1,50 @@
+/**
+ * The owner's phone view (issue 21), wired as one piece into the server: the page (owner-page.ts),
+ * the tills' link management (owner-links-api.ts), the viewer's read-only API (owner-viewer-api.ts)
+ * and its live streams (owner-streams.ts), woken by every commit that accepted a new event.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LogFn } from '../../ops/index.js';
+import type { CommitReport, RelayStore } from '../../store/index.js';
+import { createOwnerLinksApi } from './owner-links-api.js';
+import { handleOwnerPage } from './page.js';
+import { OwnerStreams } from './streams.js';
+import { createOwnerViewerApi } from './viewer-api.js';
+
+export type OwnerView = {
+  streams: OwnerStreams;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean;
+  /** Wraps the commit listener: pages of the merchants with accepted events are woken too. */
+  onCommitted(inner: (report: CommitReport) => void): (report: CommitReport) => void;
+};
+
+export function createOwnerView(deps: {
+  store: RelayStore;
+  log: LogFn;
+  now: () => number;
+  checkMs?: number;
+  rate?: { burst: number; perSecond: number };
+}): OwnerView {
+  const streams = new OwnerStreams(deps.store, { checkMs: deps.checkMs ?? 2_000, heartbeatMs: 20_000, maxViewers: 500, log: deps.log });
+  const viewer = createOwnerViewerApi({
+    store: deps.store,
+    streams,
+    log: deps.log,
+    now: deps.now,
+    rate: deps.rate ?? { burst: 30, perSecond: 1 },
+  });
+  const onRevoked = (id: string) => {
+    viewer.forget();
+    streams.revoked(id);
+  };
+  const links = createOwnerLinksApi({ store: deps.store, onRevoked, onChanged: () => viewer.forget(), log: deps.log, now: deps.now });
+  return {
+    streams,
+    handle: (req, res, url) => handleOwnerPage(req, res, url) || links(req, res, url) || viewer.handle(req, res, url),
+    onCommitted: (inner) => (report) => {
+      inner(report);
+      const merchants = new Set(report.filter((r) => r.outcome.kind === 'accepted').map((r) => r.delivery.merchantId));
+      for (const m of merchants) streams.advanced(m);
+    },
+  };
+}

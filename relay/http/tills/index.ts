@@ -1,0 +1,4 @@
+/** tills/: what tills call with their token. Others may use createTillApi, EventStreams and publishCommits. */
+export { createTillApi, type TillApiDeps } from './till-api.js';
+export { EventStreams, type PublishedEvent, type StreamLimits, type StreamRefusal } from './event-streams.js';
+export { publishCommits } from './publish-commits.js';

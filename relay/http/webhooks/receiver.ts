@@ -1,0 +1,299 @@
+/**
+ * POST /v1/webhooks, the callbackUrl: reads each body under a cap, verifies it (webhook-verify.ts),
+ * hands it to the store's committer and answers 2xx only once it is durable. A refused delivery is
+ * treated as if it never happened: nothing stored or pushed; it is counted by reason and logged
+ * without the body or personal data.
+ *
+ * Deliveries are handled in batches: the bodies that finish arriving while the event loop polls
+ * the network are queued, and right after the poll (setImmediate) the whole batch is verified and
+ * handed to the committer, which commits it in one transaction. Every delivery gets the same checks
+ * as one handled alone.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { sendError } from '../../../shared/http-util.js';
+import { KEY_ID_HEADER } from '../../../shared/wire/index.js';
+import type { ApplyOutcome, CommitWaiter, Delivery, RelayStore, TenantDelivery } from '../../store/index.js';
+import type { WarningSummary } from '../../ops/index.js';
+import { reportCommitFailure, reportConflict, reportOutOfOrder, type OutcomeContext } from './delivery-reports.js';
+import { requestIdOf } from '../request-id.js';
+import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './verify.js';
+
+/** The store looks up keys (in VerifierDeps) and commits deliveries. */
+export type WebhookReceiverDeps = VerifierDeps & {
+  store: Pick<RelayStore, 'enqueue' | 'flush' | 'noteRejection'>;
+  warnings: WarningSummary;
+  /** A multi-merchant relay: counts refusals and failed commits per merchant too. */
+  perMerchantMetrics?: boolean;
+};
+
+const ERROR_CODE_OF = { 400: 'VALIDATION_ERROR', 401: 'UNAUTHENTICATED', 413: 'PAYLOAD_TOO_LARGE', 503: 'RATE_LIMITED' } as const;
+
+export type WebhookReceiver = {
+  /** Takes a POST /v1/webhooks request; it is answered later, once verified and (if valid) committed. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Requests taken and not yet answered. */
+  readonly inFlight: number;
+  /** Resolves when no request is in flight (or after `timeoutMs`). */
+  whenIdle(timeoutMs: number): Promise<void>;
+};
+
+/** A header value safe to log: bounded length, printable characters only. */
+function loggable(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : value.slice(0, 80).replace(/[^\x20-\x7e]/g, '?');
+}
+
+/** The acknowledgement: fixed headers, small body. */
+function sendAck(res: ServerResponse, seq: number, duplicate: boolean): void {
+  const body = `{"received":true,"seq":${seq},"duplicate":${duplicate}}`;
+  // An object literal: node:http's fastest path (an array of headers goes through setHeader one by one).
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+/** One delivery from its first byte to its answer; also its commit waiter. */
+class IncomingWebhook implements CommitWaiter {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** The body is complete, refused or broken: later stream events are ignored. */
+  private settledBody = false;
+  /** Bytes of this body counted in the receiver's pool of pending bodies. */
+  private held = 0;
+  raw: Buffer = Buffer.alloc(0);
+  /** The merchant, once the delivery is verified (its key names it). */
+  merchantId: string | undefined;
+
+  constructor(
+    private readonly receiver: Receiver,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly keyId: string | undefined,
+    readonly arrivedAt: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  get headers() {
+    return this.req.headers;
+  }
+
+  add(chunk: Buffer): void {
+    if (this.settledBody) return;
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.stopBody();
+      this.receiver.refuse(this, { status: 413, reason: 'body_too_large', message: `body exceeds ${this.maxBytes} bytes` });
+      return;
+    }
+    if (!this.receiver.hold(chunk.length)) {
+      this.stopBody();
+      this.receiver.refuse(this, this.receiver.poolFull());
+      return;
+    }
+    this.held += chunk.length;
+    this.chunks.push(chunk);
+  }
+
+  ended(): void {
+    if (this.settledBody) return;
+    const chunks = this.chunks;
+    this.raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.size);
+    this.stopBody();
+    this.receiver.queue(this);
+  }
+
+  /** The stream broke, or the client went away before the end of its body. */
+  cutOff(err?: Error): void {
+    if (this.settledBody) return;
+    this.stopBody();
+    this.receiver.cutOff(this, err);
+  }
+
+  /** The body is complete, refused or broken: its bytes leave the pending pool. */
+  private stopBody(): void {
+    this.settledBody = true;
+    this.chunks = [];
+    this.receiver.release(this.held);
+    this.held = 0;
+  }
+
+  /** The commit's verdict (CommitWaiter). */
+  settle(err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void {
+    this.receiver.answer(this, err, outcome, delivery);
+  }
+}
+
+class Receiver implements WebhookReceiver {
+  private batch: IncomingWebhook[] = [];
+  private scheduled = false;
+  private inFlightCount = 0;
+  /** Bytes held by bodies still arriving, all requests together (maxPendingBodyBytes). */
+  private pendingBodyBytes = 0;
+  private idleWaiters: Array<() => void> = [];
+  private readonly runBatch = () => this.process();
+  private readonly verifier: DeliveryVerifier;
+
+  constructor(private readonly deps: WebhookReceiverDeps) {
+    this.verifier = new DeliveryVerifier(deps);
+  }
+
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  whenIdle(timeoutMs: number): Promise<void> {
+    if (this.inFlightCount === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    const config = this.deps.getConfig();
+    const maxBytes = config.maxBodyBytes;
+    const keyId = header(req.headers, KEY_ID_HEADER);
+    const incoming = new IncomingWebhook(this, req, res, keyId, performance.now(), maxBytes);
+    this.inFlightCount++;
+    // Refused before a byte of the body is read: nothing is buffered for a request that cannot pass.
+    const early = checkHeaders(req.headers, keyId, this.deps.findKey);
+    if (early) return this.refuse(incoming, early);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBytes) {
+      this.refuse(incoming, { status: 413, reason: 'body_too_large', message: `body of ${declared} bytes exceeds ${maxBytes}` });
+      return;
+    }
+    req.on('data', (chunk: Buffer) => incoming.add(chunk));
+    req.on('end', () => incoming.ended());
+    req.on('error', (err: Error) => incoming.cutOff(err));
+    req.on('close', () => incoming.cutOff());
+  }
+
+  /** Counts `bytes` in the pool of pending bodies; false when that would pass maxPendingBodyBytes. */
+  hold(bytes: number): boolean {
+    if (this.pendingBodyBytes + bytes > this.deps.getConfig().maxPendingBodyBytes) return false;
+    this.pendingBodyBytes += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.pendingBodyBytes -= bytes;
+  }
+
+  poolFull(): Rejection {
+    const max = this.deps.getConfig().maxPendingBodyBytes;
+    return { status: 503, reason: 'pending_bodies_full', message: `Too many bodies pending (over ${max} bytes in all); retry later` };
+  }
+
+  /** A complete body: verified with the rest of its batch right after this poll. */
+  queue(incoming: IncomingWebhook): void {
+    this.batch.push(incoming);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.runBatch);
+    }
+  }
+
+  private process(): void {
+    this.scheduled = false;
+    const batch = this.batch;
+    this.batch = [];
+    const { store } = this.deps;
+    for (const incoming of batch) {
+      let result: Rejection | TenantDelivery;
+      try {
+        result = this.verifier.verify(incoming);
+      } catch (err) {
+        this.fail(incoming, err as Error);
+        continue;
+      }
+      if (isRejection(result)) this.refuse(incoming, result);
+      else {
+        incoming.merchantId = result.merchantId;
+        store.enqueue(result, incoming);
+      }
+    }
+    // Commit the batch now, in this same turn (the SQLite store waits for its window when one is configured).
+    store.flush();
+  }
+
+  private finish(): void {
+    this.inFlightCount--;
+    if (this.inFlightCount === 0 && this.idleWaiters.length > 0) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  refuse(incoming: IncomingWebhook, r: Rejection): void {
+    const { metrics, warnings } = this.deps;
+    metrics.rejected.inc({ reason: r.reason });
+    if (incoming.keyId) this.deps.store.noteRejection?.(incoming.keyId, r.reason);
+    // Known when the key is: a refusal before that (no key, unknown key) names no merchant.
+    const merchantId = incoming.keyId === undefined ? undefined : this.deps.findKey(incoming.keyId)?.merchantId;
+    if (merchantId !== undefined && this.deps.perMerchantMetrics) metrics.merchantRejected.inc({ merchant: merchantId, reason: r.reason });
+    const fields = { status: r.status, keyId: loggable(incoming.keyId), merchantId, requestId: requestIdOf(incoming.req), ...r.detail };
+    warnings.warn('webhook_rejected', r.reason, fields);
+    // The rest of an unread body is not waited for: the connection closes after the answer.
+    const unread = !incoming.req.complete;
+    const headers: Record<string, string> = unread ? { connection: 'close' } : {};
+    if (r.status === 503) headers['retry-after'] = '5';
+    sendError(incoming.res, r.status, ERROR_CODE_OF[r.status], r.message, headers);
+    this.finish();
+  }
+
+  /** The client went away (or its stream broke) before the end of its body: nothing to answer. */
+  cutOff(incoming: IncomingWebhook, err?: Error): void {
+    const requestId = requestIdOf(incoming.req);
+    this.deps.log({ level: 'debug', msg: 'webhook_upload_cut_off', requestId, keyId: loggable(incoming.keyId), error: err?.message });
+    incoming.res.destroy();
+    this.finish();
+  }
+
+  /** An unexpected error (a bug): 500, nothing stored. */
+  fail(incoming: IncomingWebhook, err: Error): void {
+    const requestId = requestIdOf(incoming.req);
+    this.deps.log({
+      level: 'error',
+      msg: 'request_failed',
+      path: '/v1/webhooks',
+      requestId,
+      merchantId: incoming.merchantId,
+      error: err.message,
+    });
+    const { res } = incoming;
+    if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'Internal error');
+    else res.destroy();
+    this.finish();
+  }
+
+  /** Answers a delivery once its commit has settled. */
+  answer(incoming: IncomingWebhook, err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void {
+    const { res } = incoming;
+    try {
+      if (err || !outcome) {
+        reportCommitFailure(this.deps, outcomeContext(incoming), delivery, err);
+        sendError(res, 503, 'INTERNAL', 'Could not store the delivery; retry later', { 'retry-after': '5' });
+      } else if (outcome.kind === 'accepted') {
+        sendAck(res, outcome.seq, false);
+      } else if (outcome.kind === 'duplicate') {
+        if (outcome.outOfOrder) reportOutOfOrder(this.deps, outcomeContext(incoming), delivery, outcome.previousTimestamp);
+        sendAck(res, outcome.seq, true);
+      } else {
+        reportConflict(this.deps, outcomeContext(incoming), delivery, outcome);
+        sendError(res, 409, 'DUPLICATE_REFERENCE', 'This reference already has a different final state; the delivery was not stored');
+      }
+    } finally {
+      this.finish();
+    }
+  }
+}
+
+/** What the reports of a delivery's outcome name: its merchant and its request. */
+function outcomeContext(incoming: IncomingWebhook): OutcomeContext {
+  return { merchantId: incoming.merchantId, requestId: requestIdOf(incoming.req) };
+}
+
+export function createWebhookReceiver(deps: WebhookReceiverDeps): WebhookReceiver {
+  return new Receiver(deps);
+}
