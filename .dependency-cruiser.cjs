@@ -44,7 +44,7 @@ const RENDERER_FOLDER = '^renderer/src/[^/]+$';
  * them together (which nothing inside them imports): http/ by caller, store/pg/ by job.
  */
 const RELAY_SPLIT = {
-  'relay/http': ['index', 'server'],
+  'relay/http': ['index', 'server', 'router'],
   'relay/store/pg': ['index', 'pg-store'],
 };
 

@@ -1,5 +1,7 @@
 /**
- * cli/: the relay's command line (relay/cli.ts runs it): serving on SQLite or PostgreSQL, till tokens
- * and the log id on one merchant's files, and the PostgreSQL management commands.
+ * cli/: the relay's command line. Others may use runCli (relay/cli.ts runs it).
+ *
+ * Serving on SQLite or PostgreSQL, till tokens and the log id on one merchant's files, and the
+ * PostgreSQL management commands, each family imported when it runs (main.ts).
  */
 export { runCli } from './main.js';

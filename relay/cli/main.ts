@@ -4,9 +4,8 @@
  * Each family of commands is imported when it runs, so that a CLI call loads only what it uses: the
  * server (HTTP, prom-client, SQLite) for serving, the PostgreSQL commands for `merchant list` and the
  * like. Built (scripts/build-relay.mjs), each family is a bundle of its own next to cli.js, holding only
- * the code and packages it uses; one bundle of everything loaded at every call cost a `merchant list`
- * hundreds of milliseconds (issue 19, §1). Each family exports the `plainMessage` of its own copy of the
- * error classes, so an error is recognised by the bundle that threw it.
+ * the code and packages it uses, so a `merchant list` never loads the server. Each family exports the
+ * `plainMessage` of its own copy of the error classes, so an error is recognised by the bundle that threw it.
  */
 import { parseArgs } from 'node:util';
 import { loadWithoutCloudflareProbe } from './pg-load.js';

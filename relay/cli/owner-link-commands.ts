@@ -1,5 +1,5 @@
 /**
- * The operator's commands for the owner's phone links (issue 21), on either store:
+ * The operator's commands for the owner's phone links, on either store:
  *
  *   relay owner-link list --merchant MCH_… [--json]     (PostgreSQL: --database-url or RELAY_DATABASE_URL)
  *   relay owner-link revoke --id ol_…

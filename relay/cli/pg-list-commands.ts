@@ -2,7 +2,7 @@
  * The PostgreSQL relay's lists, a family of commands of their own (relay/cli/main.ts): `relay merchant
  * list`, `relay key list --merchant MCH_…`, `relay token list [--merchant MCH_…]`, each `[--json]`.
  * They load pg and the queries they run, not zod, the config's schemas or the master key code, so a
- * list costs little more than starting node (issue 19, §1: a CLI call under 300 ms).
+ * list costs little more than starting node.
  */
 import type pg from 'pg';
 import { listKeys, listMerchants, listTokens, openPgPool } from '../store/pg/index.js';

@@ -2,7 +2,7 @@
  * Loading pg on Node 20 without its Cloudflare probe. At load, pg (lib/stream.js, isCloudflareRuntime)
  * looks at `navigator.userAgent`; on Node 20, which has no `navigator` (Node 21 and later have one, with
  * userAgent "Node.js/<major>"), it builds a `new Response(…)` instead, and that loads Node's fetch
- * implementation (undici, http, http2): some 30-50 ms of CPU in every `relay merchant list` (issue 19, §1).
+ * implementation (undici, http, http2), which no CLI command uses, at every `relay merchant list`.
  * While a family of CLI commands loads, Node 20 gets the `navigator` later Nodes have, then loses it
  * again; on Node 21 and later nothing changes.
  */

@@ -1,12 +1,14 @@
 /**
- * The companion relay: receives the service's signed webhooks, keeps them durably, pushes
- * final results to tills. `startRelay` is the programmatic entry; relay/cli.ts wraps it.
- * The store is SQLite (one merchant, `dataDir`) or PostgreSQL (many merchants, several instances,
- * `databaseUrl`); the HTTP interface is the same with either.
+ * The companion relay: receives the service's signed webhooks, keeps them durably, pushes final
+ * results to tills. `startRelay` opens the store, wires each caller's folder to it, listens (the public
+ * port's routes: router.ts; the admin API on its own port when asked) and shuts down in order. The
+ * CLI's `serve` and the embedded till start the relay through it. The store is SQLite (one merchant,
+ * `dataDir`) or PostgreSQL (many merchants, several instances, `databaseUrl`); the HTTP interface is
+ * the same with either, and what differs is asked of the store's interface, never of its type.
  */
-import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendError, sendJson } from '../../shared/http-util.js';
+import { sendError } from '../../shared/http-util.js';
 import { ensurePrivateDir } from '../../shared/sqlite-file.js';
 import {
   parseRelayConfig,
@@ -23,10 +25,11 @@ import { DEFAULT_RETENTION_DAYS, Retention, type RelayStore, type StoreKind } fr
 import { startAdminListener, type AdminListener } from './admin/index.js';
 import { createOwnerView, type OwnerView } from './owner/index.js';
 import { createTillApi, EventStreams, publishCommits } from './tills/index.js';
-import { createWebhookReceiver, type WebhookReceiver } from './webhooks/index.js';
+import { createWebhookReceiver } from './webhooks/index.js';
 import { guardConnections } from './connection-guard.js';
 import type { RelayOptions, RunningRelay } from './relay-types.js';
 import { requestIdOf } from './request-id.js';
+import { createRouter, type RouteDeps } from './router.js';
 import { watchDatabase } from './database-watch.js';
 
 export type { RelayConfig } from '../ops/index.js';
@@ -82,80 +85,6 @@ function connectStreams(store: RelayStore, config: RelayConfig, metrics: RelayMe
     () => [...streams.merchants(), ...owner.streams.merchants()],
   );
   return streams;
-}
-
-type RouteDeps = {
-  store: RelayStore;
-  streams: EventStreams;
-  metrics: RelayMetrics;
-  receiver: WebhookReceiver;
-  handleTill: ReturnType<typeof createTillApi>;
-  owner: OwnerView;
-  isClosing: () => boolean;
-  retention: Retention;
-};
-
-/**
- * The public health check: 200 {"ok":true} while deliveries can be committed, 503 {"ok":false} while
- * shutting down or while the database is unreachable. Nothing else: an outsider learns no database
- * address, driver message or merchant count (the reason is in the logs, the figures in /metrics).
- */
-async function health(deps: RouteDeps, res: ServerResponse): Promise<void> {
-  const state = deps.isClosing() ? { ok: false } : await deps.store.health();
-  if (!deps.isClosing()) deps.metrics.databaseUp.set(state.ok ? 1 : 0);
-  sendJson(res, state.ok ? 200 : 503, { ok: state.ok });
-}
-
-/** The request target as a URL, or null when it is not one (e.g. `http://[::1`). */
-function parseTarget(target: string | undefined): URL | null {
-  try {
-    return new URL(target ?? '/', 'http://relay.invalid');
-  } catch {
-    return null;
-  }
-}
-
-function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { store, streams, metrics, receiver, handleTill, isClosing } = deps;
-
-  function webhook(req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
-    if (isClosing()) {
-      return sendError(res, 503, 'INTERNAL', 'The relay is shutting down; retry later', { connection: 'close', 'retry-after': '5' });
-    }
-    receiver.handle(req, res);
-  }
-
-  return function route(req, res) {
-    // The hot path (the service's deliveries) skips URL parsing.
-    if (req.url === '/v1/webhooks') return webhook(req, res);
-    const url = parseTarget(req.url);
-    if (!url) return sendError(res, 400, 'VALIDATION_ERROR', 'Malformed request target', { connection: 'close' });
-    if (url.pathname === '/v1/webhooks') return webhook(req, res);
-    if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
-    if (url.pathname === '/metrics' && req.method === 'GET') {
-      metrics.merchantStreams.reset();
-      const { tenancy } = store;
-      if (tenancy.merchants === 'many') {
-        metrics.unreadableKeys.set(tenancy.unreadableKeys().length);
-        for (const [merchant, n] of streams.countsByMerchant()) metrics.merchantStreams.set(n, { merchant });
-      }
-      void metrics.render().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
-          res.end(text);
-        },
-        () => sendError(res, 500, 'INTERNAL', 'Could not collect the metrics'),
-      );
-      return;
-    }
-    if (isClosing() && url.pathname === '/v1/events') {
-      return sendError(res, 503, 'INTERNAL', 'The relay is shutting down', { 'retry-after': '2' });
-    }
-    if (handleTill(req, res, url)) return;
-    if (deps.owner.handle(req, res, url)) return;
-    sendError(res, 404, 'NOT_FOUND', 'No such endpoint');
-  };
 }
 
 /** Node's limits on slow and idle clients (its defaults: 60 s for headers, 300 s for a request). */

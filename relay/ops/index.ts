@@ -1,7 +1,8 @@
 /**
- * ops/: the relay's settings (the config file and environment, the limits on clients), Prometheus
- * metrics, JSON-line logs and the summary of repeated warnings. The bottom layer: it imports only
- * shared/, and every other folder of the relay may import it (through this file).
+ * ops/: settings, metrics and logs. Every other relay folder may use what is exported here.
+ *
+ * The config file and environment with the limits on clients, Prometheus metrics, JSON-line logs and
+ * the summary of repeated warnings. The bottom layer: it imports only shared/.
  */
 export {
   addTillToken,

@@ -1,8 +1,9 @@
 /**
- * store/: the one interface between the relay's HTTP side and where events, keys and tokens are kept
- * (`RelayStore` and the types it speaks), and what every store computes the same way. It imports no
- * implementation: store/sqlite/ and store/pg/ import it, and whoever opens a store (http/server.ts,
- * the CLI) imports store/sqlite/index.ts or store/pg/index.ts itself.
+ * store/: the one store interface. Others may use RelayStore and the types it speaks, and what every store computes alike.
+ *
+ * What a store cannot do it says through this interface (`tenancy`, `administration()`), so no caller
+ * asks which store it holds. It imports no implementation: store/sqlite/ and store/pg/ import it, and
+ * whoever opens a store (http/server.ts, the CLI) imports store/sqlite/index.ts or store/pg/index.ts itself.
  */
 export {
   CommitError,

@@ -1,8 +1,8 @@
 /**
- * The owner's hourly summary row of one delivery (issue 21), worked out in Node from the transaction the
- * receiver has already parsed and validated, so that a commit only upserts numbers (issue 19/21: on
- * PostgreSQL, reading the JSON, the regexes and the time parse inside the commit cost ~40 µs an event
- * and took PostgreSQL ×1 under 0.6× SQLite). The rules are the ones the summary triggers used:
+ * The owner's hourly summary row of one delivery, worked out in Node from the transaction the receiver
+ * has already parsed and validated, so that a commit only upserts numbers: reading the JSON again, the
+ * regexes and the time parse would otherwise run inside the commit every delivery waits on. The rules,
+ * the same as the SQL of rebuildOwnerSummary (store/sqlite/owner-view-sqlite.ts):
  * - the hour of `completedAt`, else of the relay's receipt, else of now (hours since the epoch, UTC);
  * - till, till name, cashier id and cashier name from the echoed metadata when they are text, cut to
  *   64/40/64/40 characters (outside text: bounded), else '';
@@ -44,7 +44,7 @@ function firstChars(text: string, max: number): string {
 
 const textOr = (value: unknown, max: number): string => (typeof value === 'string' ? firstChars(value, max) : '');
 
-/** Integer pesewas of an exact "123.45" amount; 0 for anything else (as the SQL did). */
+/** Integer pesewas of an exact "123.45" amount; 0 for anything else (as the SQL does). */
 export function summaryPesewas(value: unknown): number {
   if (typeof value !== 'string' || !AMOUNT.test(value)) return 0;
   return Number(value.slice(0, -3)) * 100 + Number(value.slice(-2));
@@ -89,7 +89,7 @@ export function ownerSummaryRow(transaction: unknown, receivedAt: string, nowMs 
 
 /**
  * The delivery's summary row: the receiver's, else worked out from its JSON (deliveries made by tests and
- * tools). Null for JSON that does not parse, which the summary skips (as the SQLite trigger's json_valid did).
+ * tools). Null for JSON that does not parse, which the summary skips (as rebuildOwnerSummary's json_valid does).
  */
 export function summaryOf(d: { summary?: OwnerSummaryRow; transactionJson: string; receivedAt: string }): OwnerSummaryRow | null {
   if (d.summary) return d.summary;

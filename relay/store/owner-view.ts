@@ -1,5 +1,5 @@
 /**
- * The owner's view (issue 21): what a phone link may read, and the viewer links themselves. Both
+ * The owner's view: what a phone link may read, and the viewer links themselves. Both
  * stores keep a per-merchant summary in hourly UTC buckets (environment, hour, till, cashier,
  * network: counts and integer pesewas), written by the commit from the row store/owner-summary.ts
  * works out, only for an event really stored (never a repeat), in the same transaction; a page's
@@ -50,7 +50,7 @@ export type OwnerLink = {
 
 export type NewOwnerLink = Omit<OwnerLink, 'lastUsedAt' | 'revokedAt' | 'revokedBy'> & { tokenHash: string };
 
-/** What each store offers the owner's view (relay/http/owner-*.ts). */
+/** What each store offers the owner's view (relay/http/owner/). */
 export interface OwnerViewStore {
   createLink(link: NewOwnerLink): Promise<void>;
   listLinks(merchantId: string): Promise<OwnerLink[]>;

@@ -51,7 +51,7 @@ export type ManyMerchants = {
   unreadableKeys(): UnreadableKey[];
 };
 
-/** A verified, validated delivery ready to be committed (made in relay/http/webhook-verify.ts). */
+/** A verified, validated delivery ready to be committed (made in relay/http/webhooks/verify.ts). */
 export type Delivery = {
   reference: string;
   clientReference: string | null;

@@ -5,8 +5,8 @@
  * looked up by its hash in the database on each request, so a revoked token stops working at once on
  * every instance. Changes are audited with the token's label.
  *
- * The single-shop SQLite relay keeps its keys and tokens in its config file and has no admin tokens:
- * there every admin route answers 501 saying so.
+ * A store without administration (the single-shop SQLite relay keeps its keys and tokens in its config
+ * file and has no admin tokens) says so, and every admin route answers 501 with its reason.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 /**
- * The admin API's routes, under /admin/v1/ (see admin-api.ts for the listener and authentication).
- * Each change goes through the same store/pg functions as the CLI, so it is checked and audited the
- * same way; the actor is `admin:<label of the admin token>`.
+ * The admin API's routes, under /admin/v1/ (listener.ts: the listener and authentication). Each one
+ * asks the store's Administration, which on PostgreSQL runs the same functions as the CLI, so a change
+ * is checked and audited the same way; the actor is `admin:<label of the admin token>`.
  */
 import { z } from 'zod';
 import type { Administration } from '../../store/index.js';

@@ -1,5 +1,5 @@
 /**
- * Viewer links, asked for by a till with its till token (issue 21): `POST /v1/owner-links` makes one
+ * Viewer links, asked for by a till with its till token: `POST /v1/owner-links` makes one
  * (the token is answered once, only its hash is kept), `GET /v1/owner-links` lists the merchant's,
  * `DELETE /v1/owner-links/<id>` turns one off at once (its open pages are told), and
  * `PATCH /v1/owner-links` `{"timeZone":"…"}` moves every link of the merchant to the shop's new time

@@ -1,7 +1,7 @@
 /**
- * The owner's phone view (issue 21), wired as one piece into the server: the page (owner-page.ts),
- * the tills' link management (owner-links-api.ts), the viewer's read-only API (owner-viewer-api.ts)
- * and its live streams (owner-streams.ts), woken by every commit that accepted a new event.
+ * The owner's phone view, wired as one piece into the server: the page (page.ts), the tills' link
+ * management (owner-links-api.ts), the viewer's read-only API (viewer-api.ts) and its live streams
+ * (streams.ts), woken by every commit that accepted a new event.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LogFn } from '../../ops/index.js';

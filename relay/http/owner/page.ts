@@ -1,6 +1,6 @@
 /**
- * The owner's phone page (issue 21), served by the relay itself: one HTML file, one script, one
- * stylesheet from relay/http/owner-page/, nothing from another site. Every answer carries a strict
+ * The owner's phone page, served by the relay itself: one HTML file, one script, one stylesheet from
+ * relay/http/owner/page/, nothing from another site. Every answer carries a strict
  * Content-Security-Policy (no inline script or style, no framing) and `Referrer-Policy: no-referrer`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,12 +1,12 @@
 /**
- * What a phone link reads (issue 21), read-only, for its one merchant and environment:
+ * What a phone link reads, read-only, for its one merchant and environment:
  * - `POST /v1/owner/session` `{"token":"ov_…"}`: the page hands over the token it read from its URL
  *   fragment and gets it back as a cookie (HttpOnly, SameSite=Strict, Path=/v1/owner, Secure behind
  *   TLS): why, in docs/security.md;
  * - `GET /v1/owner/summary[?date=YYYY-MM-DD]`: a day's figures (today by default) by till, cashier and
  *   network, and with today the latest payments;
  * - `GET /v1/owner/days`: the last 30 days;
- * - `GET /v1/owner/stream`: new results, live (owner-streams.ts).
+ * - `GET /v1/owner/stream`: new results, live (streams.ts).
  * A turned-off link answers 401 with `revoked: true`. Requests are rate-limited per link.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

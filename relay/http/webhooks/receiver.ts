@@ -1,5 +1,5 @@
 /**
- * POST /v1/webhooks, the callbackUrl: reads each body under a cap, verifies it (webhook-verify.ts),
+ * POST /v1/webhooks, the callbackUrl: reads each body under a cap, verifies it (verify.ts),
  * hands it to the store's committer and answers 2xx only once it is durable. A refused delivery is
  * treated as if it never happened: nothing stored or pushed; it is counted by reason and logged
  * without the body or personal data.

@@ -1,7 +1,10 @@
 /**
- * store/pg/: many merchants on PostgreSQL, several instances on one database. `PgStore` implements
- * store/'s `RelayStore`; the rest is what the CLI and the admin API manage with (merchants, keys,
- * tokens, the master key and its rotation, admin tokens, the audit, usage, `import --from-sqlite`).
+ * store/pg/: the store on PostgreSQL. Others may use PgStore, the pool and schema, the master key, and admin/'s and import/'s functions.
+ *
+ * Many merchants, several instances on one database. Here, `PgStore` (pg-store.ts) and its commit
+ * path (committer, directory, feed, usage recorder); admin/ holds what the CLI and the admin API
+ * manage with (merchants, keys, tokens, admin tokens, the audit, usage, the master key's rotation),
+ * import/ `import --from-sqlite`.
  */
 export { PgStore, type PgStoreOptions } from './pg-store.js';
 export { connectionConfig, openPgPool } from './pg-pool.js';

@@ -3,8 +3,9 @@
  * while the event loop polls the network are committed together right after the poll
  * (setImmediate), in ONE transaction (BEGIN IMMEDIATE, one fsync with synchronous=FULL), and only
  * then settled; while a commit runs, new deliveries wait in the socket buffers and form the next
- * group, so the group grows with the load. Why on the main thread rather than a writer thread:
- * docs/performance.md.
+ * group, so the group grows with the load. On the main thread rather than a writer thread: handing
+ * each group to another thread (serialising, two wake-ups a commit) costs more CPU than the wait for
+ * the fsync it would save.
  *
  * A group whose transaction fails for a reason tied to one delivery is retried one by one, so one
  * bad delivery cannot sink the rest; if the database cannot be written (locked, read-only, full,

@@ -1,6 +1,8 @@
 /**
- * store/sqlite/: the embedded store, one merchant, its event log in `<data>/relay.sqlite` (keys and
- * till tokens from the config file). `SqliteStore` implements store/'s `RelayStore` on the event log
+ * store/sqlite/: the store on SQLite. Others may use SqliteStore, the file's name, opening it and its log id, and the parts (for their tests).
+ *
+ * The embedded store, one merchant, its event log in `<data>/relay.sqlite` (keys and till tokens from
+ * the config file). `SqliteStore` implements store/'s `RelayStore` on the event log
  * (event-log.ts, the reads) and the group committer (group-commit.ts, the writes); db.ts opens the file
  * and migrates it (migrations/, one file per version). The CLI's `log-id` commands use the database directly.
  */

@@ -1,4 +1,4 @@
-// The owner's phone page (issue 21). Plain JavaScript, no framework, nothing from another site.
+// The owner's phone page. Plain JavaScript, no framework, nothing from another site.
 // The link's token arrives in the URL fragment (never sent to a server, never in a Referer); it is
 // handed to the relay once for an HttpOnly cookie and wiped from the address bar. Figures always come
 // from the relay's summary (never added up here), so a reconnect can never count a payment twice; the

@@ -107,7 +107,7 @@ export async function removeMerchant(pool: pg.Pool, merchantId: string, actor = 
       throw new TenantError(`Merchant ${merchantId} is not suspended: suspend it first (relay merchant suspend --id ${merchantId})`);
     }
     const events = await client.query('DELETE FROM events WHERE merchant_id = $1', [merchantId]);
-    // The owner's view (issue 21) goes with its events: the summary and the phone links (their pages then say the link is off).
+    // The owner's view goes with its events: the summary and the phone links (their pages then say the link is off).
     await client.query('DELETE FROM owner_hourly WHERE merchant_id = $1', [merchantId]);
     await client.query('DELETE FROM owner_links WHERE merchant_id = $1', [merchantId]);
     await client.query('DELETE FROM till_tokens WHERE merchant_id = $1', [merchantId]);

@@ -1,6 +1,6 @@
 /**
  * A merchant's id, checked, and the error every tenant command says plainly. Without zod: the CLI's
- * `merchant list`, `key list` and `token list` load only this, not the schemas of tenants.ts (issue 19, §1).
+ * `merchant list`, `key list` and `token list` load only this, not the schemas of tenants.ts.
  */
 import type { Db } from '../transaction.js';
 

@@ -1,5 +1,5 @@
 /**
- * The operator's side of the owner's phone links (issue 21) on PostgreSQL: list a merchant's links
+ * The operator's side of the owner's phone links on PostgreSQL: list a merchant's links
  * and turn one off, from the CLI (`relay owner-link list|revoke`) or the admin API. A link turned off
  * here records `revoked_by = 'operator'`, so its open pages say truthfully who did it; the change is
  * audited in the same transaction. Open pages on every instance hear it within their check interval.
@@ -11,7 +11,7 @@ import { audit, cliActor } from './audit.js';
 import { LINK_COLUMNS, toLink } from '../owner-view-pg.js';
 import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js';
 
-/** A link id as the relay makes them (owner-links-api.ts). */
+/** A link id as the relay makes them (relay/http/owner/owner-links-api.ts). */
 export const OWNER_LINK_ID = /^ol_[A-Za-z0-9_-]{12}$/;
 
 /** The merchant's links, newest first, turned-off ones too (never a token: only its hash is stored). */
