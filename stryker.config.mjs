@@ -37,9 +37,9 @@ export default {
  * Equivalent mutants, left alive on purpose (no input can tell them from the original; docs/testing.md).
  * They count against the score; each module stays above the 90% floor with them.
  *
- * verify (relay/http/webhook-verify.ts)
+ * verify (relay/http/webhooks/verify.ts)
  *  - (nestedDeeperThan's `i < raw.length` -> `i <= raw.length`, equivalent: it now lives in relay/store/events.ts,
- *    outside this module; its unit tests in webhook-verify.test.ts still run.)
+ *    outside this module; its unit tests in webhooks/verify.test.ts still run.)
  *  - checkCharacters `typeof value === 'string' && …` -> `true && …`: the only non-string is a null
  *    clientReference, and the pattern tested on "null" finds nothing.
  *  - parseBody `issues[0]?.path` -> `issues[0].path`, and its `?? ''`: a failed zod parse always has an issue.

@@ -17,9 +17,9 @@ export const MODULES = {
     tests: ['test/unit/shared/webhook-signature.test.ts'],
   },
   verify: {
-    // The JSON depth scan moved to relay/store/events.ts (shared with import --from-sqlite): its lines too.
-    mutate: ['relay/http/webhook-verify.ts', 'relay/store/events.ts:87-102'],
-    tests: ['test/unit/relay/http/webhook-verify.test.ts'],
+    // The JSON depth scan lives in relay/store/events.ts (shared with import --from-sqlite): its lines too.
+    mutate: ['relay/http/webhooks/verify.ts', 'relay/store/events.ts:87-102'],
+    tests: ['test/unit/relay/http/webhooks/verify.test.ts'],
   },
   'pin-guard': {
     mutate: ['electron/core/people/pin-guard.ts'],
