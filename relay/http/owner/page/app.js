@@ -221,7 +221,7 @@ async function start() {
   }
   const data = await loadDay();
   // The figures on screen are as of this load: if the stream drops before it ever opens, the page still says
-  // when it was last updated (it said only "Reconnecting…", seen in CI when the relay stopped that early).
+  // when it was last updated, not only "Reconnecting…".
   state.lastUpdated = new Date().toISOString();
   state.link = data.link;
   state.cursor = data.lastSeq;

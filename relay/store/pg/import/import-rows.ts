@@ -1,8 +1,8 @@
 /**
  * What `import --from-sqlite` accepts from a SQLite file: every row must be an event this relay could
- * itself have stored from a verified delivery. The file is outside input (a copy, maybe altered): a
- * row whose transaction is not JSON made its merchant's reads fail for good, and raw text in it went
- * out to tills as it was (a forged `id:` frame in a live stream). Each row is checked against the
+ * itself have stored from a verified delivery. The file is outside input (a copy, maybe altered):
+ * unchecked, a row whose transaction is not JSON would make its merchant's reads fail for good, and
+ * raw text in it would go out to tills as it is (a forged `id:` frame in a live stream). Each row is checked against the
  * webhook's transaction schema and the character rules, and its transaction is written again from the
  * parsed value, never copied as text.
  */
