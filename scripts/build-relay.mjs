@@ -12,8 +12,12 @@
  * so `npm audit` and updates still see them and better-sqlite3's native addon is built for the host.
  * The build refuses to finish if the bundle imports a package relay/package.json does not list, or
  * lists one at another version range than the root package.json (one set of versions for both).
+ *
+ * Files the relay reads at run time beside its own module (RUNTIME_FILES) are copied where the bundle
+ * looks for them: a bundled module's `import.meta.url` is relay/dist/<family>.js, so
+ * `new URL('./page/', import.meta.url)` in relay/http/owner/page.ts becomes relay/dist/page/.
  */
-import { chmodSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
 
@@ -83,6 +87,16 @@ const problems = [
 if (problems.length > 0) {
   console.error(`build:relay: ${problems.join('; ')}`);
   process.exit(1);
+}
+/** [source folder, folder in relay/dist/, the files that must be there]: what the relay reads by path at run time. */
+const RUNTIME_FILES = [['relay/http/owner/page', 'page', ['index.html', 'app.js', 'app.css']]];
+for (const [from, to, files] of RUNTIME_FILES) {
+  cpSync(from, `relay/dist/${to}`, { recursive: true });
+  const missing = files.filter((f) => !existsSync(`relay/dist/${to}/${f}`));
+  if (missing.length > 0) {
+    console.error(`build:relay: relay/dist/${to}/ lacks ${missing.join(', ')}`);
+    process.exit(1);
+  }
 }
 chmodSync('relay/dist/cli.js', 0o755);
 const kb = (file) => `${(statSync(file).size / 1024).toFixed(0)} KiB`;

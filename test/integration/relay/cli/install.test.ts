@@ -75,6 +75,7 @@ describePg('the relay installed on its own, as relay/docs/operator-guide.md says
     expect(readdirSync(dist).sort()).toEqual([
       'cli.js',
       'owner-link-commands.js',
+      'page',
       'pg-commands.js',
       'pg-list-commands.js',
       'serve.js',
@@ -164,7 +165,19 @@ describePg('the relay installed on its own, as relay/docs/operator-guide.md says
         relay.stdout.on('data', () => stdout.includes('\n') && (clearTimeout(timer), resolve()));
         void exited.then(() => reject(new Error('the relay exited')));
       });
-      expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({ ready: true });
+      const ready = JSON.parse(stdout.split('\n')[0]!) as { ready: boolean; url: string };
+      expect(ready).toMatchObject({ ready: true });
+      // The owner's phone page ships with the install: its three files, as the source tree serves them.
+      for (const [path, file, type] of [
+        ['/owner', 'index.html', 'text/html'],
+        ['/owner/app.js', 'app.js', 'text/javascript'],
+        ['/owner/app.css', 'app.css', 'text/css'],
+      ] as const) {
+        const res = await fetch(`${ready.url}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('content-type')).toContain(type);
+        expect(await res.text()).toBe(readFileSync(join(ROOT, 'relay/http/owner/page', file), 'utf8'));
+      }
     } finally {
       relay.kill('SIGTERM');
     }
