@@ -1,6 +1,7 @@
 /**
  * The owner's view on PostgreSQL: the per-merchant hourly summary, written by relay_commit inside its
- * transaction for the events it accepts (never a repeat), and the viewer links. See store/owner-view.ts.
+ * transaction for the events it accepts (never a repeat: migrations/0009-summary-in-commit.ts), and the
+ * viewer links. See store/owner-view.ts.
  */
 import type pg from 'pg';
 import type { Environment } from '../../../shared/domain.js';
@@ -14,85 +15,6 @@ import {
   type OwnerSums,
   type OwnerViewStore,
 } from '../index.js';
-
-const SUMMARY_FUNCTION = `
-CREATE TABLE owner_hourly (
-  merchant_id text NOT NULL REFERENCES merchants (id),
-  environment text NOT NULL, hour bigint NOT NULL,
-  till_id text NOT NULL, till_name text NOT NULL, cashier_id text NOT NULL, cashier_name text NOT NULL, network text NOT NULL,
-  succeeded bigint NOT NULL, failed bigint NOT NULL, gross bigint NOT NULL, fees bigint NOT NULL, net bigint NOT NULL,
-  PRIMARY KEY (merchant_id, environment, hour, till_id, cashier_id, network)
-);
-CREATE FUNCTION relay_owner_meta(p jsonb, p_field text, p_max int) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE WHEN jsonb_typeof(p -> 'metadata' -> p_field) = 'string' THEN left(p -> 'metadata' ->> p_field, p_max) ELSE '' END
-$$;
-CREATE FUNCTION relay_owner_pesewas(p jsonb, p_field text) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE WHEN p ->> p_field ~ '^[0-9]{1,13}[.][0-9]{2}$' THEN ((p ->> p_field)::numeric * 100)::bigint ELSE 0 END
-$$;
--- The hour of completedAt (validated ISO 8601 with an offset at the receiver), else of the commit.
-CREATE FUNCTION relay_owner_add(p_merchant text, p_environment text, p_json text, p_received_at text) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  tx jsonb := p_json::jsonb;
-  ok boolean := coalesce(tx ->> 'status' = 'SUCCESS', false);
-  v_at text := CASE WHEN tx ->> 'completedAt' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' THEN tx ->> 'completedAt'
-                    WHEN p_received_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' THEN p_received_at ELSE now()::text END;
-BEGIN
-  INSERT INTO owner_hourly AS o (merchant_id, environment, hour, till_id, till_name, cashier_id, cashier_name, network,
-                                 succeeded, failed, gross, fees, net)
-    VALUES (p_merchant, p_environment, floor(extract(epoch FROM v_at::timestamptz) / 3600)::bigint,
-            relay_owner_meta(tx, 'till', 64), relay_owner_meta(tx, 'tillName', 40),
-            relay_owner_meta(tx, 'cashierId', 64), relay_owner_meta(tx, 'cashier', 40),
-            left(coalesce(tx -> 'customer' ->> 'network', ''), 32),
-            CASE WHEN ok THEN 1 ELSE 0 END, CASE WHEN coalesce(tx ->> 'status' = 'FAILED', false) THEN 1 ELSE 0 END,
-            CASE WHEN ok THEN relay_owner_pesewas(tx, 'amount') ELSE 0 END,
-            CASE WHEN ok THEN relay_owner_pesewas(tx, 'fee') ELSE 0 END,
-            CASE WHEN ok THEN relay_owner_pesewas(tx, 'net') ELSE 0 END)
-    ON CONFLICT (merchant_id, environment, hour, till_id, cashier_id, network) DO UPDATE SET
-      succeeded = o.succeeded + excluded.succeeded, failed = o.failed + excluded.failed, gross = o.gross + excluded.gross,
-      fees = o.fees + excluded.fees, net = o.net + excluded.net,
-      till_name = CASE WHEN excluded.till_name <> '' THEN excluded.till_name ELSE o.till_name END,
-      cashier_name = CASE WHEN excluded.cashier_name <> '' THEN excluded.cashier_name ELSE o.cashier_name END;
-END $$;
-CREATE FUNCTION relay_owner_summary() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM relay_owner_add(NEW.merchant_id, NEW.environment, NEW.transaction_json, NEW.received_at);
-  RETURN NULL;
-END $$;
-CREATE TRIGGER events_owner_summary AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION relay_owner_summary();
--- Events already stored are summed once, as the trigger would have.
-SELECT relay_owner_add(merchant_id, environment, transaction_json, received_at) FROM events ORDER BY merchant_id, seq;
-
-CREATE TABLE owner_links (
-  id text PRIMARY KEY,
-  merchant_id text NOT NULL REFERENCES merchants (id),
-  token_hash text NOT NULL UNIQUE CHECK (token_hash ~ '^sha256:[0-9a-f]{64}$'),
-  environment text NOT NULL CHECK (environment IN ('test', 'live')),
-  label text NOT NULL CHECK (length(label) <= 200),
-  time_zone text NOT NULL,
-  created_by text NOT NULL,
-  created_at text NOT NULL,
-  last_used_at text,
-  revoked_at text
-);
-CREATE INDEX owner_links_merchant ON owner_links (merchant_id);
-`;
-
-/** Migration 7 of the PostgreSQL schema (schema.ts lists it). */
-export const PG_OWNER_VIEW_MIGRATION = {
-  version: 7,
-  name: "owner's view: hourly summary kept by a trigger on events, viewer links",
-  up: SUMMARY_FUNCTION,
-};
-
-/** Migration 8: who turned a link off (the shop owner at the till, or the operator: CLI or admin API). */
-export const PG_OWNER_LINK_REVOKER_MIGRATION = {
-  version: 8,
-  name: "owner's view: who turned a link off (owner or operator)",
-  up: `
-ALTER TABLE owner_links ADD COLUMN revoked_by text CHECK (revoked_by IN ('owner', 'operator'));
-UPDATE owner_links SET revoked_by = 'owner' WHERE revoked_at IS NOT NULL;
-`,
-};
 
 type LinkRow = {
   id: string;
