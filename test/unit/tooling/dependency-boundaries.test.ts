@@ -3,13 +3,8 @@
  * good and bad imports, laid out like the project, is cruised with the project's own config by the
  * real dependency-cruiser CLI, and every violation it reports is compared with the expected list.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cruiseFixture } from '../../support/cruise-fixture.js';
 
 const TREE: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', target: 'ES2023' } }),
@@ -90,26 +85,11 @@ const EXPECTED = [
   'shell-through-core-index electron/main/shell.ts -> electron/core/payments/index.ts',
 ];
 
-type Violation = { rule: { name: string }; from: string; to: string };
-let dir: string;
 let violations: string[];
 
 beforeAll(() => {
-  dir = tempDir('deps');
-  for (const [path, text] of Object.entries(TREE)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), `${text}\n`);
-  }
-  const cli = join(ROOT, 'node_modules', '.bin', 'depcruise');
-  const run = spawnSync(cli, ['--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', 'electron', 'relay', 'shared'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  const result = JSON.parse(run.stdout) as { summary: { violations: Violation[] } };
-  violations = result.summary.violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort();
+  violations = cruiseFixture('deps', TREE, ['electron', 'relay', 'shared']);
 }, 60_000);
-
-afterAll(() => removeDir(dir));
 
 describe('import boundaries (dependency-cruiser, the project config)', () => {
   it('refuses deep imports, upward imports, a circle and the shell past the core index, and nothing else', () => {

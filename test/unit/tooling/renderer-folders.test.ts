@@ -5,13 +5,8 @@
  * that import each other in a ring, are refused; one-way arrows, imports inside a folder and the root
  * files (app above every folder, api below them) are not.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../../support/temp-dir.js';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cruiseFixture } from '../../support/cruise-fixture.js';
 
 const TREE: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', target: 'ES2023' } }),
@@ -43,26 +38,11 @@ const EXPECTED = [
   'renderer-folder-cycle renderer/src/takings -> renderer/src/day',
 ];
 
-type Violation = { rule: { name: string }; from: string; to: string };
-let dir: string;
 let violations: string[];
 
 beforeAll(() => {
-  dir = tempDir('renderer-folders');
-  for (const [path, text] of Object.entries(TREE)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), `${text}\n`);
-  }
-  const cli = join(ROOT, 'node_modules', '.bin', 'depcruise');
-  const run = spawnSync(cli, ['--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', 'renderer'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  const result = JSON.parse(run.stdout) as { summary: { violations: Violation[] } };
-  violations = result.summary.violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort();
+  violations = cruiseFixture('renderer-folders', TREE, ['renderer']);
 }, 60_000);
-
-afterAll(() => removeDir(dir));
 
 describe("the renderer's folders (dependency-cruiser, the project config)", () => {
   it('refuses two folders that import each other and a ring of three, and nothing else', () => {
