@@ -23,7 +23,7 @@ export function csvCell(value: string | number | null | undefined): string {
 
 /**
  * A whole CSV file: a UTF-8 byte-order mark first (Excel then reads "Milo 400g — 1 tin" as written, not as
- * Windows-1252), one line per row, CRLF line ends (RFC 4180). Every export goes through it (issue 20 item 6).
+ * Windows-1252), one line per row, CRLF line ends (RFC 4180). Every export goes through it.
  */
 export function csvFile(lines: readonly string[]): string {
   return `\ufeff${lines.join('\r\n')}\r\n`;

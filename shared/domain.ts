@@ -34,7 +34,7 @@ export const isFinal = member(FINAL_STATES);
 export const isOpen = member(OPEN_STATES);
 export const isResendable = member(RESENDABLE_STATES);
 
-/** What a manager may record for a payment settled by hand (issue 12 item 6), and the longest note they may give. */
+/** What a manager may record for a payment settled by hand, and the longest note they may give. */
 export const HAND_OUTCOMES = ['paid', 'not_paid'] as const;
 export type HandOutcome = (typeof HAND_OUTCOMES)[number];
 export const HAND_NOTE_MAX = 200;

@@ -1,6 +1,6 @@
 /**
  * Text the till did not write itself (descriptions, other tills' names and cashiers in echoed metadata,
- * wallet names from the service) made safe to store, show, print and export (issue 20 item 11): no C0 or
+ * wallet names from the service) made safe to store, show, print and export: no C0 or
  * C1 control characters (a NUL, an ESC that a receipt printer would obey) and no bidi overrides, embeddings,
  * isolates or marks (an RLO makes "GH₵ 1,500" or a number read backwards). Line breaks and tabs become a
  * space; the rest is removed. The one function every path into the till's database uses.

@@ -1,7 +1,7 @@
 /**
  * An X or Z report as a print document, for 80 mm or 58 mm paper alike (a row's value goes under its
  * label when both do not fit the paper's width). A TEST report says so at the top and the bottom. Customers'
- * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter (issue 20 item 7).
+ * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter.
  * Pure: the core prints exactly what the screen shows.
  */
 import { failuresCountOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';

@@ -82,7 +82,7 @@ export function settledByHandText(payment: Pick<PaymentView, 'settledByHand'>): 
 }
 
 function paidReceipt(payment: PaymentView, ctx: ReceiptContext, copy: 'customer' | 'merchant'): PrintDocument {
-  // The title RECEIPT and the short number a customer quotes when coming back, both large (issue 20 item 13).
+  // The title RECEIPT and the short number a customer quotes when coming back, both large.
   const number: PrintBlock[] = payment.receiptNo ? [{ kind: 'heading', text: payment.receiptNo, large: true }] : [];
   const body: PrintBlock[] = [
     { kind: 'heading', text: 'RECEIPT', large: true },

@@ -40,7 +40,7 @@ async function openPage(url: string, tillToken: string, label: string) {
 
 const revokedMessage = (sse: SseClient) => JSON.parse(sse.messages.find((m) => m.event === 'revoked')!.data) as { message: string };
 
-describe('owner-link on the single shop’s SQLite relay (issue 21)', () => {
+describe('owner-link on the single shop’s SQLite relay', () => {
   const open = closeAfterEach();
 
   it(
@@ -94,7 +94,7 @@ describe('owner-link on the single shop’s SQLite relay (issue 21)', () => {
   );
 });
 
-describePg('owner-link on PostgreSQL (issue 21)', () => {
+describePg('owner-link on PostgreSQL', () => {
   const cluster = usePgCluster();
   const open = closeAfterEach();
 

@@ -43,7 +43,7 @@ async function openPage(url: string, tillToken: string, label: string) {
   return { id: made.link.id, token: made.token, cookie, sse };
 }
 
-describePg('owner links, the operator’s side: admin API (issue 21)', () => {
+describePg('owner links, the operator’s side: admin API', () => {
   const cluster = usePgCluster();
   const open = closeAfterEach();
 

@@ -10,7 +10,7 @@ import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { deliver, get, LIVE_KEY, post, SseClient, transaction } from '../helpers.js';
 import { seedPgTenant } from '../stores.js';
 
-describePg('owner view on two PostgreSQL instances (issue 21)', () => {
+describePg('owner view on two PostgreSQL instances', () => {
   const cluster = usePgCluster();
   const running: RunningRelay[] = [];
   afterEach(async () => {

@@ -33,7 +33,7 @@ async function session(url: string, token: string): Promise<string> {
 const now = () => new Date().toISOString();
 const meta = (till: string, cashier: string) => ({ till: `id-${till}`, tillName: till, cashierId: `c-${cashier}`, cashier });
 
-describeEachStore('owner view (issue 21)', (store) => {
+describeEachStore('owner view', (store) => {
   let started: StartedRelay | null = null;
   const logs: string[] = [];
   afterEach(async () => {
@@ -198,7 +198,7 @@ describeEachStore('owner view (issue 21)', (store) => {
   });
 });
 
-describeEachStore('owner view refusals (issue 21)', (store) => {
+describeEachStore('owner view refusals', (store) => {
   it('refuses a page without a valid link, and an unknown token, saying so', async () => {
     const { relay, cleanup } = await store.start();
     try {
