@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 //  - unit:        pure Node, no I/O beyond temp files
 //  - integration: real servers on loopback, real SQLite files, the real OS keychain
 //  - browser:     the built renderer in Debian's Chromium through playwright-core
+//  - faults:      the till core in its own process, gates in front of the service and relay, the screens in Chromium
 //  - electron:    the packaged shell through Playwright's Electron support (skipped by name without the binary)
 export default defineConfig({
   test: {
@@ -33,6 +34,18 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
           // A poll waits on the page, whose answer can take seconds on a loaded machine (1 s by default).
+          expect: { poll: { timeout: 10_000 } },
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The till core in its own process behind gates (kill -9, a silent network, a lost answer), driven through the screens.
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          environment: 'node',
           expect: { poll: { timeout: 10_000 } },
           testTimeout: 90_000,
           hookTimeout: 90_000,

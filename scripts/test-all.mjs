@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: type-check, lint, build the renderer, then every vitest project (unit, integration,
-// browser, electron) under a private D-Bus session with a real unlocked gnome-keyring.
+// browser, electron, faults) under a private D-Bus session with a real unlocked gnome-keyring.
 // Ends with one line: "N passed, N failed[, N skipped]" summed over every test run.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -44,7 +44,7 @@ const built = run('build (electron-vite)', bin('electron-vite'), ['build']);
 // One vitest run per group, one after another: the timing-sensitive integration and browser tests
 // never share the (small) machine with another group.
 const reportDir = mkdtempSync(join(tmpdir(), 'momo-vitest-'));
-const groups = built ? [['unit'], ['integration'], ['browser', 'electron']] : [['unit'], ['integration']];
+const groups = built ? [['unit'], ['integration'], ['browser', 'electron'], ['faults']] : [['unit'], ['integration']];
 if (!built) steps.push('SKIP browser and electron tests: the build failed');
 let passed = 0;
 let failed = 0;
