@@ -188,9 +188,9 @@ module.exports = {
     },
     {
       name: 'shell-through-core-index',
-      comment: 'The Electron shell reaches the core only through electron/core/index.ts.',
+      comment: 'The shells (Electron, browser mode) reach the core only through electron/core/index.ts.',
       severity: 'error',
-      from: { path: '^electron/(main|preload)/' },
+      from: { path: '^electron/(main|preload|browser)/' },
       to: { path: CORE, pathNot: `${CORE}index\\.ts$` },
     },
     {

@@ -69,6 +69,11 @@ function boundaries() {
       ['relay', 'sandbox', 'renderer'],
       'The shell reaches the sandbox and relay only through the core (electron/core/embedded.ts).',
     ),
+    boundary(
+      ['electron/browser/**'],
+      ['electron package', 'relay', 'sandbox', 'renderer'],
+      'Browser mode runs under plain Node (no Electron APIs) and reaches the sandbox and relay only through the core.',
+    ),
   ];
 }
 
@@ -94,9 +99,9 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
-  // The relay's owner page: plain browser JavaScript served as it is.
+  // The relay's owner page and browser mode's window.momo: plain browser JavaScript served as it is.
   {
-    files: ['relay/http/owner/page/**/*.js'],
+    files: ['relay/http/owner/page/**/*.js', 'electron/browser/momo-bridge.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   // Process boundaries, in the spirit of Signal's process suffixes: each program imports only shared/

@@ -18,6 +18,7 @@ import type { Takings } from './takings/index.js';
 import type { History } from './history/index.js';
 import type { TransactionsStore } from './takings/index.js';
 import type { Environment } from '../../shared/domain.js';
+import type { Shell } from '../../shared/shell.js';
 import type { PrintService } from './printing/index.js';
 
 export type CoreContext = {
@@ -43,6 +44,8 @@ export type CoreContext = {
   printing: PrintService;
   now: () => number;
   version: string;
+  /** The desktop app or browser mode: browser mode refuses LIVE. */
+  shell: Shell;
   configFor(environment: Environment): Promise<EnvironmentConfig>;
   saveEnvironment(environment: Environment, clean: CleanEnvironmentInput): Promise<void>;
   setActive(environment: Environment): void;

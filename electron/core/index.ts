@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { lockDataDir } from '../../shared/data-lock.js';
 import type { IpcChannel, IpcEvent, IpcEventPayload, IpcResponse } from '../../shared/ipc/contract.js';
 import type { IpcEnvelope } from '../../shared/ipc/channels.js';
+import { BROWSER_MODE_NO_LIVE, type Shell } from '../../shared/shell.js';
 import { mayCall } from '../../shared/ipc/roles.js';
 import { Alerts } from './alerts/index.js';
 import { AuditLog } from './people/index.js';
@@ -70,6 +71,8 @@ export type TillCoreOptions = {
   version?: string;
   /** The operating system's printers: the Electron shell passes them; absent in plain Node. */
   systemPrinter?: SystemPrinter;
+  /** Which shell runs the core. Default 'desktop'; 'browser' refuses LIVE (shared/shell.ts). */
+  shell?: Shell;
 };
 
 function openOrUnlock<T>(open: () => T, unlock: () => void): T {
@@ -126,6 +129,8 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
     timeZone: options.timeZone ?? 'Africa/Accra',
   });
   // One till per data folder; the terminal's reset-owner-pin refuses to run while it is held.
+  // A till switched to LIVE in the desktop app does not open in browser mode (where LIVE is refused).
+  if (options.shell === 'browser' && settings.settings.active === 'live') throw new Error(BROWSER_MODE_NO_LIVE);
   const unlockDataDir = lockDataDir(dataDir, 'till');
   const db = openOrUnlock(() => openDatabase(join(dataDir, 'till.db'), { nativeBinding: options.nativeBinding }), unlockDataDir);
   let closed = false;
@@ -266,6 +271,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     now,
     printing: new PrintService({ settings: () => settings.settings.receipt, systemPrinter: options.systemPrinter ?? null, log }),
     version: options.version ?? '0.1.0',
+    shell: options.shell ?? 'desktop',
     configFor: (environment) => configs.configFor(environment),
     async saveEnvironment(environment, clean) {
       await settings.saveEnvironment(environment, clean);

@@ -23,6 +23,7 @@ import { takingsChannels } from './takings-contract.js';
 import { dayChannels } from './day-contract.js';
 import { printerKindSchema } from '../receipt/receipt-settings.js';
 import { CALLERS } from './roles.js';
+import { SHELLS } from '../shell.js';
 
 export * from './payment-contract.js';
 export * from './people-contract.js';
@@ -50,6 +51,8 @@ export const ipcContract = {
       ownerUnlocked: z.boolean(),
       liveReady: z.boolean(),
       version: z.string(),
+      /** The desktop app or browser mode (which takes TEST payments only and has no silent system printing). */
+      shell: z.enum(SHELLS),
       /** True while the active environment runs on the simulator and relay the app started itself. */
       embedded: z.boolean(),
       /** When the owner session ends (ISO), null while locked. */

@@ -4,7 +4,7 @@ import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { counterView, isComplete } from '../settings/index.js';
 
 /** What the status reads of the core. */
-export type AppDeps = Pick<CoreContext, 'settings' | 'configFor' | 'signIn' | 'staff' | 'relayState' | 'version'>;
+export type AppDeps = Pick<CoreContext, 'settings' | 'configFor' | 'signIn' | 'staff' | 'relayState' | 'version' | 'shell'>;
 
 export function appHandlers(ctx: AppDeps): HandlerMap<ChannelsOf<'app'>> {
   return {
@@ -25,6 +25,7 @@ export function appHandlers(ctx: AppDeps): HandlerMap<ChannelsOf<'app'>> {
         ownerUnlocked: caller === 'owner',
         liveReady: isComplete(live),
         version: ctx.version,
+        shell: ctx.shell,
         embedded: current.embedded,
         ownerUnlockedUntil: until === null ? null : new Date(until).toISOString(),
         printing: { printer: s.receipt.printer, autoPrint: s.receipt.autoPrint },

@@ -2,6 +2,7 @@
 import type { Environment } from '../../../shared/domain.js';
 import type { EnvironmentSetting, IpcResponse } from '../../../shared/ipc/contract.js';
 import { isValidTimeZone } from '../../../shared/local-date.js';
+import { BROWSER_MODE_NO_LIVE } from '../../../shared/shell.js';
 import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
@@ -30,7 +31,18 @@ function changedFields(before: EnvironmentConfig, clean: CleanEnvironmentInput):
 /** What the Settings screen's channels use of the core. */
 export type SettingsDeps = Pick<
   CoreContext,
-  'settings' | 'signIn' | 'staff' | 'guard' | 'audit' | 'transactions' | 'client' | 'log' | 'configFor' | 'saveEnvironment' | 'setActive'
+  | 'settings'
+  | 'signIn'
+  | 'staff'
+  | 'guard'
+  | 'audit'
+  | 'transactions'
+  | 'client'
+  | 'log'
+  | 'configFor'
+  | 'saveEnvironment'
+  | 'setActive'
+  | 'shell'
 >;
 
 export function settingsHandlers(ctx: SettingsDeps): HandlerMap<ChannelsOf<'settings'>> {
@@ -95,15 +107,8 @@ export function settingsHandlers(ctx: SettingsDeps): HandlerMap<ChannelsOf<'sett
 
     'settings:setEnvironment': async ({ environment, pin }) => {
       // An impossible switch is refused before the PIN is asked for (nor counted by the lock-out).
-      if (environment === 'live') {
-        const missing = missingSettings(await ctx.configFor('live'));
-        if (missing.length > 0) {
-          return {
-            ok: false,
-            message: `LIVE cannot be switched on: its settings are incomplete (missing ${missing.map((k) => MISSING_LABELS[k]).join(', ')}).`,
-          };
-        }
-      }
+      const refusal = environment === 'live' ? await liveRefusal(ctx) : null;
+      if (refusal) return { ok: false, message: refusal };
       const checked = await checkOwnerPin(pin);
       if (!checked.ok) return checked;
       if (ctx.settings.settings.active !== environment)
@@ -112,6 +117,14 @@ export function settingsHandlers(ctx: SettingsDeps): HandlerMap<ChannelsOf<'sett
       return { ok: true };
     },
   };
+}
+
+/** Why LIVE cannot be switched on (browser mode, or its settings incomplete), or null when it can. */
+async function liveRefusal(ctx: Pick<CoreContext, 'shell' | 'configFor'>): Promise<string | null> {
+  if (ctx.shell === 'browser') return BROWSER_MODE_NO_LIVE;
+  const missing = missingSettings(await ctx.configFor('live'));
+  if (missing.length === 0) return null;
+  return `LIVE cannot be switched on: its settings are incomplete (missing ${missing.map((k) => MISSING_LABELS[k]).join(', ')}).`;
 }
 
 /** Asks the service to resolve a known number with these credentials: a name or "no such account" proves them. */

@@ -14,6 +14,8 @@ type Props = {
   values: PrinterValues;
   onChange: (patch: Partial<PrinterValues>) => void;
   blamed: { field: string; text: string } | null;
+  /** Browser mode: no silent printing to a printer installed on this computer (the browser has no such path). */
+  browserMode?: boolean;
 };
 
 const KINDS: Array<[PrinterKind, string]> = [
@@ -49,7 +51,11 @@ function AddressField({ field, label, value, blamed, onChange, ...input }: Addre
   );
 }
 
-export function PrinterFields({ values, onChange, blamed }: Props) {
+export const BROWSER_PRINTING_NOTE =
+  "Browser mode cannot print by itself to a printer installed on this computer. Choose None to print with the browser's print dialog, or a network printer.";
+
+export function PrinterFields({ values, onChange, blamed, browserMode = false }: Props) {
+  const kinds = browserMode ? KINDS.filter(([kind]) => kind !== 'system' || values.printer === 'system') : KINDS;
   const [printers, setPrinters] = useState<IpcResponse<'printer:list'>['printers']>([]);
   useEffect(() => {
     if (values.printer !== 'system') return;
@@ -61,7 +67,12 @@ export function PrinterFields({ values, onChange, blamed }: Props) {
   return (
     <fieldset className="printer-fields">
       <legend>Printer</legend>
-      {KINDS.map(([kind, label]) => (
+      {browserMode ? (
+        <p className="hint" data-testid="browser-printing-note">
+          {BROWSER_PRINTING_NOTE}
+        </p>
+      ) : null}
+      {kinds.map(([kind, label]) => (
         <label key={kind} className="check">
           <input type="radio" name="printer-kind" checked={values.printer === kind} onChange={() => onChange({ printer: kind })} />
           {label}

@@ -23,7 +23,15 @@ function toSettings(values: Values): ReceiptSettings | { field: string; text: st
   return { ...values, port };
 }
 
-export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; onSaved: () => void }) {
+export function ReceiptForm({
+  settings,
+  onSaved,
+  browserMode = false,
+}: {
+  settings: ReceiptSettings;
+  onSaved: () => void;
+  browserMode?: boolean;
+}) {
   const kept = useKeptValues<Values>('receipt');
   const [values, setValues] = useState<Values>(kept ?? { ...settings, port: String(settings.port) });
   const [message, setMessage] = useState<Message>(null);
@@ -56,7 +64,7 @@ export function ReceiptForm({ settings, onSaved }: { settings: ReceiptSettings; 
         <input type="checkbox" checked={values.merchantCopy} onChange={(e) => change({ merchantCopy: e.target.checked })} />
         Also print a merchant copy (with the fee and what the shop receives)
       </label>
-      <PrinterFields values={values as PrinterValues} onChange={change} blamed={blamed} />
+      <PrinterFields values={values as PrinterValues} onChange={change} blamed={blamed} browserMode={browserMode} />
       {message && !blamed ? (
         <p className={message.ok ? 'ok-text' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid="receipt-save-message">
           {message.text}

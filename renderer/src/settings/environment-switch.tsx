@@ -11,14 +11,15 @@ import { FormActions } from '../components/form-actions';
 import { FormError } from '../components/form-error';
 import type { Environment } from '../../../shared/domain';
 import type { EnvironmentSetting } from '../../../shared/ipc/contract';
+import { BROWSER_MODE_NO_LIVE } from '../../../shared/shell';
 import { LiveMissing } from './live-missing';
 import '../components/components.css';
 
 /** `settingsRead`: the settings as last read; a new read (after a save) checks again what LIVE lacks. */
-type Props = { active: Environment; liveReady: boolean; settingsRead: unknown; onChanged: () => void };
+type Props = { active: Environment; liveReady: boolean; browserMode?: boolean; settingsRead: unknown; onChanged: () => void };
 type Step = { kind: 'idle' } | { kind: 'missing'; missing: EnvironmentSetting[] } | { kind: 'confirm'; target: Environment };
 
-export function EnvironmentSwitch({ active, liveReady, settingsRead, onChanged }: Props) {
+export function EnvironmentSwitch({ active, liveReady, browserMode = false, settingsRead, onChanged }: Props) {
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -74,10 +75,15 @@ export function EnvironmentSwitch({ active, liveReady, settingsRead, onChanged }
   return (
     <section className="env-switch" aria-labelledby="env-switch-title">
       <h2 id="env-switch-title">Mode: {active === 'live' ? 'LIVE' : 'TEST'}</h2>
-      {!liveReady && active === 'test' ? (
+      {browserMode && active === 'test' ? (
+        <p className="hint" data-testid="browser-mode-no-live">
+          {BROWSER_MODE_NO_LIVE}
+        </p>
+      ) : null}
+      {!browserMode && !liveReady && active === 'test' ? (
         <p className="hint">LIVE settings are not complete yet; fill in the LIVE environment below first.</p>
       ) : null}
-      {step.kind === 'idle' ? (
+      {step.kind === 'idle' && !(browserMode && other === 'live') ? (
         <>
           <button type="button" className={other === 'live' ? 'danger' : 'secondary'} onClick={() => void begin(other)}>
             Switch to {other === 'live' ? 'LIVE' : 'TEST'}…

@@ -36,12 +36,18 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
     <Screen name="settings" title="Settings">
       <FormError message={error} />
       <KeptNotice summary={kept} />
-      <EnvironmentSwitch active={status.environment} liveReady={status.liveReady} settingsRead={settings} onChanged={changed} />
+      <EnvironmentSwitch
+        active={status.environment}
+        liveReady={status.liveReady}
+        browserMode={status.shell === 'browser'}
+        settingsRead={settings}
+        onChanged={changed}
+      />
       {settings ? (
         <>
           <TillForm tillName={settings.tillName} timeZone={settings.timeZone} idleLockMinutes={status.idleLockMinutes} onSaved={changed} />
           <CounterForm counter={status.counter} onSaved={changed} />
-          <ReceiptForm settings={settings.receipt} onSaved={changed} />
+          <ReceiptForm settings={settings.receipt} onSaved={changed} browserMode={status.shell === 'browser'} />
           <EnvironmentForm environment="test" view={settings.test} onSaved={changed} />
           <EnvironmentForm environment="live" view={settings.live} onSaved={changed} />
           <OwnerLinks environment={status.environment} />
