@@ -159,7 +159,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const metrics = new RelayMetrics();
   const { tenancy } = store;
   if (tenancy.merchants === 'one') metrics.lastSeq.set(tenancy.lastSeq());
-  const owner = createOwnerView({ store, log, now });
+  const owner = createOwnerView({ store, log, now, trustedProxies: () => config.trustedProxies });
   const streams = connectStreams(store, config, metrics, log, owner);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
   const perMerchantMetrics = tenancy.merchants === 'many';
@@ -174,6 +174,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const route = createRouter(deps);
 
   const server = createServer(serverOptions(config), (req, res) => {
+    // No answer of the relay is ever to be read as another type than it says (a JSON error as HTML).
+    res.setHeader('x-content-type-options', 'nosniff');
     try {
       route(req, res);
     } catch (err) {

@@ -24,6 +24,11 @@ export const limitFields = {
     .default(32 * 1024 * 1024),
   /** Repeated warnings (refused deliveries, bad till tokens) are logged once per reason per this interval, with a count. */
   warningSummarySeconds: z.number().min(0.05).max(3_600).default(60),
+  /** The operator's proxies (as the relay sees their connections): only their X-Forwarded-For names a client for per-client limits. */
+  trustedProxies: z
+    .array(z.union([z.ipv4(), z.ipv6()]))
+    .max(64)
+    .default([]),
 };
 
 export const LIMIT_ENV_VARS = {

@@ -137,6 +137,7 @@ export function startAdminListener(o: AdminListenerOptions): Promise<AdminListen
 
 function createAdminServer(deps: AdminApiDeps) {
   return createServer((req, res) => {
+    res.setHeader('x-content-type-options', 'nosniff');
     handle(deps, req, res).catch((err: unknown) => {
       if (res.headersSent) return void res.destroy();
       if (err instanceof TenantError) {

@@ -24,6 +24,8 @@ export function createOwnerView(deps: {
   now: () => number;
   checkMs?: number;
   rate?: { burst: number; perSecond: number };
+  guesses?: { burst: number; perSecond: number; globalPerSecond: number };
+  trustedProxies?: () => readonly string[];
 }): OwnerView {
   const streams = new OwnerStreams(deps.store, { checkMs: deps.checkMs ?? 2_000, heartbeatMs: 20_000, maxViewers: 500, log: deps.log });
   const viewer = createOwnerViewerApi({
@@ -32,6 +34,10 @@ export function createOwnerView(deps: {
     log: deps.log,
     now: deps.now,
     rate: deps.rate ?? { burst: 30, perSecond: 1 },
+    // An owner mistypes nothing (the link is scanned): 10 wrong tokens, then one every 10 s per client;
+    // at most 200 look-ups of unknown tokens a second for all clients together.
+    guesses: deps.guesses ?? { burst: 10, perSecond: 0.1, globalPerSecond: 200 },
+    trustedProxies: deps.trustedProxies ?? (() => []),
   });
   const onRevoked = (id: string) => {
     viewer.forget();

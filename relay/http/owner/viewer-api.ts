@@ -7,7 +7,9 @@
  *   network, and with today the latest payments;
  * - `GET /v1/owner/days`: the last 30 days;
  * - `GET /v1/owner/stream`: new results, live (streams.ts).
- * A turned-off link answers 401 with `revoked: true`. Requests are rate-limited per link.
+ * A turned-off link answers 401 with `revoked: true`. Requests are rate-limited per link, and wrong
+ * tokens per client (guard.ts): a client past its limit is answered 429 before any look-up. The sign-in
+ * takes only `application/json` and refuses what another site started.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { localDate } from '../../../shared/local-date.js';
@@ -17,6 +19,7 @@ import { revokedMessage, type OwnerLink, type RelayStore } from '../../store/ind
 import { dayFigures, daysFigures, ownerPayment } from './figures.js';
 import { OWNER_TOKEN } from './owner-links-api.js';
 import type { OwnerStreams } from './streams.js';
+import { clientAddress, crossSiteReason, GuessLimiter } from './guard.js';
 
 export const OWNER_COOKIE = 'momo_owner';
 const LATEST = 20;
@@ -28,6 +31,10 @@ export type OwnerViewerDeps = {
   now: () => number;
   /** Per link: a bucket of `burst` requests refilled at `perSecond`. */
   rate: { burst: number; perSecond: number };
+  /** Wrong tokens: per client `burst` refilled at `perSecond`; all clients together `globalPerSecond` look-ups. */
+  guesses: { burst: number; perSecond: number; globalPerSecond: number };
+  /** Addresses of the operator's proxies, whose X-Forwarded-For names the client. */
+  trustedProxies: () => readonly string[];
 };
 
 type Bucket = { tokens: number; at: number };
@@ -56,8 +63,13 @@ class LinkGate {
   private readonly buckets = new Map<string, Bucket>();
   private readonly cache = new Map<string, { link: OwnerLink | undefined; at: number }>();
   private readonly touched = new Map<string, number>();
+  private readonly guesses: GuessLimiter;
+  /** Hashes of tokens that opened a link here: no guess, so never held back by the guessing limits. */
+  private readonly known = new Set<string>();
 
-  constructor(private readonly deps: OwnerViewerDeps) {}
+  constructor(private readonly deps: OwnerViewerDeps) {
+    this.guesses = new GuessLimiter({ ...deps.guesses, now: deps.now });
+  }
 
   /** The link of a token hash; looked up at most once a second, so a link turned off elsewhere stops within a second. */
   private async find(tokenHash: string): Promise<OwnerLink | undefined> {
@@ -66,6 +78,10 @@ class LinkGate {
     const link = await this.deps.store.ownerView.findLink(tokenHash);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(tokenHash, { link, at: this.deps.now() });
+    if (link) {
+      if (this.known.size > 10_000) this.known.clear();
+      this.known.add(tokenHash);
+    }
     return link;
   }
 
@@ -96,8 +112,16 @@ class LinkGate {
   }
 
   /** The link of `token`, or an answer already sent (401, 429). */
-  async authorise(res: ServerResponse, token: string | null): Promise<OwnerLink | null> {
-    const link = token ? await this.find(hashRelayToken(token)) : undefined;
+  async authorise(req: IncomingMessage, res: ServerResponse, token: string | null): Promise<OwnerLink | null> {
+    const client = clientAddress(req, this.deps.trustedProxies());
+    const tokenHash = token ? hashRelayToken(token) : null;
+    const wait = tokenHash && this.known.has(tokenHash) ? 0 : this.guesses.waitFor(client);
+    if (wait > 0) {
+      sendError(res, 429, 'RATE_LIMITED', 'Too many wrong links tried from here; wait and try again', { 'retry-after': String(wait) });
+      return null;
+    }
+    const link = tokenHash ? await this.find(tokenHash) : undefined;
+    if (!link) this.guesses.missed(client);
     if (!link || link.revokedAt) {
       refuse(res, link ?? null);
       return null;
@@ -112,11 +136,20 @@ class LinkGate {
 }
 
 async function session(gate: LinkGate, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const crossSite = crossSiteReason(req);
+  if (crossSite) {
+    req.resume();
+    return sendError(res, 403, 'FORBIDDEN', `Another site cannot open a link on this relay (${crossSite})`);
+  }
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    req.resume();
+    return sendError(res, 415, 'VALIDATION_ERROR', 'The link is handed over as application/json only');
+  }
   const body = await readBody(req, 1024);
   const json = body.ok ? parseJson(body.raw) : null;
   const token = json?.ok ? (json.value as { token?: unknown } | null)?.token : undefined;
-  if (typeof token !== 'string' || !OWNER_TOKEN.test(token)) return refuse(res, null);
-  const link = await gate.authorise(res, token);
+  const link = await gate.authorise(req, res, typeof token === 'string' && OWNER_TOKEN.test(token) ? token : null);
   if (!link) return;
   const cookie = `${OWNER_COOKIE}=${token}; Path=/v1/owner; HttpOnly; SameSite=Strict; Max-Age=31536000${isTls(req) ? '; Secure' : ''}`;
   sendJson(res, 200, { label: link.label, environment: link.environment, timeZone: link.timeZone }, { 'set-cookie': cookie });
@@ -173,7 +206,7 @@ export function createOwnerViewerApi(deps: OwnerViewerDeps) {
     else if (!route) session(gate, req, res).catch(failed);
     else
       gate
-        .authorise(res, cookieToken(req))
+        .authorise(req, res, cookieToken(req))
         .then((link) => (link ? route(deps, req, res, url, link) : undefined))
         .catch(failed);
     return true;

@@ -1,0 +1,98 @@
+/**
+ * What stands before a viewer token's look-up: who the client is (its address, or the address a
+ * trusted proxy forwarded), how many wrong tokens it may still try (a guesser pays in waiting, the
+ * database in at most a bounded number of look-ups a second), and whether another site started the
+ * request (a sign-in another site plants would show the owner an attacker's shop).
+ */
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * The client's address: the socket's, unless the socket is one of `trusted` (the operator's proxies);
+ * then the right-most X-Forwarded-For entry that is not itself a trusted proxy (a client writes the left
+ * of that header as it likes, the proxies append on the right).
+ */
+export function clientAddress(req: IncomingMessage, trusted: readonly string[]): string {
+  const socket = normalise(req.socket.remoteAddress ?? '');
+  if (!trusted.includes(socket)) return socket;
+  const header = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((h) => normalise(h.trim()))
+    .filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.includes(hops[i] as string)) return hops[i] as string;
+  return socket;
+}
+
+/** `::ffff:127.0.0.1` and `127.0.0.1` are one client. */
+function normalise(address: string): string {
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+type Bucket = { tokens: number; at: number };
+
+/**
+ * Wrong tokens: each client may try `burst`, refilled at `perSecond`; all clients together may cost the
+ * store `globalPerSecond` look-ups of tokens it does not know. A client past its own limit, or any client
+ * while the shared one is spent, is answered 429 before any look-up.
+ */
+export class GuessLimiter {
+  private readonly clients = new Map<string, Bucket>();
+  private readonly shared: Bucket;
+
+  constructor(private readonly options: { burst: number; perSecond: number; globalPerSecond: number; now: () => number }) {
+    this.shared = { tokens: options.globalPerSecond, at: options.now() };
+  }
+
+  private refill(b: Bucket, max: number, perSecond: number): void {
+    const now = this.options.now();
+    b.tokens = Math.min(max, b.tokens + ((now - b.at) / 1000) * perSecond);
+    b.at = now;
+  }
+
+  /** Seconds to wait before `client` may try a token again; 0 when it may now. */
+  waitFor(client: string): number {
+    const { burst, perSecond, globalPerSecond } = this.options;
+    this.refill(this.shared, globalPerSecond, globalPerSecond);
+    const mine = this.clients.get(client);
+    if (mine) this.refill(mine, burst, perSecond);
+    if (mine && mine.tokens < 1) return Math.ceil((1 - mine.tokens) / perSecond);
+    if (this.shared.tokens < 1) return 1;
+    return 0;
+  }
+
+  /** `client` tried a token that opened nothing. */
+  missed(client: string): void {
+    const { burst, perSecond } = this.options;
+    let mine = this.clients.get(client);
+    if (!mine) {
+      // Forget the quietest clients first: a flood of addresses cannot grow this without bound.
+      if (this.clients.size >= 50_000) this.clients.clear();
+      this.clients.set(client, (mine = { tokens: burst, at: this.options.now() }));
+    }
+    this.refill(mine, burst, perSecond);
+    mine.tokens -= 1;
+    this.shared.tokens -= 1;
+  }
+}
+
+/**
+ * Why a sign-in request must be refused as started by another site, or null. Browsers send
+ * Sec-Fetch-Site on every request (a form posted from elsewhere says `cross-site`), and it decides when
+ * present. Older browsers send only Origin on a POST: it must name this host (as the client asked for it,
+ * or as a proxy forwarded it). A client that sends neither is no browser another site could drive.
+ */
+export function crossSiteReason(req: IncomingMessage): string | null {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' || site === 'none' ? null : `Sec-Fetch-Site: ${String(site)}`;
+  const origin = req.headers.origin;
+  if (origin === undefined) return null;
+  let host: string | null = null;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = null;
+  }
+  const forwarded = req.headers['x-forwarded-host'];
+  const ours = [req.headers.host, ...(typeof forwarded === 'string' ? forwarded.split(',').map((h) => h.trim()) : [])];
+  return host && ours.includes(host) ? null : 'Origin is another site';
+}

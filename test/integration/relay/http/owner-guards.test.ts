@@ -1,0 +1,103 @@
+/**
+ * What stands before a viewer token on both stores, over real HTTP: a guesser is refused (429 with
+ * Retry-After) before the store is asked, per client, and per forwarded client only behind a configured
+ * proxy; the sign-in takes only JSON that this site started; every answer says nosniff.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { get, post } from '../helpers.js';
+import { describeEachStore, type StartedRelay } from '../stores.js';
+
+/** POST /v1/owner/session with these headers (JSON unless told otherwise). */
+const signIn = (url: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(`${url}/v1/owner/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+const wrong = (i: number) => JSON.stringify({ token: `ov_${String(i).padStart(43, 'x')}` });
+
+async function makeLink(url: string, tillToken: string): Promise<string> {
+  const res = await post(`${url}/v1/owner-links`, JSON.stringify({ label: 'Phone', environment: 'live' }), {
+    authorization: `Bearer ${tillToken}`,
+  });
+  expect(res.status).toBe(201);
+  return (res.json as { token: string }).token;
+}
+
+describeEachStore('owner link guards', (store) => {
+  let started: StartedRelay | null = null;
+  afterEach(async () => {
+    await started?.cleanup();
+    started = null;
+  });
+
+  it('a client trying wrong tokens is refused with 429 and Retry-After; a link it already opened still opens', async () => {
+    started = await store.start();
+    const { relay, token } = started;
+    const good = await makeLink(relay.url, token);
+    expect((await signIn(relay.url, JSON.stringify({ token: good }))).status).toBe(200);
+    const codes: number[] = [];
+    for (let i = 0; i < 30; i++) codes.push((await signIn(relay.url, wrong(i))).status);
+    expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
+    expect(codes.slice(10).every((c) => c === 429)).toBe(true);
+    const refused = await signIn(relay.url, wrong(99));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Wrong cookies count as guesses too.
+    expect((await get(`${relay.url}/v1/owner/summary`, undefined, { cookie: `momo_owner=ov_${'C'.repeat(43)}` })).status).toBe(429);
+    // X-Forwarded-For from a peer that is no configured proxy names no other client: still this one.
+    expect((await signIn(relay.url, wrong(100), { 'x-forwarded-for': '198.51.100.9' })).status).toBe(429);
+    // A link this relay knows is no guess: it still opens from the same client.
+    expect((await signIn(relay.url, JSON.stringify({ token: good }))).status).toBe(200);
+  });
+
+  it('behind a configured proxy each forwarded client has its own limit; a spoofed left-most entry changes nothing', async () => {
+    started = await store.start({ settings: { trustedProxies: ['127.0.0.1', '::1'] } });
+    const { relay } = started;
+    const from = (xff: string, i: number) => signIn(relay.url, wrong(i), { 'x-forwarded-for': xff }).then((r) => r.status);
+    const a: number[] = [];
+    for (let i = 0; i < 12; i++) a.push(await from(`${i}.0.0.1, 203.0.113.7`, i));
+    expect(a.slice(0, 10).every((c) => c === 401)).toBe(true);
+    expect(a.slice(10)).toEqual([429, 429]);
+    expect(await from('203.0.113.8', 50)).toBe(401);
+  });
+
+  it('the sign-in takes only application/json, and refuses what another site started', async () => {
+    started = await store.start();
+    const { relay, token } = started;
+    const good = await makeLink(relay.url, token);
+    const body = JSON.stringify({ token: good });
+    const host = new URL(relay.url).host;
+    const tried = async (headers: Record<string, string>) => {
+      const res = await signIn(relay.url, body, headers);
+      return { status: res.status, cookie: res.headers.get('set-cookie') ?? undefined };
+    };
+    expect(await tried({ 'content-type': 'text/plain' })).toMatchObject({ status: 415, cookie: undefined });
+    expect(await tried({ 'content-type': 'application/x-www-form-urlencoded' })).toMatchObject({ status: 415, cookie: undefined });
+    expect(await tried({ 'sec-fetch-site': 'cross-site' })).toMatchObject({ status: 403, cookie: undefined });
+    expect(await tried({ 'sec-fetch-site': 'same-site' })).toMatchObject({ status: 403, cookie: undefined });
+    expect(await tried({ origin: 'https://evil.example' })).toMatchObject({ status: 403, cookie: undefined });
+    expect(await tried({ origin: 'null' })).toMatchObject({ status: 403, cookie: undefined });
+    expect((await tried({ 'sec-fetch-site': 'same-origin', origin: `http://${host}` })).status).toBe(200);
+    expect((await tried({ origin: `http://${host}` })).status).toBe(200);
+  });
+
+  it('every answer says nosniff; the page carries its security headers', async () => {
+    started = await store.start();
+    const { relay, token } = started;
+    const answers = [
+      await fetch(`${relay.url}/healthz`),
+      await fetch(`${relay.url}/nothing-here`),
+      await fetch(`${relay.url}/v1/owner/summary`),
+      await fetch(`${relay.url}/v1/owner-links`, { headers: { authorization: `Bearer ${token}` } }),
+      await fetch(`${relay.url}/metrics`),
+      await fetch(`${relay.url}/owner`),
+    ];
+    for (const res of answers) expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
+    for (const path of ['/owner', '/owner/app.js', '/owner/app.css']) {
+      const page = await fetch(`${relay.url}${path}`);
+      expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+});
