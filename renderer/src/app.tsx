@@ -74,7 +74,9 @@ export function App() {
           ) : null}
           {locked && !firstStart ? <SignInScreen reason={session.lockReason} onSignedIn={() => void refresh()} /> : null}
           {/* A screen that fails to render leaves the status bar and tabs working; its button goes back to Charge. */}
-          <div hidden={locked || firstStart} className="screens">
+          {/* Inert as well as hidden: nothing under the lock or the first start takes a key, a click or the focus.
+              A question over the screens (aria-modal) stops their window-level keys too (hooks/use-top-keys.ts). */}
+          <div hidden={locked || firstStart} inert={locked || firstStart} className="screens">
             <Screens
               page={page}
               status={status}

@@ -1,9 +1,10 @@
 /** The result: SUCCESS big and unmistakable, or FAILED with what it can mean and a way to try again. */
-import { useEffect, useRef } from 'react';
+import { useCallback, useRef, type RefObject } from 'react';
 import type { PaymentView } from '../../../shared/ipc/contract';
 import type { AmountEntry } from '../../../shared/money';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import { useTopKeys } from '../hooks/use-top-keys';
 import { PaymentPrint } from '../printing/payment-print';
 import type { AppStatus } from '../hooks/use-app-status';
 
@@ -25,17 +26,20 @@ function amountKey(e: KeyboardEvent, entry: AmountEntry): boolean {
   return /^[0-9]$/.test(e.key) || (entry === 'cedis' && e.key === '.');
 }
 
-/** Digits (and the point, in cedis) typed on a result start the next sale with them. */
-function useAmountKeys(entry: AmountEntry, onNewSale: (amount?: string) => void): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
+/**
+ * Digits (and the point, in cedis) typed on a result start the next sale with them, only while the result
+ * is on top: a PIN typed at the lock over it is the lock's, whole.
+ */
+function useAmountKeys(root: RefObject<HTMLElement | null>, entry: AmountEntry, onNewSale: (amount?: string) => void): void {
+  const onKey = useCallback(
+    (e: KeyboardEvent) => {
       if (!amountKey(e, entry)) return;
       e.preventDefault();
       onNewSale(e.key === '.' ? '0.' : e.key);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [entry, onNewSale]);
+    },
+    [entry, onNewSale],
+  );
+  useTopKeys(root, onKey);
 }
 
 export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, onTryAgain, viewer }: Props) {
@@ -44,10 +48,11 @@ export function ResultScreen({ payment, timeZone, printing, entry, onNewSale, on
   const firstRef = useRef<HTMLButtonElement>(null);
   useFocusOnArrival(firstRef);
 
-  useAmountKeys(entry, onNewSale);
+  const rootRef = useRef<HTMLElement>(null);
+  useAmountKeys(rootRef, entry, onNewSale);
 
   return (
-    <section className={`result-screen ${success ? 'result-success' : 'result-failed'}`} aria-labelledby="result-title">
+    <section ref={rootRef} className={`result-screen ${success ? 'result-success' : 'result-failed'}`} aria-labelledby="result-title">
       <h1 id="result-title" className="result-title" data-testid="result-title">
         {success ? 'PAID' : 'NOT PAID'}
       </h1>

@@ -1,9 +1,10 @@
 /** Waiting for the customer: what to say, what is being charged, how long, and a way out that loses nothing. */
-import { useEffect, useRef } from 'react';
+import { useCallback, useRef } from 'react';
 import type { PaymentView, RelayState } from '../../../shared/ipc/contract';
 import { elapsed, ghs, networkLabel, phone } from '../format';
 import { useNow } from '../hooks/use-now';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import { useTopKeys } from '../hooks/use-top-keys';
 
 const STATE_TEXT: Record<string, string> = {
   created: 'Preparing the payment…',
@@ -28,19 +29,21 @@ export function WaitingScreen({ payment, walletName, relayState, onStop }: Props
   useFocusOnArrival(titleRef);
   const started = Date.parse(payment.createdAt);
 
-  // Escape is the keyboard's way out, the same as the button (the payment stays open either way).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
+  // Escape is the keyboard's way out, the same as the button (the payment stays open either way); only
+  // while this screen is on top (an Escape at the lock is the lock's).
+  const rootRef = useRef<HTMLElement>(null);
+  const onKey = useCallback(
+    (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
       e.preventDefault();
       onStop();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onStop]);
+    },
+    [onStop],
+  );
+  useTopKeys(rootRef, onKey);
 
   return (
-    <section className="waiting-screen" aria-labelledby="waiting-title">
+    <section ref={rootRef} className="waiting-screen" aria-labelledby="waiting-title">
       <h1 id="waiting-title" className="waiting-title" ref={titleRef} tabIndex={-1}>
         Ask the customer to approve on their phone
       </h1>
