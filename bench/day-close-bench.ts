@@ -30,7 +30,11 @@ let clock = Date.parse('2025-11-22T08:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'momo-dayclose-bench-'));
 const db = openDatabase(join(dir, 'till.db'));
 const store = new TransactionsStore(db, TZ);
-const day = new DayClose(db, () => clock);
+const day = new DayClose(
+  db,
+  () => clock,
+  () => ({ id: 'TFRONT1', name: 'Front' }),
+);
 let made = 0;
 
 /** `count` final results, one a second from the clock on, in batches of one SQL transaction each. */

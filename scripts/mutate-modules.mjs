@@ -40,6 +40,7 @@ export const MODULES = {
       'test/unit/core/day/day-close-by-hand.test.ts',
       'test/unit/core/day/day-close-csv.test.ts',
       'test/unit/core/day/day-report-lines.test.ts',
+      'test/unit/core/day/day-close-scope.test.ts',
     ],
   },
   'settle-rules': {

@@ -258,7 +258,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     guard,
     audit,
     shifts,
-    dayClose: new DayClose(db, now),
+    dayClose: new DayClose(db, now, () => ({ id: settings.settings.tillId, name: settings.settings.tillName })),
     engine,
     repo,
     transactions,

@@ -73,7 +73,7 @@ export function Screens({ page, status, refresh, sale, announce, shown, onReset,
         <ShiftsScreen key={status.signedIn.id} timeZone={timeZone} person={status.signedIn} />
       ) : null}
       {page === 'takings' && status ? gated(<TakingsScreen timeZone={timeZone} till={till} />) : null}
-      {page === 'day' && status ? gated(<DayScreen timeZone={timeZone} />) : null}
+      {page === 'day' && status ? gated(<DayScreen timeZone={timeZone} tillName={till.name} />) : null}
       {/* Unlike the other sections, Settings is not left under the lock (its boxes could hold a secret being
           typed): its unsaved edits are kept in memory instead, secrets left out (unsaved/use-unsaved.ts). */}
       {page === 'settings' && status && status.caller !== 'locked'

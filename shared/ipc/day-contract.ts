@@ -71,6 +71,10 @@ const correctionLineSchema = z.object({
 });
 export type DayCorrectionLine = z.infer<typeof correctionLineSchema>;
 
+/** A Z this till closed earlier on the same local day. */
+export const earlierCloseSchema = z.object({ label: z.string(), at: iso, closedBy: z.string().nullable() });
+export type EarlierClose = z.infer<typeof earlierCloseSchema>;
+
 export const dayReportSchema = z.object({
   environment: environmentSchema,
   /** "Z-0001" for a closed day, "X" for the day so far. */
@@ -96,8 +100,43 @@ export const dayReportSchema = z.object({
   arrivedAfterClose: z.array(lateLineSchema),
   corrections: z.array(correctionLineSchema).default([]),
   awaiting: z.array(awaitingLineSchema),
+  /**
+   * Every till receives every result of the shop, so a report sums the shop's results as this till received
+   * them: the till it was made at (absent in Zs made before reports said so: the till's name then comes from Settings).
+   */
+  receivedBy: z.object({ tillId: z.string(), tillName: z.string() }).optional(),
+  /** The shop's other tills this till has had results from: each may close a Z of the same results. */
+  otherTills: z.array(z.string()).default([]),
+  /** The previous Z, when this till closed it earlier the same local day. */
+  earlierToday: earlierCloseSchema.nullable().default(null),
 });
 export type DayReport = z.infer<typeof dayReportSchema>;
+
+/** Whose figures a report's are, on screen, on paper and in the CSV alike. */
+export const reportScopeOf = (report: Pick<DayReport, 'receivedBy'>, tillName: string): string =>
+  `Shop total, as received by ${report.receivedBy?.tillName || tillName} — not to be added to other tills' Zs`;
+
+/**
+ * What a close should know before it is made (the X report) and what a Z says it was made after: a Z of the
+ * same local day at this till, and the other tills whose own Zs count the same results. A till cannot know
+ * whether another till has closed (no till tells another, nor the relay, of its Zs): it warns whenever there is one.
+ */
+export function closeWarningsOf(report: Pick<DayReport, 'earlierToday' | 'otherTills' | 'kind'>, time: (iso: string) => string): string[] {
+  const out: string[] = [];
+  const e = report.earlierToday;
+  if (e) {
+    const made = report.kind === 'z' ? 'this Z counts' : 'closing now counts';
+    out.push(
+      `${e.label} was already closed at this till today, ${time(e.at)}${e.closedBy ? ` by ${e.closedBy}` : ''}: ${made} only what arrived since.`,
+    );
+  }
+  if (report.otherTills.length) {
+    out.push(
+      `${report.otherTills.join(', ')} also ${report.otherTills.length === 1 ? 'receives' : 'receive'} these results: a Z closed there counts the same payments. Take the shop's day from one till's Z, never the sum.`,
+    );
+  }
+  return out;
+}
 
 /**
  * A report lists this many failures at most, the latest ones: a till left unclosed for months may hold

@@ -4,7 +4,7 @@
  * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter.
  * Pure: the core prints exactly what the screen shows.
  */
-import { failuresCountOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';
+import { closeWarningsOf, failuresCountOf, reportScopeOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
 import { maskMsisdn, row, shopHeader } from './build-receipt.js';
 import { figureRows, leftText as text, signedMoney as money } from './figure-rows.js';
@@ -72,7 +72,10 @@ export function buildDayReportDocument(report: DayReport, settings: ReceiptSetti
     row(report.kind === 'z' ? 'Closed' : 'Printed', dateTime(report.at, report.timeZone)),
   ];
   if (report.closedBy) head.push(row('Closed by', report.closedBy));
-  head.push(row('Till', tillName));
+  head.push(row('Till', report.receivedBy?.tillName || tillName));
+  // Every till's report sums the whole shop's results: the paper says whose copy it is, and what else to know.
+  head.push(text(reportScopeOf(report, tillName), true));
+  for (const warning of closeWarningsOf(report, (iso) => dateTime(iso, report.timeZone))) head.push(text(warning));
   return {
     title: report.kind === 'z' ? `Z report ${report.label}` : 'X report',
     blocks: [

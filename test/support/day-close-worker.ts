@@ -40,7 +40,7 @@ function clock(): number {
 const db = openDatabase(file);
 // The second close waits in BEGIN IMMEDIATE while the first holds its transaction: more than the hold, on any load.
 if (barrier) db.pragma('busy_timeout = 60000');
-const day = new DayClose(db, clock);
+const day = new DayClose(db, clock, () => ({ id: 'TFRONT1', name: 'Front' }));
 Atomics.wait(new Int32Array(gate), 0, 0);
 if (slots && barrier?.role === 'second') Atomics.wait(slots, 0, 0); // until the first is inside
 const numbers: number[] = [];

@@ -5,7 +5,7 @@
  * closes at once cannot count the same rows twice or take the same number. A stored Z never changes (the
  * database refuses it). Its CSV is built from the rows it counted and its frozen lines when it is exported.
  */
-import type { DayReport, SinceCloseLine, TakingsTotals, ZSummary } from '../../../shared/ipc/contract.js';
+import type { DayReport, EarlierClose, SinceCloseLine, TakingsTotals, ZSummary } from '../../../shared/ipc/contract.js';
 import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
 import type { Db } from '../storage/index.js';
@@ -17,8 +17,12 @@ import { ZRows } from './day-rows.js';
 import { zCsv } from './day-csv.js';
 import { CoreError } from '../errors.js';
 import type { PaymentRow } from '../payments/index.js';
+import { localDate } from '../../../shared/local-date.js';
 
 type Closer = { id: string; name: string } | null;
+
+/** This till as Settings name it: every report says it is the shop's results as this till received them. */
+export type ThisTill = { id: string; name: string };
 
 export class DayClose {
   private readonly stmts;
@@ -30,6 +34,7 @@ export class DayClose {
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
+    private readonly till: () => ThisTill,
   ) {
     this.stmts = {
       last: db.prepare('SELECT * FROM z_reports WHERE environment = ? ORDER BY number DESC LIMIT 1'),
@@ -132,17 +137,27 @@ export class DayClose {
   exportCsv(environment: Environment, id: number): { filename: string; csv: string } {
     const row = this.get(environment, id);
     const report = JSON.parse(row.report) as DayReport;
-    return zCsv(report, this.zRows.lines(id, environment, report, row.rows_kept));
+    return zCsv(report, this.zRows.lines(id, environment, report, row.rows_kept), this.till().name);
   }
 
   last(environment: Environment): ZRow | null {
     return (this.stmts.last.get(environment) as ZRow | undefined) ?? null;
   }
 
+  /** The previous Z when it was closed at this till on the same local date (the shop's time zone) as `at`. */
+  private static earlierToday(last: ZRow | null, at: number, timeZone: string): EarlierClose | null {
+    if (!last || localDate(last.closed_at, timeZone) !== localDate(at, timeZone)) return null;
+    return { label: zLabel(last.number), at: new Date(last.closed_at).toISOString(), closedBy: last.closed_by_name };
+  }
+
   private compute(environment: Environment, timeZone: string, kind: 'x' | 'z', closedBy: string | null, number: number | null = null) {
     const last = this.last(environment);
     const previousCloseAt = last?.closed_at ?? null;
+    const at = this.now();
+    const till = this.till();
     const tillNames = new Map((this.stmts.tillNames.all() as { till_id: string; name: string }[]).map((r) => [r.till_id, r.name]));
+    // This till's own name is the one in Settings, even when no result of the service echoed it yet (a hand settlement).
+    if (till.name) tillNames.set(till.id, till.name);
     const closedDayOf = (ms: number) => {
       const z = this.stmts.dayOf.get(environment, ms) as { number: number } | undefined;
       return z ? zLabel(z.number) : null;
@@ -153,7 +168,7 @@ export class DayClose {
       kind,
       number,
       previousCloseAt,
-      at: this.now(),
+      at,
       closedBy,
       timeZone,
       ...this.sums.read(environment, previousCloseAt),
@@ -161,6 +176,8 @@ export class DayClose {
       tillNames,
       closedDayOf,
       corrections,
+      till,
+      earlierToday: DayClose.earlierToday(last, at, timeZone),
     });
     return { report, corrections: corrections.flatMap((c) => c.rows) };
   }

@@ -6,7 +6,7 @@
  * shared/csv.ts' csvCell (quoting, no formulas). local_date and local_time (the till's time zone, e.g.
  * 2026-11-22 and 14:05:09) are what a spreadsheet reads as a date and a time; completed_at stays UTC ISO.
  */
-import type { DayAwaitingLine, DayReport, TakingsTotals } from '../../../shared/ipc/contract.js';
+import { reportScopeOf, type DayAwaitingLine, type DayReport, type TakingsTotals } from '../../../shared/ipc/contract.js';
 import { tillIdOfMerchantRef } from '../takings/index.js';
 import { formatAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
@@ -79,14 +79,16 @@ function exported(row: ZCsvRow, timeZone: string): CsvLine {
 function awaitingRow(a: DayAwaitingLine, report: DayReport): CsvLine {
   const [date, time] = csvLocalDateAndTime(Date.parse(a.startedAt), report.timeZone);
   const tillId = tillIdOfMerchantRef(a.merchantRef);
-  const till = report.byTill.find((t) => t.tillId === tillId);
+  // Always this till's own payment: named as Settings name this till, even when no result of it was counted.
+  const own = report.receivedBy?.tillId === tillId ? report.receivedBy.tillName : null;
+  const till = own ?? report.byTill.find((t) => t.tillId === tillId)?.tillName;
   const status = a.status === 'overdue' ? 'OVERDUE' : 'PENDING';
   const cashier = a.cashier ?? '(nobody signed in)';
   return [
     null,
     null,
     a.merchantRef,
-    till?.tillName ?? tillId,
+    till ?? tillId,
     cashier,
     a.network,
     a.msisdn,
@@ -104,9 +106,18 @@ function awaitingRow(a: DayAwaitingLine, report: DayReport): CsvLine {
   ];
 }
 
-/** The file for a stored Z (`rows`: its transactions in order, day-rows.ts): its name says the number and TEST or LIVE. */
-export function zCsv(report: DayReport, rows: Iterable<ZCsvRow>): { filename: string; csv: string } {
+/** A till's name as a file name may hold it: letters and digits, the rest one dash. */
+const fileSafe = (name: string) => name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+
+/**
+ * The file for a stored Z (`rows`: its transactions in order, day-rows.ts): its name says the number, the till
+ * it was closed at (every till numbers its own Zs from Z-0001) and TEST or LIVE; its first summary row says whose
+ * figures they are. `tillName`: this till's, for a Z made before reports named their till.
+ */
+export function zCsv(report: DayReport, rows: Iterable<ZCsvRow>, tillName: string): { filename: string; csv: string } {
+  const till = report.receivedBy ? fileSafe(report.receivedBy.tillName) || report.receivedBy.tillId : fileSafe(tillName);
   const summaries: CsvLine[] = [
+    ['scope', reportScopeOf(report, tillName), null, null, null, null, null, null],
     summary('total', `${report.label} ${report.environment.toUpperCase()}`, report.totals),
     ...report.byCashier.map((c) => summary('cashier', c.cashier ?? '(nobody signed in)', c)),
     ...report.byTill.map((t) => summary('till', t.tillName ?? t.tillId, t)),
@@ -117,7 +128,8 @@ export function zCsv(report: DayReport, rows: Iterable<ZCsvRow>): { filename: st
   for (const a of report.awaiting) text.push(cells(awaitingRow(a, report)));
   text.push('', SUMMARY_COLUMNS, ...summaries.map(cells));
   const day = localDate(Date.parse(report.at), report.timeZone);
-  return { filename: `momo-${report.label}-${report.environment.toUpperCase()}-${day}.csv`, csv: csvFile(text) };
+  const name = ['momo', report.label, till, report.environment.toUpperCase(), day].filter(Boolean).join('-');
+  return { filename: `${name}.csv`, csv: csvFile(text) };
 }
 
 /** A figure such as -12.50 is written as it is: a spreadsheet reads it as a number, and it cannot be a formula. */

@@ -6,7 +6,7 @@
  */
 import { formatAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
-import type { DayAwaitingLine, DayCorrectionLine, DayReport, DayReportLine } from '../../../shared/ipc/contract.js';
+import type { DayAwaitingLine, DayCorrectionLine, DayReport, DayReportLine, EarlierClose } from '../../../shared/ipc/contract.js';
 import type { Environment } from '../../../shared/domain.js';
 import { isOverdue } from '../../../shared/overdue.js';
 import type { PaymentRow } from '../payments/index.js';
@@ -55,6 +55,10 @@ export type DayReportInput = {
   tillNames: ReadonlyMap<string, string>;
   /** The label of the closed Z whose day an instant belongs to (the first Z closed after it). */
   closedDayOf: (ms: number) => string | null;
+  /** The till the report is made at: its figures are the shop's results as this till received them. */
+  till: { id: string; name: string };
+  /** The previous Z, when this till closed it earlier the same local day. */
+  earlierToday: EarlierClose | null;
 };
 
 /**
@@ -179,9 +183,18 @@ const partOf = (row: DayRow): Keyed => ({
   network: row.network,
 });
 
+/** The other tills this till has had results from, by name (or id, when none of their results named them). */
+function otherTills(tillNames: ReadonlyMap<string, string>, byTill: DayReport['byTill'], own: string): string[] {
+  const names = new Set<string>();
+  for (const [id, name] of tillNames) if (id !== own) names.add(name);
+  for (const t of byTill) if (t.tillId !== own) names.add(t.tillName ?? t.tillId);
+  return [...names].sort((a, b) => a.localeCompare(b));
+}
+
 export function buildDayReport(input: DayReportInput): DayReport {
-  const { tillNames, previousCloseAt } = input;
+  const { tillNames, previousCloseAt, till } = input;
   const counted = [...input.groups, ...input.corrections.flatMap((c) => c.rows.map(partOf))];
+  const sums = figures(counted, tillNames);
   return {
     environment: input.environment,
     label: input.number === null ? 'X' : zLabel(input.number),
@@ -191,12 +204,15 @@ export function buildDayReport(input: DayReportInput): DayReport {
     at: iso(input.at),
     closedBy: input.closedBy,
     timeZone: input.timeZone,
-    ...figures(counted, tillNames),
+    ...sums,
     settledByHand: input.groups.reduce((n, g) => n + g.by_hand, 0),
     failures: input.failures.map((r) => lineOf(r, tillNames)),
     failuresCount: input.failuresCount,
     arrivedAfterClose: input.late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),
     corrections: input.corrections.map((c) => c.line),
     awaiting: input.awaiting.map((p) => awaitingLine(p, input.at)),
+    receivedBy: { tillId: till.id, tillName: till.name },
+    otherTills: otherTills(tillNames, sums.byTill, till.id),
+    earlierToday: input.earlierToday,
   };
 }

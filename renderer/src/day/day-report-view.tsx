@@ -3,7 +3,7 @@
  * (day-report-lists.tsx). A TEST report says TEST at its head. Print and, for a Z, Export CSV.
  */
 import { useEffect, useRef } from 'react';
-import type { DayReport, SinceCloseLine } from '../../../shared/ipc/contract';
+import { closeWarningsOf, reportScopeOf, type DayReport, type SinceCloseLine } from '../../../shared/ipc/contract';
 import type { PrintResult } from '../../../shared/ipc/receipt-contract';
 import { dayTime, networkLabel } from '../format';
 import { PrintSheet } from '../printing/print-sheet';
@@ -16,6 +16,8 @@ import { TakingsCards } from '../takings/takings-cards';
 type Props = {
   report: DayReport;
   timeZone: string;
+  /** This till's name, for a Z made before reports named the till they were made at. */
+  tillName: string;
   /** A closed Z: what happened since its close. */
   sinceClose: SinceCloseLine[] | null;
   /** Asks the core to print this report (the one print path). */
@@ -34,7 +36,23 @@ function Covers({ report, timeZone }: { report: DayReport; timeZone: string }) {
   );
 }
 
-export function DayReportView({ report, timeZone, sinceClose, printJob, onExport }: Props) {
+/** Whose figures these are (every till's report sums the whole shop's results), and what to know of other closes. */
+function Scope({ report, timeZone, tillName }: { report: DayReport; timeZone: string; tillName: string }) {
+  return (
+    <>
+      <p className="day-scope" data-testid="day-scope">
+        {reportScopeOf(report, tillName)}
+      </p>
+      {closeWarningsOf(report, (iso) => dayTime(iso, timeZone)).map((w) => (
+        <p key={w} className="warning-text" data-testid="day-warning">
+          {w}
+        </p>
+      ))}
+    </>
+  );
+}
+
+export function DayReportView({ report, timeZone, tillName, sinceClose, printJob, onExport }: Props) {
   const printer = usePrinter();
   const onPrint = () => void printer.print(printJob);
   // A report opened from the list below (or taken anew) is shown above it: take the reader there.
@@ -50,6 +68,7 @@ export function DayReportView({ report, timeZone, sinceClose, printJob, onExport
         </span>
       </h2>
       <Covers report={report} timeZone={timeZone} />
+      <Scope report={report} timeZone={timeZone} tillName={tillName} />
       {report.settledByHand > 0 ? (
         <p data-testid="day-by-hand">
           {report.settledByHand === 1 ? '1 of these results was' : `${report.settledByHand} of these results were`} settled by hand, marked

@@ -5,7 +5,7 @@
  * was frozen with what happened since, Print and Export CSV. Everything is of the active environment.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { DayReport, SinceCloseLine, ZSummary } from '../../../shared/ipc/contract';
+import { closeWarningsOf, type DayReport, type SinceCloseLine, type ZSummary } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
 import { useAnnounce } from '../components/announcer';
 import { FormError } from '../components/form-error';
@@ -20,13 +20,20 @@ import './day.css';
 
 type Shown = { report: DayReport; id: number | null; sinceClose: SinceCloseLine[] | null };
 
-function CloseConfirm({ next, onConfirm, onCancel }: { next: string; onConfirm: () => void; onCancel: () => void }) {
+type ConfirmProps = { next: string; warnings: string[]; onConfirm: () => void; onCancel: () => void };
+
+function CloseConfirm({ next, warnings, onConfirm, onCancel }: ConfirmProps) {
   return (
     <div className="confirm-box day-confirm" role="group" aria-labelledby="day-confirm-text" data-testid="day-confirm">
       <p id="day-confirm-text" className="warning-text">
         Close the day as {next}? This cannot be undone: the report is stored as it stands now and never changes. Results that arrive later
         are counted in the next Z report.
       </p>
+      {warnings.map((w) => (
+        <p key={w} className="warning-text" data-testid="day-confirm-warning">
+          {w}
+        </p>
+      ))}
       <div className="day-actions">
         <button type="button" className="danger" onClick={onConfirm} data-testid="day-confirm-close">
           Close the day as {next}
@@ -71,10 +78,11 @@ function PastReports({ reports, timeZone, onOpen }: { reports: ZSummary[]; timeZ
   );
 }
 
-export function DayScreen({ timeZone }: { timeZone: string }) {
+export function DayScreen({ timeZone, tillName }: { timeZone: string; tillName: string }) {
   const [reports, setReports] = useState<ZSummary[]>([]);
   const [shown, setShown] = useState<Shown | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  /** The close's question is up, with what the day so far says to know before closing (closeWarningsOf). */
+  const [confirming, setConfirming] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const announce = useAnnounce();
   const lastNumber = reports[0]?.number ?? 0;
@@ -101,7 +109,7 @@ export function DayScreen({ timeZone }: { timeZone: string }) {
   const open = (id: number) => attempt(async () => setShown(await call('day:get', { id })));
   const closeDay = () =>
     attempt(async () => {
-      setConfirming(false);
+      setConfirming(null);
       const closed = await call('day:close', { lastNumber });
       announce(`The day is closed: ${closed.report.label}.`);
       setShown(await call('day:get', { id: closed.id }));
@@ -112,6 +120,8 @@ export function DayScreen({ timeZone }: { timeZone: string }) {
       downloadCsv(file.filename, file.csv);
       announce(`Saved ${file.filename}`);
     });
+  const askToClose = () =>
+    attempt(async () => setConfirming(closeWarningsOf(await call('day:xReport', {}), (iso) => dayTime(iso, timeZone))));
   const next = `Z-${String(lastNumber + 1).padStart(4, '0')}`;
 
   return (
@@ -121,16 +131,19 @@ export function DayScreen({ timeZone }: { timeZone: string }) {
         <button type="button" className="secondary" onClick={() => void xReport()} data-testid="day-x">
           X report (so far today)
         </button>
-        <button type="button" className="danger" onClick={() => setConfirming(true)} data-testid="day-close">
+        <button type="button" className="danger" onClick={() => void askToClose()} data-testid="day-close">
           Close the day
         </button>
       </div>
-      {confirming ? <CloseConfirm next={next} onConfirm={() => void closeDay()} onCancel={() => setConfirming(false)} /> : null}
+      {confirming ? (
+        <CloseConfirm next={next} warnings={confirming} onConfirm={() => void closeDay()} onCancel={() => setConfirming(null)} />
+      ) : null}
       {shown ? (
         <DayReportView
           key={`${shown.id ?? 'x'}-${shown.report.at}`}
           report={shown.report}
           timeZone={timeZone}
+          tillName={tillName}
           sinceClose={shown.sinceClose}
           printJob={() => call('day:print', shown.id === null ? {} : { id: shown.id })}
           onExport={shown.id === null ? null : () => void exportCsv(shown.id as number)}

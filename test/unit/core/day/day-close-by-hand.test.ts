@@ -30,7 +30,7 @@ beforeEach(() => {
   till = openOfflineEngine({ prefix: 'momo-day-hand-', tillId: 'TFRONT1', timeZone: TZ, clock });
   ({ db, engine } = till);
   const { repo, settleDeps: deps } = till;
-  day = new DayClose(db, clock);
+  day = new DayClose(db, clock, () => ({ id: 'TFRONT1', name: 'Front counter' }));
   settle = (request) => {
     const { answer } = settleByHand(
       deps,
@@ -161,7 +161,7 @@ describe('a Z and settle by hand', () => {
     expect(day.view('test', first.id).report).toEqual(first.report); // Z-0001 never changes
     const csv = day.exportCsv('test', second.id).csv;
     expect(csv).toMatch(/,CORRECTION,-12\.50,-0\.25,-12\.25,/); // negative figures stay numbers (no leading ')
-    expect(csv).toContain('\r\ntill,TFRONT1,0,-1,1,-12.50,-0.25,-12.25\r\n');
+    expect(csv).toContain('\r\ntill,Front counter,0,-1,1,-12.50,-0.25,-12.25\r\n');
     expect(day.xReport('test', TZ).corrections).toEqual([]); // made once
   });
 

@@ -26,7 +26,11 @@ beforeEach(() => {
   now = T0;
   store = new TransactionsStore(db, TZ);
   repo = new PaymentsRepo(db);
-  day = new DayClose(db, () => now);
+  day = new DayClose(
+    db,
+    () => now,
+    () => ({ id: 'TFRONT1', name: 'Front counter' }),
+  );
 });
 afterEach(() => close());
 
@@ -65,8 +69,8 @@ describe('the Z CSV', () => {
       ['', 'OVERDUE', '8.00', 'no'],
       ['', 'PENDING', '7.00', 'no'],
     ]);
-    expect(rows[2]).toContain(`,${merchantRef('TFRONT1', '01V')},TFRONT1,(nobody signed in),`);
-    expect(rows[3]).toContain(`,${merchantRef('TFRONT1', '01P')},TFRONT1,Ama,MTN,`);
+    expect(rows[2]).toContain(`,${merchantRef('TFRONT1', '01V')},Front counter,(nobody signed in),`);
+    expect(rows[3]).toContain(`,${merchantRef('TFRONT1', '01P')},Front counter,Ama,MTN,`);
     // Local date and time in the till's zone (Lagos, UTC+1): TX1 completed 22:30 UTC, 23:30 in Lagos; 01P started a minute before.
     expect([cells[0]?.[date], cells[0]?.[time]]).toEqual(['2026-11-22', '23:30:00']);
     expect([cells[2]?.[date], cells[2]?.[time]]).toEqual(['2026-11-22', '23:29:00']);
@@ -231,7 +235,7 @@ describe('the Z CSV and list, with two tills and two closes', () => {
     ]);
   });
 
-  it('closes a day that only has a payment awaiting its result: its row names the till by id, in no total', () => {
+  it('closes a day that only has a payment awaiting its result: its row names this till as Settings do, in no total', () => {
     started('01P', now - 60_000, { amount: 700 });
     now += 1000;
     const { id, report } = day.close('test', TZ, 0, null);
@@ -239,7 +243,7 @@ describe('the Z CSV and list, with two tills and two closes', () => {
     const rows = csvRows(id);
     const [till, status, counted] = ['till', 'status', 'counted_in_totals'].map((c) => column(rows, c)) as [number, number, number];
     const cells = rows[1]?.split(',') ?? [];
-    expect([cells[till], cells[status], cells[counted]]).toEqual(['TFRONT1', 'PENDING', 'no']);
+    expect([cells[till], cells[status], cells[counted]]).toEqual(['Front counter', 'PENDING', 'no']);
     expect(rows).toContain('total,Z-0001 TEST,0,0,0,0.00,0.00,0.00');
   });
 

@@ -23,7 +23,11 @@ beforeEach(() => {
   now = T0;
   store = new TransactionsStore(db, TZ);
   repo = new PaymentsRepo(db);
-  day = new DayClose(db, () => now);
+  day = new DayClose(
+    db,
+    () => now,
+    () => ({ id: 'TFRONT1', name: 'Front counter' }),
+  );
 });
 afterEach(() => close());
 
@@ -64,7 +68,7 @@ describe('the X report', () => {
     ]);
     expect(x.byTill.map((t) => [t.tillId, t.tillName, t.count])).toEqual([
       ['TBACK02', 'Back room', 2],
-      ['TFRONT1', null, 1],
+      ['TFRONT1', 'Front counter', 1],
     ]);
     // This till's own sandbox result counts under the network the cashier charged.
     expect(x.byNetwork.map((n) => [n.network, n.count])).toEqual([
@@ -203,7 +207,7 @@ describe('closing the day', () => {
     result('TX2', { status: 'FAILED', amount: '5.00' });
     const { id } = day.close('test', TZ, 0, null);
     const file = day.exportCsv('test', id);
-    expect(file.filename).toBe('momo-Z-0001-TEST-2026-11-22.csv');
+    expect(file.filename).toBe('momo-Z-0001-Front-counter-TEST-2026-11-22.csv');
     expect(file.csv.startsWith('\ufeff')).toBe(true); // UTF-8 with a byte-order mark
     const lines = file.csv.slice(1).split('\r\n');
     expect(lines[0]).toBe(
@@ -211,7 +215,7 @@ describe('closing the day', () => {
         'receipt_no,counted_in_totals,local_date,local_time',
     );
     expect(lines[1]).toBe(
-      `2026-11-22T08:00:00.000Z,TX1,${merchantRef('TFRONT1', 'TX1')},TFRONT1,Ama,SANDBOX,024 123 4567,SUCCESS,10.00,0.20,9.80,'=cmd,,,,yes,2026-11-22,08:00:00`,
+      `2026-11-22T08:00:00.000Z,TX1,${merchantRef('TFRONT1', 'TX1')},Front counter,Ama,SANDBOX,024 123 4567,SUCCESS,10.00,0.20,9.80,'=cmd,,,,yes,2026-11-22,08:00:00`,
     );
     expect(lines).toContain('summary,name,count,paid,failed,gross,fees,net');
     expect(lines).toContain('total,Z-0001 TEST,2,1,1,10.00,0.20,9.80');

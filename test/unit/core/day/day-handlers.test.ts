@@ -40,7 +40,11 @@ describe('the day:* channels', () => {
   it('export a Z as CSV and print it, or the X report, through the one print path', async () => {
     const [z] = (await core.invoke('day:list', {})).reports;
     const file = await core.invoke('day:exportCsv', { id: z!.id });
-    expect(file.filename).toMatch(/^momo-Z-0001-TEST-\d{4}-\d{2}-\d{2}\.csv$/);
+    // Every till numbers its Zs from Z-0001: the file's name says which till's it is, and the CSV whose figures.
+    expect(file.filename).toMatch(/^momo-Z-0001-Till-1-TEST-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(file.csv).toContain(
+      `scope,Shop total, as received by Till 1 — not to be added to other tills' Zs`.replace(/^scope,(.*)$/, 'scope,"$1"'),
+    );
     expect(file.csv).toContain('total,Z-0001 TEST,0,0,0,0.00,0.00,0.00');
     const printed = await core.invoke('day:print', { id: z!.id });
     expect(printed.documents.map((d) => d.title)).toEqual(['Z report Z-0001']);

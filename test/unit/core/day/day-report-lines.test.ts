@@ -31,7 +31,11 @@ beforeEach(() => {
   now = T0;
   store = new TransactionsStore(db, TZ);
   repo = new PaymentsRepo(db);
-  day = new DayClose(db, () => now);
+  day = new DayClose(
+    db,
+    () => now,
+    () => ({ id: 'TFRONT1', name: 'Front counter' }),
+  );
 });
 afterEach(() => close());
 
@@ -78,7 +82,7 @@ describe('the lines of a day report, field by field', () => {
         msisdn: '024 123 4567',
         status: 'FAILED',
         amount: '3.00',
-        till: 'TFRONT1',
+        till: 'Front counter',
         cashier: 'Ama',
         reason: 'The customer declined.',
         settledByHand: false,

@@ -68,6 +68,9 @@ const report: DayReport = {
       whatToDo: 'Overdue: find it on the dashboard, replay its webhook, or settle it by hand.',
     },
   ],
+  receivedBy: { tillId: 'TFRONT1', tillName: 'Front counter' },
+  otherTills: [],
+  earlierToday: null,
 };
 
 describe('a day report on paper', () => {

@@ -208,7 +208,14 @@ describe('migration 17: Z rows by reference', () => {
     // The export of that Z (the code of this version, which needs the schema it knows) writes each old line's 14
     // cells as version 16 did, then the new cells.
     migrateTo(v16, MIGRATIONS, SCHEMA_VERSION);
-    const csv = new DayClose(v16, () => 0).exportCsv('test', 1).csv.slice(1).split('\r\n');
+    const csv = new DayClose(
+      v16,
+      () => 0,
+      () => ({ id: 'T1', name: 'Front' }),
+    )
+      .exportCsv('test', 1)
+      .csv.slice(1)
+      .split('\r\n');
     expect(csv.slice(1, 4)).toEqual([
       '2026-11-22T08:00:00.000Z,TX_A,T1.a,Front,Ama,MTN,024 123 4567,SUCCESS,1.00,0.02,0.98,"Milo 400g — 1 tin, ""big""",,,,yes,2026-11-22,08:00:00',
       "2026-11-22T09:00:00.000Z,TX_B,T1.b,Front,,MTN,024 123 4567,FAILED,1.00,0.00,0.00,'=1+1,yes,yes,,yes,2026-11-22,09:00:00",
@@ -281,7 +288,14 @@ describe('migration 18: Z rows kept by the results', () => {
     migrateTo(v17, MIGRATIONS, 18);
     expect(v17.prepare('SELECT rows_kept FROM z_reports').all()).toEqual([{ rows_kept: 'each' }]);
     expect(v17.prepare('SELECT completed_at FROM z_report_rows').all()).toEqual([null, null, null].map((c) => ({ completed_at: c })));
-    const csv = new DayClose(v17, () => 0).exportCsv('test', 1).csv.slice(1).split('\r\n');
+    const csv = new DayClose(
+      v17,
+      () => 0,
+      () => ({ id: 'T1', name: 'Front' }),
+    )
+      .exportCsv('test', 1)
+      .csv.slice(1)
+      .split('\r\n');
     expect(csv.slice(1, 5)).toEqual([
       '2026-11-22T08:00:00.000Z,TX_A,T1.a,T1,,SANDBOX,233,SUCCESS,1.00,0.02,0.98,,,,,yes,2026-11-22,08:00:00',
       '2026-11-22T09:00:00.000Z,TX_L,,other,,SANDBOX,233,FAILED,1.00,0.00,0.00,,yes,,,yes,2026-11-22,09:00:00',
