@@ -33,7 +33,11 @@ describe('takings on the owner’s phone', () => {
     // The phone: the fragment's token for a cookie, then the page's data and stream.
     const base = services.relay.url;
     const token = made.url.split('#t=')[1] as string;
-    const session = await fetch(`${base}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token }) });
+    const session = await fetch(`${base}/v1/owner/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
     expect(session.status).toBe(200);
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] as string;
     const summary = async () =>
@@ -85,7 +89,11 @@ describe('takings on the owner’s phone', () => {
         (l) => l.id === made.link.id,
       )?.timeZone;
     const token = made.url.split('#t=')[1] as string;
-    const session = await fetch(`${base}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token }) });
+    const session = await fetch(`${base}/v1/owner/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] as string;
 
     // UTC+14: its date differs from Accra's for ten hours of every day.

@@ -37,7 +37,11 @@ async function openPage(url: string, tillToken: string, label: string) {
   const made = (
     await post(`${url}/v1/owner-links`, JSON.stringify({ label, environment: 'live' }), { authorization: `Bearer ${tillToken}` })
   ).json as Made;
-  const res = await fetch(`${url}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token: made.token }) });
+  const res = await fetch(`${url}/v1/owner/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: made.token }),
+  });
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
   const sse = await SseClient.connect(`${url}/v1/owner/stream?after=0`, undefined, { cookie });
   return { id: made.link.id, token: made.token, cookie, sse };

@@ -29,7 +29,11 @@ describePg('owner view on two PostgreSQL instances', () => {
     });
     expect(made.status).toBe(201);
     const { token: viewer, link } = made.json as { token: string; link: { id: string } };
-    const session = await fetch(`${a.url}/v1/owner/session`, { method: 'POST', body: JSON.stringify({ token: viewer }) });
+    const session = await fetch(`${a.url}/v1/owner/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: viewer }),
+    });
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] as string;
     const sse = await SseClient.connect(`${a.url}/v1/owner/stream?after=0`, undefined, { cookie });
     expect(sse.status).toBe(200);
