@@ -14,8 +14,23 @@ export type Environment = (typeof ENVIRONMENTS)[number];
  *   created -> submitting -> awaiting_customer -> success | failed
  *                 |  \-> rejected   (the service answered 4xx to the first attempt: nothing was created)
  *                 \-> uncertain     (time-out, broken connection, 5xx: it may or may not have reached the service)
+ *
+ * A payment the service has not acknowledged (created, submitting, uncertain) is sent only until its deadline
+ * or until the cashier says "stop"; then it ends in one of two named states and is never sent again:
+ *   not_sent     no attempt could have reached the service (none connected, or all were refused): no prompt went out
+ *   unconfirmed  an attempt may have reached it and no answer came: a result from the relay still lands on it
  */
-export const PAYMENT_STATES = ['created', 'submitting', 'awaiting_customer', 'uncertain', 'rejected', 'success', 'failed'] as const;
+export const PAYMENT_STATES = [
+  'created',
+  'submitting',
+  'awaiting_customer',
+  'uncertain',
+  'rejected',
+  'success',
+  'failed',
+  'not_sent',
+  'unconfirmed',
+] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 /** The service's result arrived: the payment never changes again. */
@@ -24,6 +39,8 @@ export const FINAL_STATES = ['success', 'failed'] as const satisfies readonly Pa
 export const OPEN_STATES = ['created', 'submitting', 'awaiting_customer', 'uncertain'] as const satisfies readonly PaymentState[];
 /** Initialize may be sent (again) for it, with the same merchantRef and body bytes. */
 export const RESENDABLE_STATES = ['created', 'submitting', 'uncertain'] as const satisfies readonly PaymentState[];
+/** Sending ended before the service acknowledged it (its deadline passed, or the cashier said stop): never sent again. */
+export const UNSENT_END_STATES = ['not_sent', 'unconfirmed'] as const satisfies readonly PaymentState[];
 /** Being sent from the till right now: one at a time per till and environment. */
 export const SENDING_STATES = ['created', 'submitting'] as const satisfies readonly PaymentState[];
 /** Without the service's result (open or rejected): a result from the relay still lands on it. */
@@ -33,6 +50,7 @@ const member = (set: readonly PaymentState[]) => (state: PaymentState) => set.in
 export const isFinal = member(FINAL_STATES);
 export const isOpen = member(OPEN_STATES);
 export const isResendable = member(RESENDABLE_STATES);
+export const isUnsentEnd = member(UNSENT_END_STATES);
 
 /** What a manager may record for a payment settled by hand, and the longest note they may give. */
 export const HAND_OUTCOMES = ['paid', 'not_paid'] as const;

@@ -61,6 +61,8 @@ export type TillCoreOptions = {
   nativeBinding?: string;
   /** Delay before each retry of an uncertain payment (the last repeats). Default 2 s, 5 s, 15 s, 30 s, 60 s. */
   retryDelaysMs?: number[];
+  /** How long after Enter an unacknowledged payment may still be sent. Default: one minute (payments/send-deadline.ts). */
+  sendDeadlineMs?: number;
   relay?: RelayTuning;
   /** How long a signed-in person stays signed in without use. Default: the setting (5 minutes). */
   idleLockMs?: number;
@@ -199,6 +201,7 @@ function buildParts(base: Base): Parts {
     credentialsFor: (environment) => configs.credentialsFor(environment),
     emit: (view) => events.emit('payment:updated', view),
     retryDelaysMs: options.retryDelaysMs ?? [2_000, 5_000, 15_000, 30_000, 60_000],
+    sendDeadlineMs: options.sendDeadlineMs,
   });
   const relays = new RelayConnections({
     db,

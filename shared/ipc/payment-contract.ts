@@ -51,6 +51,13 @@ export const paymentViewSchema = z.object({
   settledByHand: handSettlementSchema.nullable(),
   /** The receipt number (R-000123) once PAID, kept if the service later corrects it; null: never PAID. */
   receiptNo: z.string().nullable(),
+  /** After this time (ISO) the till never sends it again unless the service acknowledged it first. */
+  sendUntil: z.string().optional(),
+  /**
+   * Where the charge is, as far as the till knows: 'yes' the service acknowledged it, 'not_yet' no attempt
+   * could have reached it so far, 'maybe' an attempt may have and no answer came.
+   */
+  reach: z.enum(['not_yet', 'maybe', 'yes']).optional(),
   /** History only: no result after the overdue limit (15 min); its webhook most likely failed every attempt. */
   overdue: z.literal(true).optional(),
 });
@@ -84,7 +91,11 @@ export const paymentChannels = {
     response: paymentViewSchema.nullable(),
   },
   'payments:stopWaiting': {
-    request: z.object({ id: z.string().max(64) }).strict(),
+    /**
+     * send: for a payment the service has not acknowledged, 'keep' trying until its deadline (the default) or
+     * 'stop' now: it ends not_sent or unconfirmed at once and is never sent again. Ignored once acknowledged.
+     */
+    request: z.object({ id: z.string().max(64), send: z.enum(['keep', 'stop']).optional() }).strict(),
     response: paymentViewSchema.nullable(),
   },
   /** This till's payments in the active environment that have no final state yet (newest first). */

@@ -34,8 +34,8 @@ export function paymentHandlers(ctx: PaymentsDeps): HandlerMap<Exclude<ChannelsO
       return row ? toPaymentView(row) : null;
     },
 
-    'payments:stopWaiting': async ({ id }) =>
-      visiblePayment(ctx, id) ? ctx.engine.stopWaiting(id, ctx.signIn.current()?.name ?? null) : null,
+    'payments:stopWaiting': async ({ id, send }) =>
+      visiblePayment(ctx, id) ? ctx.engine.stopWaiting(id, ctx.signIn.current()?.name ?? null, send ?? 'keep') : null,
 
     'payments:pending': async () => {
       const scope = cashierScope(ctx);

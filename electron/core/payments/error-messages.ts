@@ -48,3 +48,10 @@ export function messageForServiceError(status: number, code: string | null, serv
 export function isDefiniteRejection(status: number): boolean {
   return status >= 400 && status < 500;
 }
+
+/** Ended before any attempt could have reached the service (none connected, or the cashier stopped first). */
+export const NOT_SENT_MESSAGE = 'Never reached the payment service: no prompt went out and the customer was not charged.';
+
+/** Ended with an attempt whose fate is unknown: the service may hold it, and its result lands here if it does. */
+export const UNCONFIRMED_MESSAGE =
+  'May have reached the payment service: the till got no answer. If the customer approves, the result will show here; the till will not send it again.';

@@ -27,4 +27,6 @@ export type EngineDeps = {
   credentialsFor: (environment: Environment) => Promise<(ServiceCredentials & { callbackUrl: string }) | null>;
   emit: (view: PaymentView) => void;
   retryDelaysMs: readonly number[];
+  /** How long after Enter a payment the service has not acknowledged may still be sent. Default: send-deadline.ts. */
+  sendDeadlineMs?: number;
 };

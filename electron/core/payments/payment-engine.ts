@@ -1,10 +1,10 @@
 /**
  * The payment state machine (its states and their sets: shared/domain.ts), persisted in SQLite. An
  * uncertain payment is sent again with the SAME merchantRef and the SAME body bytes (the service treats
- * the ref as an idempotency key), until the service answers or the relay brings the final result.
- * A final result from the relay lands on any payment not yet final, whenever it arrives.
+ * the ref as an idempotency key), until the service answers, the relay brings the final result, or its
+ * deadline passes or the cashier says stop (send-deadline.ts): then it ends not_sent or unconfirmed and is
+ * never sent again. A final result from the relay lands on any payment not yet final, whenever it arrives.
  */
-import { plainTextOrNull } from '../../../shared/outside-text.js';
 import { ulid } from 'ulid';
 import { initializeResponseSchema } from '../../../shared/wire/initialize.js';
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
@@ -14,12 +14,11 @@ import { landOnHandSettled } from './hand-result.js';
 import { landResult } from './land-result.js';
 import { toPaymentView, type PaymentRow } from './payments-repo.js';
 import { isOpen, isResendable, RESENDABLE_STATES, type Environment } from '../../../shared/domain.js';
-import { checkCharge, initializeBody, type ChargeInput, type CheckedCharge } from './charge-request.js';
-
-/** The longest wait before re-sending an uncertain payment, whatever Retry-After says. */
-export const MAX_RETRY_DELAY_MS = 10 * 60_000;
-/** Longest wait between two reads of missing credentials (each read may make the OS ask to unlock the keychain). */
-export const MAX_CREDENTIALS_WAIT_MS = 60_000;
+import { attemptMayHaveReached, endSending, stoppedDuringAttempt } from './send-deadline.js';
+import { checkCharge, initializeBody, type ChargeInput } from './charge-request.js';
+import { insertOnce } from './insert-payment.js';
+import type { ServiceResult } from './service-client.js';
+import { credentialsWait, retryDelay } from './retry-delay.js';
 
 export type { ChargeInput } from './charge-request.js';
 type ChargeResult = IpcResponse<'payments:charge'>;
@@ -54,7 +53,7 @@ export class PaymentEngine {
     const merchantRef = `${tillId}.${id}`;
     const till = { id: tillId, name: this.deps.tillName() };
     const body = initializeBody(input.amount, checked.charge, { merchantRef, till, callbackUrl: credentials.callbackUrl, cashier: by });
-    const outcome = this.insertOnce(environment, input, checked.charge, { id, merchantRef, tillId, body, by });
+    const outcome = insertOnce(this.deps, environment, input, checked.charge, { id, merchantRef, tillId, body, by });
     if ('busy' in outcome) {
       return { ok: false, message: 'Another payment is still being sent from this till. Wait for it to finish, then charge again.' };
     }
@@ -63,49 +62,6 @@ export class PaymentEngine {
     this.emit(outcome);
     await this.submit(id);
     return { ok: true, payment: toPaymentView(this.deps.repo.get(id) as PaymentRow) };
-  }
-
-  /**
-   * Stores the payment before its first request, in one immediate transaction: the same requestId (a second
-   * click or window) finds the payment already there, and one till sends one payment at a time per environment.
-   */
-  private insertOnce(
-    environment: Environment,
-    input: ChargeInput,
-    charge: CheckedCharge,
-    made: { id: string; merchantRef: string; tillId: string; body: string; by: StartedBy | null },
-  ): PaymentRow | { busy: PaymentRow } {
-    const { repo, db, now } = this.deps;
-    return db
-      .transaction((): PaymentRow | { busy: PaymentRow } => {
-        const again = repo.byRequestId(input.requestId);
-        if (again) return again;
-        const busy = repo.busy(made.tillId, environment);
-        if (busy) return { busy };
-        const at = now();
-        repo.insert({
-          id: made.id,
-          request_id: input.requestId,
-          merchant_ref: made.merchantRef,
-          environment,
-          state: 'created',
-          amount: charge.pesewas,
-          msisdn: charge.msisdn,
-          msisdn_rev: [...charge.msisdn].reverse().join(''),
-          network: charge.network,
-          customer_name: plainTextOrNull(input.customerName),
-          description: charge.description,
-          request_body: made.body,
-          till_id: made.tillId,
-          staff_id: made.by?.id ?? null,
-          staff_name: made.by?.name ?? null,
-          shift_id: made.by?.shiftId ?? null,
-          created_at: at,
-          updated_at: at,
-        });
-        return repo.get(made.id) as PaymentRow;
-      })
-      .immediate();
   }
 
   private async sameAgain(row: PaymentRow): Promise<ChargeResult> {
@@ -126,6 +82,7 @@ export class PaymentEngine {
     const { repo, now, log } = this.deps;
     const row = repo.get(id);
     if (!row || !isResendable(row.state) || this.closed) return;
+    if (this.endedAtDeadline(row)) return;
     let credentials: Awaited<ReturnType<EngineDeps['credentialsFor']>>;
     try {
       credentials = await this.deps.credentialsFor(row.environment);
@@ -138,29 +95,23 @@ export class PaymentEngine {
       // Nothing changed on the payment, so nothing is emitted; the next look waits twice as long.
       const waits = (this.credentialWaits.get(id) ?? 0) + 1;
       this.credentialWaits.set(id, waits);
-      const first = this.deps.retryDelaysMs[0] ?? 1000;
-      this.scheduleRetry(row, { delayMs: Math.min(first * 2 ** Math.min(waits - 1, 20), MAX_CREDENTIALS_WAIT_MS), emit: false });
+      this.scheduleRetry(row, { delayMs: credentialsWait(this.deps.retryDelaysMs, waits), emit: false });
       return;
     }
     this.credentialWaits.delete(id);
+    // Reading the keychain may have taken long, or the cashier said stop meanwhile.
+    const fresh = repo.get(id);
+    if (!fresh || !isResendable(fresh.state)) return;
+    if (this.endedAtDeadline(fresh)) return;
     const sending = repo.update(id, { state: 'submitting', attempts: row.attempts + 1 }, now(), RESENDABLE_STATES);
     if (!sending) return;
     this.emit(sending);
     const result = await this.deps.client.initialize(credentials, row.request_body);
     if (this.closed) return;
     const firstAttempt = sending.attempts === 1;
+    const mayHaveReached = sending.may_have_reached === 1 || attemptMayHaveReached(result);
 
-    if (result.kind === 'answer') {
-      const parsed = initializeResponseSchema.safeParse(result.json);
-      const reference = parsed.success ? parsed.data.data.reference : null;
-      log.info('payment.accepted', { id, status: result.status, reference, attempt: sending.attempts });
-      const updated = repo.update(id, { state: 'awaiting_customer', reference, error_code: null, error_message: null }, now(), [
-        'submitting',
-      ]);
-      if (updated) this.emit(updated);
-      this.applyKnownResult(id);
-      return;
-    }
+    if (result.kind === 'answer') return this.accepted(id, result, sending.attempts);
     if (result.kind === 'error' && isDefiniteRejection(result.status)) {
       const message = messageForServiceError(result.status, result.code, result.message);
       log.warn('payment.refused', { id, status: result.status, code: result.code, attempt: sending.attempts });
@@ -169,13 +120,15 @@ export class PaymentEngine {
           id,
           { state: 'rejected', error_code: result.code ?? `HTTP_${result.status}`, error_message: message },
           now(),
-          ['submitting'],
+          ['submitting', 'unconfirmed'],
         );
         if (updated) this.emit(updated);
         return;
       }
       // An earlier attempt may have reached the service: this payment is not known to be dead. Keep it
-      // uncertain (its result can still arrive through the relay) and keep retrying slowly.
+      // uncertain (its result can still arrive through the relay) and keep retrying slowly. This attempt
+      // created nothing, so it says no more than the earlier ones did.
+      if (this.stoppedDuring(id, sending.may_have_reached === 1)) return;
       const updated = repo.update(id, { state: 'uncertain', error_code: result.code, error_message: message }, now(), ['submitting']);
       if (updated) this.scheduleRetry(updated, { retryAfterMs: result.retryAfterMs });
       return;
@@ -186,23 +139,40 @@ export class PaymentEngine {
       attempt: sending.attempts,
       ...(result.kind === 'error' ? { status: result.status, code: result.code } : { reason: result.reason }),
     });
+    if (this.stoppedDuring(id, mayHaveReached)) return;
     const updated = repo.update(
       id,
-      { state: 'uncertain', error_code: result.kind === 'error' ? result.code : result.reason, error_message: message },
+      {
+        state: 'uncertain',
+        error_code: result.kind === 'error' ? result.code : result.reason,
+        error_message: message,
+        may_have_reached: mayHaveReached ? 1 : 0,
+      },
       now(),
       ['submitting'],
     );
     if (updated) this.scheduleRetry(updated, { retryAfterMs: result.kind === 'error' ? result.retryAfterMs : null });
   }
 
+  /** The service acknowledged it (even after the cashier said stop while this attempt was out): it is on the phone. */
+  private accepted(id: string, result: Extract<ServiceResult, { kind: 'answer' }>, attempt: number): void {
+    const parsed = initializeResponseSchema.safeParse(result.json);
+    const reference = parsed.success ? parsed.data.data.reference : null;
+    this.deps.log.info('payment.accepted', { id, status: result.status, reference, attempt });
+    const updated = this.deps.repo.update(
+      id,
+      { state: 'awaiting_customer', reference, error_code: null, error_message: null, may_have_reached: 1 },
+      this.deps.now(),
+      ['submitting', 'unconfirmed'],
+    );
+    if (updated) this.emit(updated);
+    this.applyKnownResult(id);
+  }
+
   private scheduleRetry(row: PaymentRow, options: { retryAfterMs?: number | null; delayMs?: number; emit?: boolean } = {}): void {
     if (options.emit !== false) this.emit(row);
     if (this.closed || this.timers.has(row.id)) return;
-    const delays = this.deps.retryDelaysMs;
-    const base = options.delayMs ?? delays[Math.min(Math.max(row.attempts - 1, 0), delays.length - 1)] ?? 1000;
-    // A service's Retry-After is honoured up to a bound: a huge value would overflow setTimeout (Node
-    // then fires after 1 ms, a tight retry loop against a service asking us to back off).
-    const delay = Math.min(Math.max(base, options.retryAfterMs ?? 0), MAX_RETRY_DELAY_MS);
+    const delay = retryDelay(row, this.deps.retryDelaysMs, options, this.deps.now());
     const timer = setTimeout(() => {
       this.timers.delete(row.id);
       void this.submit(row.id).catch((error) => this.deps.log.error('payment.retry_failed', { id: row.id, error }));
@@ -216,20 +186,54 @@ export class PaymentEngine {
     for (const id of [...this.credentialWaits.keys()]) {
       const row = this.deps.repo.get(id);
       if (!row || row.environment !== environment) continue;
-      const timer = this.timers.get(id);
-      if (timer) clearTimeout(timer);
-      this.timers.delete(id);
-      this.credentialWaits.delete(id);
+      this.forget(id);
       void this.submit(id).catch((error) => this.deps.log.error('payment.retry_failed', { id, error }));
     }
   }
 
-  /** On start: payments a crash left created, submitting or uncertain are sent again (same ref, same body). */
+  /**
+   * On start: payments a crash left created, submitting or uncertain are sent again (same ref, same body)
+   * while within their deadline; past it they end in their named state and are never sent.
+   */
   resume(): void {
-    for (const row of this.deps.repo.toResume()) {
+    for (const found of this.deps.repo.toResume()) {
+      // Left submitting: the crash cut an attempt short, which may have reached the service.
+      const row =
+        found.state === 'submitting' ? (this.deps.repo.update(found.id, { may_have_reached: 1 }, this.deps.now()) ?? found) : found;
       this.deps.log.info('payment.resume', { id: row.id, state: row.state });
+      if (this.endedAtDeadline(row)) continue;
       void this.submit(row.id).catch((error) => this.deps.log.error('payment.resume_failed', { id: row.id, error }));
     }
+  }
+
+  /** Sending stops for good (the deadline passed, or the cashier said stop): see send-deadline.ts. */
+  private endSending(row: PaymentRow, why: 'deadline' | 'stopped', by: { name: string | null } | null = null): PaymentRow | null {
+    this.forget(row.id);
+    const updated = endSending(this.deps, row, why, by);
+    if (updated) this.emit(updated);
+    return updated;
+  }
+
+  /** Past its deadline: it ends in its named state now and is never sent. */
+  private endedAtDeadline(row: PaymentRow): boolean {
+    if (this.deps.now() < row.send_until) return false;
+    this.endSending(row, 'deadline');
+    return true;
+  }
+
+  /** True: the cashier said stop while this attempt was out, and what the attempt proved is recorded. */
+  private stoppedDuring(id: string, mayHaveReached: boolean): boolean {
+    const outcome = stoppedDuringAttempt(this.deps, id, mayHaveReached);
+    if (outcome.updated) this.emit(outcome.updated);
+    return outcome.stopped;
+  }
+
+  /** No more looks at this payment: its retry timer and its wait for credentials are dropped. */
+  private forget(id: string): void {
+    const timer = this.timers.get(id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(id);
+    this.credentialWaits.delete(id);
   }
 
   /** A final transaction from the relay (or catch-up): store it and land it on its payment. */
@@ -246,10 +250,7 @@ export class PaymentEngine {
       return landResult(this.deps, environment, tx.reference, tx.clientReference);
     })();
     if (updated) {
-      const timer = this.timers.get(updated.id);
-      if (timer) clearTimeout(timer);
-      this.timers.delete(updated.id);
-      this.credentialWaits.delete(updated.id);
+      this.forget(updated.id);
       log.info('payment.final', { id: updated.id, state: updated.state, reference: updated.reference });
       this.emit(updated);
     }
@@ -263,10 +264,17 @@ export class PaymentEngine {
     if (updated) this.emit(updated);
   }
 
-  /** `by`: the name of the person who stopped waiting (null on a till without staff). */
-  stopWaiting(id: string, by: string | null = null): PaymentView | null {
+  /**
+   * `by`: the name of the person who stopped waiting (null on a till without staff). `send`: for a payment
+   * the service has not acknowledged, 'keep' trying until its deadline or 'stop' sending it now.
+   */
+  stopWaiting(id: string, by: string | null = null, send: 'keep' | 'stop' = 'keep'): PaymentView | null {
     const row = this.deps.repo.get(id);
     if (!row) return null;
+    if (send === 'stop' && isResendable(row.state)) {
+      const ended = this.endSending(row, 'stopped', { name: by });
+      if (ended) return toPaymentView(ended);
+    }
     if (isOpen(row.state) && row.stopped_waiting === 0) {
       const updated = this.deps.repo.update(id, { stopped_waiting: 1, stopped_by_name: by }, this.deps.now());
       if (updated) {

@@ -48,6 +48,10 @@ export type PaymentRow = {
   completed_at: number | null;
   /** The receipt number, given in the statement that made it PAID (storage migration 15); null: never PAID. */
   receipt_no: number | null;
+  /** Unix ms after which it is never sent (again) unless the service has acknowledged it: see send-deadline.ts. */
+  send_until: number;
+  /** 1: an attempt may have reached the service (an answer, a time-out, a broken connection, or one a crash cut short). */
+  may_have_reached: number;
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -77,7 +81,21 @@ export function toPaymentView(row: PaymentRow): PaymentView {
     completedAt: row.completed_at === null ? null : iso(row.completed_at),
     settledByHand: handSettlementView(row),
     receiptNo: row.receipt_no === null ? null : formatReceiptNo(row.receipt_no),
+    sendUntil: iso(row.send_until),
+    reach: reachOf(row),
   };
+}
+
+/**
+ * Where the charge is, as far as the till knows: acknowledged by the service ('yes'), being sent with no
+ * attempt that could have reached it yet ('not_yet'), or unknown ('maybe'). An attempt out right now counts
+ * as 'not_yet' until it ends: the screen says "sending" while it is being sent.
+ */
+function reachOf(row: PaymentRow): PaymentView['reach'] {
+  if (row.state === 'created' || row.state === 'not_sent') return 'not_yet';
+  if (row.state === 'submitting' || row.state === 'uncertain') return row.may_have_reached === 1 ? 'maybe' : 'not_yet';
+  if (row.state === 'unconfirmed') return 'maybe';
+  return 'yes';
 }
 
 function handSettlementView(row: PaymentRow): HandSettlement | null {
@@ -102,7 +120,16 @@ export function toPaymentViewAt(row: PaymentRow, now: number): PaymentView {
 
 /** The columns a payment gains as it goes on (its result, its waiting): set by updates, never at insert. */
 type ProgressColumn =
-  'fee' | 'net' | 'reference' | 'error_code' | 'error_message' | 'attempts' | 'stopped_waiting' | 'stopped_by_name' | 'completed_at';
+  | 'fee'
+  | 'net'
+  | 'reference'
+  | 'error_code'
+  | 'error_message'
+  | 'attempts'
+  | 'stopped_waiting'
+  | 'stopped_by_name'
+  | 'completed_at'
+  | 'may_have_reached';
 
 export type PaymentPatch = Partial<Pick<PaymentRow, 'state' | ProgressColumn | HandColumn>>;
 
@@ -114,9 +141,10 @@ export class PaymentsRepo {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO payments (id, request_id, merchant_ref, environment, state, amount, msisdn, msisdn_rev, network,
-           customer_name, description, request_body, reference, till_id, staff_id, staff_name, shift_id, created_at, updated_at)
+           customer_name, description, request_body, reference, till_id, staff_id, staff_name, shift_id, created_at, updated_at, send_until)
          VALUES (@id, @request_id, @merchant_ref, @environment, @state, @amount, @msisdn, @msisdn_rev, @network,
-           @customer_name, @description, @request_body, @reference, @till_id, @staff_id, @staff_name, @shift_id, @created_at, @updated_at)`,
+           @customer_name, @description, @request_body, @reference, @till_id, @staff_id, @staff_name, @shift_id, @created_at, @updated_at,
+           @send_until)`,
       ),
       byId: db.prepare('SELECT * FROM payments WHERE id = ?'),
       byRequestId: db.prepare('SELECT * FROM payments WHERE request_id = ?'),
@@ -131,10 +159,11 @@ export class PaymentsRepo {
   }
 
   insert(
-    row: Omit<PaymentRow, ProgressColumn | 'staff_id' | 'staff_name' | 'shift_id' | 'receipt_no' | HandColumn> &
-      Partial<Pick<PaymentRow, 'reference' | 'staff_id' | 'staff_name' | 'shift_id'>>,
+    row: Omit<PaymentRow, ProgressColumn | 'staff_id' | 'staff_name' | 'shift_id' | 'receipt_no' | 'send_until' | HandColumn> &
+      Partial<Pick<PaymentRow, 'reference' | 'staff_id' | 'staff_name' | 'shift_id' | 'send_until'>>,
   ): void {
-    this.stmts.insert.run({ reference: null, staff_id: null, staff_name: null, shift_id: null, ...row });
+    // Without a deadline (rows made by tests and tools), the payment is already past it: never sent.
+    this.stmts.insert.run({ reference: null, staff_id: null, staff_name: null, shift_id: null, send_until: row.created_at, ...row });
   }
 
   get(id: string): PaymentRow | null {

@@ -10,6 +10,9 @@ const TEXT: Record<PaymentState, string> = {
   rejected: 'Refused',
   success: 'Paid',
   failed: 'Not paid',
+  // Neither paid nor not paid: counted apart, in words that say what the till knows.
+  not_sent: 'Not sent (no prompt)',
+  unconfirmed: 'May have reached the service',
 };
 
 export function paymentStatusText(state: PaymentState): string {
@@ -17,6 +20,6 @@ export function paymentStatusText(state: PaymentState): string {
 }
 
 export function PaymentStatus({ state }: { state: PaymentState }) {
-  const kind = state === 'success' ? 'ok' : state === 'failed' || state === 'rejected' ? 'bad' : 'pending';
+  const kind = state === 'success' ? 'ok' : state === 'failed' || state === 'rejected' || state === 'not_sent' ? 'bad' : 'pending';
   return <span className={`pill pill-${kind}`}>{TEXT[state]}</span>;
 }

@@ -9,21 +9,26 @@ import {
   isNetwork,
   isOpen,
   isResendable,
+  isUnsentEnd,
   NETWORKS,
   NOT_FINAL_STATES,
   OPEN_STATES,
   PAYMENT_STATES,
   RESENDABLE_STATES,
   SENDING_STATES,
+  UNSENT_END_STATES,
   WIRE_NETWORKS,
 } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
 import { openDatabase } from '../../../electron/core/storage/database.js';
 
 describe('payment state sets', () => {
-  it('splits every state into open, final or rejected, once', () => {
-    expect([...OPEN_STATES, ...FINAL_STATES, 'rejected'].sort()).toEqual([...PAYMENT_STATES].sort());
-    expect(NOT_FINAL_STATES).toEqual([...OPEN_STATES, 'rejected']);
+  it('splits every state into open, final, rejected or ended unsent, once', () => {
+    expect([...OPEN_STATES, ...FINAL_STATES, 'rejected', ...UNSENT_END_STATES].sort()).toEqual([...PAYMENT_STATES].sort());
+    // A result from the relay still lands on a payment that ended unsent: one that may have reached the service.
+    expect(NOT_FINAL_STATES).toEqual([...OPEN_STATES, 'rejected', ...UNSENT_END_STATES]);
+    for (const state of UNSENT_END_STATES)
+      expect([isOpen(state), isFinal(state), isResendable(state), isUnsentEnd(state)]).toEqual([false, false, false, true]);
   });
 
   it('resends only open payments, and sends one at a time from the resendable ones', () => {

@@ -25,6 +25,7 @@ import { migration as m0016 } from './0016-who-stopped-waiting.js';
 import { migration as m0017 } from './0017-z-rows-by-reference.js';
 import { migration as m0018 } from './0018-z-rows-kept-by-results.js';
 import { migration as m0019 } from './0019-migration-history.js';
+import { migration as m0020 } from './0020-charge-deadline.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0017,
   m0018,
   m0019,
+  m0020,
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

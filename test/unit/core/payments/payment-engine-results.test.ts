@@ -156,7 +156,7 @@ describe('a result landing while the payment is being sent wins', () => {
 
   it('a result landing while the keys are read: nothing is sent, nothing fails', async () => {
     const held = await heldEngine(true);
-    f.repo.insert(paymentRow('p-keys', { till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-keys' }));
+    f.repo.insert(paymentRow('p-keys', { send_until: Date.now() + 60_000, till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-keys' }));
     f.engine.resume();
     f.engine.applyTransaction('test', finalTx('TX_KEYS', 'TUNIT01.p-keys'), 13);
     held.keys();
@@ -170,7 +170,7 @@ describe('a result landing while the payment is being sent wins', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const keys: Array<(v: null) => void> = [];
     await f.restart({ credentialsFor: () => new Promise((r) => keys.push(r)) });
-    f.repo.insert(paymentRow('p-closing', { till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-closing' }));
+    f.repo.insert(paymentRow('p-closing', { send_until: Date.now() + 60_000, till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-closing' }));
     f.engine.resume();
     const closing = f.engine.close();
     keys.shift()?.(null); // the keychain answers "no key" after close began

@@ -117,7 +117,14 @@ describe('retries', () => {
       expect.objectContaining({ level: 'error', id, error: { name: 'Error', message: 'client bug' } }),
     ]);
 
-    f.repo.insert(paymentRow('p-resume', { till_id: 'TUNIT01', environment: 'live', merchant_ref: 'TUNIT01.p-resume' }));
+    f.repo.insert(
+      paymentRow('p-resume', {
+        send_until: Date.now() + 60_000,
+        till_id: 'TUNIT01',
+        environment: 'live',
+        merchant_ref: 'TUNIT01.p-resume',
+      }),
+    );
     f.engine.resume();
     await tick(0);
     expect(f.logged('payment.resume')).toEqual(
@@ -143,7 +150,9 @@ describe('a payment held for want of credentials', () => {
         return back ? CREDENTIALS : null;
       },
     });
-    f.repo.insert(paymentRow('p-held', { till_id: 'TUNIT01', environment: 'live', merchant_ref: 'TUNIT01.p-held' }));
+    f.repo.insert(
+      paymentRow('p-held', { send_until: Date.now() + 60_000, till_id: 'TUNIT01', environment: 'live', merchant_ref: 'TUNIT01.p-held' }),
+    );
     f.engine.resume();
     await tick(0);
     expect(reads).toBe(1);
@@ -199,7 +208,7 @@ describe('a payment held for want of credentials', () => {
         close: async () => {},
       },
     });
-    f.repo.insert(paymentRow('p-save', { till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-save' }));
+    f.repo.insert(paymentRow('p-save', { send_until: Date.now() + 60_000, till_id: 'TUNIT01', merchant_ref: 'TUNIT01.p-save' }));
     f.engine.resume();
     await tick(0);
     back = true;

@@ -174,6 +174,7 @@ describe('payment engine', () => {
     // A LIVE sale a crash left 'created'.
     new PaymentsRepo(db).insert(
       paymentRow('p-live-stuck', {
+        send_until: Date.now() + 60_000,
         merchant_ref: 'TUNIT01.01JD0000000000000000000001',
         environment: 'live',
         amount: 500,
@@ -208,6 +209,7 @@ describe('payment engine', () => {
     });
     new PaymentsRepo(db).insert(
       paymentRow('p-live-held', {
+        send_until: Date.now() + 60_000,
         merchant_ref: 'TUNIT01.01JD0000000000000000000002',
         environment: 'live',
         amount: 500,
