@@ -6,26 +6,29 @@
  *   relay admin-token create --label <name>            (prints the at_… token alone on stdout, once)
  *   relay admin-token list [--json]
  *   relay admin-token revoke --label <name>
- *   relay master-key rotate [--new-key-file <file>]    (else the new key on stdin)
+ *   relay master-key rotate [--new-key-file <file>]    (else the new key on stdin; writes the key files itself)
+ *   relay master-key check --key-file <file>           (exit 0 only when nothing is sealed with that key)
  *
  * Every change is written to the audit table as `cli:<user>`.
  */
+import { existsSync, unlinkSync } from 'node:fs';
 import type pg from 'pg';
 import {
   createAdminToken,
   decodeKey,
   listAdminTokens,
-  loadMasterKey,
   readMasterKeyFile,
   removeMerchant,
   renewLogIds,
   revokeAdminToken,
   rotateMasterKey,
+  sealedWith,
   setSuspended,
   TenantError,
 } from '../store/pg/index.js';
 import { printList, readStdin, required, type PgCliValues } from './input.js';
-import { out } from './usage.js';
+import { keyIn, moveKeyFile, writeKeyFile } from './key-files.js';
+import { out, PROG } from './usage.js';
 
 export const ADMIN_NOUNS: readonly string[] = ['admin-token', 'master-key', 'log-id'];
 
@@ -69,16 +72,78 @@ async function adminTokenCommand(pool: pg.Pool, verb: string | undefined, v: PgC
 }
 
 async function masterKeyCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
-  if (verb !== 'rotate') throw new TenantError('master-key: rotate');
-  const oldKey = loadMasterKey(v['master-key-file']);
+  if (verb === 'check') return checkKey(pool, required(v['key-file'], 'key-file <file>', 'master-key check'));
+  if (verb !== 'rotate') throw new TenantError('master-key: rotate or check');
+  const path = v['master-key-file'] ?? process.env.RELAY_MASTER_KEY_FILE;
+  if (!path) {
+    throw new TenantError(
+      `${PROG} master-key rotate writes the new key into the key file the instances read: give --master-key-file <file> (or RELAY_MASTER_KEY_FILE)`,
+    );
+  }
+  const pending = `${path}.new`;
+  const kept = `${path}.old`;
+  if (await finishInterrupted(pool, path, pending)) return;
+  if (existsSync(kept)) {
+    throw new TenantError(
+      `${kept} is left from an earlier rotation. Check that nothing needs it (${PROG} master-key check --key-file ${kept}), remove it, then rotate.`,
+    );
+  }
+  const oldKey = readMasterKeyFile(path);
   const file = v['new-key-file'];
   const newKey = file ? readMasterKeyFile(file) : decodeKey(await readStdin('master-key rotate', 'the new key'), 'the new key (stdin)');
-  const { resealed } = await rotateMasterKey(pool, oldKey, newKey);
+  if (oldKey.equals(newKey)) throw new TenantError('master-key rotate: the new key is the same as the current one');
+  // Both keys are on disk, read back, before anything is committed.
+  writeKeyFile(kept, oldKey, path);
+  writeKeyFile(pending, newKey, path);
+  let resealed: number;
+  try {
+    ({ resealed } = await rotateMasterKey(pool, oldKey, newKey));
+  } catch (err) {
+    const stillOld = await sealedWith(pool, oldKey).then(
+      (s) => s.checkValue,
+      () => false,
+    );
+    if (stillOld) {
+      unlinkSync(pending);
+      unlinkSync(kept);
+    } else console.error(`The rotation's outcome is unknown; ${pending} is kept: run ${PROG} master-key rotate again to finish it.`);
+    throw err;
+  }
+  moveKeyFile(pending, path);
   out(JSON.stringify({ resealed }));
   console.error(
-    `Master key rotated: ${resealed} secret(s) re-sealed in one transaction. Running instances keep serving with the secrets ` +
-      'they hold; restart them one at a time with the new key (keep the old one as RELAY_MASTER_KEY_PREVIOUS_FILE until all have restarted).',
+    `Master key rotated: ${resealed} secret(s) re-sealed in one transaction and read back with the new key, now in ${path} ` +
+      `(the previous key kept in ${kept}). Running instances keep serving with the secrets they hold; restart them one at a time. ` +
+      `Then ${PROG} master-key check --key-file ${kept} says whether anything still needs the old key.`,
   );
+}
+
+/** A rotation that committed but was stopped before its new key file was moved into place is finished. */
+async function finishInterrupted(pool: pg.Pool, path: string, pending: string): Promise<boolean> {
+  const staged = keyIn(pending);
+  if (!staged) return false;
+  if (!(await sealedWith(pool, staged)).checkValue) {
+    unlinkSync(pending);
+    return false;
+  }
+  moveKeyFile(pending, path);
+  out(JSON.stringify({ resealed: 0, finished: true }));
+  console.error(`Master key rotated: an interrupted rotation was finished; ${path} now holds the relay's key.`);
+  return true;
+}
+
+/** `master-key check`: whether anything in the database is still sealed with a key (exit 0 only when nothing is). */
+async function checkKey(pool: pg.Pool, file: string): Promise<void> {
+  const key = readMasterKeyFile(file);
+  const { checkValue, secrets, total } = await sealedWith(pool, key);
+  out(JSON.stringify({ file, checkValue, secrets: secrets.length, total }));
+  if (checkValue || secrets.length > 0) {
+    throw new TenantError(
+      `${file} is still needed: ${checkValue ? "it is the relay's master key" : 'it is not the master key'}, and ${secrets.length} of ${total} ` +
+        `secret(s) are sealed with it${secrets.length > 0 ? ` (${secrets.slice(0, 10).join(', ')})` : ''}. Do not remove it.`,
+    );
+  }
+  console.error(`Nothing is sealed with ${file} (${total} secret(s) checked): no instance needs it.`);
 }
 
 /** Runs one admin command (`positionals`: noun, verb). */

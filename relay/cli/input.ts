@@ -12,6 +12,7 @@ export type PgCliValues = {
   name?: string;
   id?: string;
   'new-key-file'?: string;
+  'key-file'?: string;
   json?: boolean;
   all?: boolean;
 };

@@ -26,6 +26,7 @@ function parse() {
         'master-key-file': { type: 'string' },
         'master-key-previous-file': { type: 'string' },
         'new-key-file': { type: 'string' },
+        'key-file': { type: 'string' },
         'admin-port': { type: 'string' },
         'admin-host': { type: 'string' },
         json: { type: 'boolean' },

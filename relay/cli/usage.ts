@@ -40,7 +40,8 @@ Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_
   relay token create|list|revoke --merchant MCH_… [--label <name>] [--json]
   relay log-id new --merchant MCH_…|--all   (after restoring a backup)
   relay admin-token create|list|revoke [--label <name>] [--json]
-  relay master-key rotate [--new-key-file <file>]   (else the new key on stdin)
+  relay master-key rotate [--new-key-file <file>]   (else the new key on stdin; writes the key file itself)
+  relay master-key check --key-file <file>         (exit 0 only when nothing is sealed with that key)
   relay import --from-sqlite <data dir> --merchant MCH_…
   relay owner-link list --merchant MCH_… [--json]
   relay owner-link revoke --id ol_…

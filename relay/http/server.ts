@@ -143,7 +143,7 @@ function logStarted(
     store: o.kind,
     ...(tenancy.merchants === 'one'
       ? { lastSeq: tenancy.lastSeq(), keys: config.keys.map((k) => k.publicId), tills: config.tills.length }
-      : { merchants: tenancy.count() }),
+      : { merchants: tenancy.count(), masterKey: tenancy.masterKeyInUse() }),
     signedPayload: config.signedPayload,
     retentionDays: o.retentionDays,
   });
@@ -159,6 +159,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const metrics = new RelayMetrics();
   const { tenancy } = store;
   if (tenancy.merchants === 'one') metrics.lastSeq.set(tenancy.lastSeq());
+  else metrics.masterKeyPrevious.set(tenancy.masterKeyInUse() === 'previous' ? 1 : 0);
   const owner = createOwnerView({ store, log, now, trustedProxies: () => config.trustedProxies });
   const streams = connectStreams(store, config, metrics, log, owner);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);

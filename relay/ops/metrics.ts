@@ -138,6 +138,10 @@ export class RelayMetrics {
     'relay_unreadable_keys',
     "Service keys set aside because their sealed secret does not open with this instance's master key (PostgreSQL).",
   );
+  readonly masterKeyPrevious = this.gauge(
+    'relay_master_key_previous',
+    "1 when this instance runs on a previous master key (its own is not the relay's): restart it with the current key file before the previous one is removed (PostgreSQL).",
+  );
   readonly merchantCommitFailures = this.counter(
     'relay_merchant_commit_failures_total',
     'Deliveries whose commit failed (answered 503), per merchant (multi-merchant relay).',

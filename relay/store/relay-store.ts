@@ -49,6 +49,8 @@ export type ManyMerchants = {
   count(): number;
   /** The service keys whose secret did not open with the master key (set aside, not served). */
   unreadableKeys(): UnreadableKey[];
+  /** `previous` when this instance's own master key is not the relay's and it runs on a previous key it was given. */
+  masterKeyInUse(): 'current' | 'previous';
 };
 
 /** A verified, validated delivery ready to be committed (made in relay/http/webhooks/verify.ts). */

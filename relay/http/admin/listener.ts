@@ -108,7 +108,8 @@ async function healthDetails(o: AdminListenerOptions): Promise<Record<string, un
   if (tenancy.merchants === 'one') return { ...base, lastSeq: tenancy.lastSeq() };
   const unreadableKeys = tenancy.unreadableKeys();
   o.metrics.unreadableKeys.set(unreadableKeys.length);
-  return { ...base, merchants: tenancy.count(), unreadableKeys };
+  const masterKey = tenancy.masterKeyInUse();
+  return { ...base, merchants: tenancy.count(), unreadableKeys, masterKey };
 }
 
 /** Starts the admin listener on its own port (loopback by default). */

@@ -21,7 +21,7 @@ import {
 } from '../index.js';
 import type { LogFn } from '../../ops/index.js';
 import { PgCommitter } from './pg-committer.js';
-import { assertMasterKey } from './master-key.js';
+import { assertMasterKey, type KeyInUse } from './master-key.js';
 import { PgDirectory } from './pg-directory.js';
 import { PgFeed } from './pg-feed.js';
 import { checkConnectionBudget, waitForDatabase } from './pg-startup.js';
@@ -49,6 +49,9 @@ export type PgStoreOptions = {
   log: LogFn;
 };
 
+const PREVIOUS_KEY =
+  "This instance's master key is not the relay's; it runs on the previous key it was given. Start it with the current key file before that one is removed.";
+
 const COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
 type Row = Omit<EventRow, 'seq'> & { seq: string };
@@ -64,7 +67,9 @@ export class PgStore implements RelayStore {
     count: () => this.directory.merchantCount(),
     // Keys set aside because their secret does not open with this instance's master keys.
     unreadableKeys: () => this.directory.unreadableKeys(),
+    masterKeyInUse: () => this.keyInUse,
   };
+  private keyInUse: KeyInUse = 'current';
   private admin: Administration | null = null;
   private listener: StoreListener | null = null;
   private watched: () => Iterable<string> = () => [];
@@ -118,10 +123,12 @@ export class PgStore implements RelayStore {
       await checkConnectionBudget(pool, { poolSize, instances: options.expectedInstances ?? 2 }, options.log);
       const keys = [options.masterKey, ...(options.previousMasterKeys ?? [])];
       // Another key than the relay's is a start-up error; one secret that does not open is only set aside.
-      await assertMasterKey(pool, keys, true);
+      const keyInUse = await assertMasterKey(pool, keys, true);
+      if (keyInUse === 'previous') options.log({ level: 'error', msg: 'master_key_previous', error: PREVIOUS_KEY });
       const directory = new PgDirectory(keys, options.log);
       await directory.reload(pool);
       const store = new PgStore(pool, directory, options);
+      store.keyInUse = keyInUse;
       await store.feed.start();
       return store;
     } catch (err) {

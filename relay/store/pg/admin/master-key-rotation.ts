@@ -3,8 +3,9 @@
  * transaction, holding the master-key lock (master-key.ts), audited.
  */
 import type pg from 'pg';
-import { sealCheck, withCheckedMasterKey } from '../master-key.js';
-import { MasterKeyError, openWithAny, sealSecret } from '../secret-box.js';
+import { sealCheck, sealedWith, withCheckedMasterKey } from '../master-key.js';
+import { MasterKeyError, openSecret, openWithAny, sealSecret } from '../secret-box.js';
+import type { Db } from '../transaction.js';
 import { audit, cliActor } from './audit.js';
 
 export type RotateResult = { resealed: number };
@@ -22,12 +23,14 @@ export async function rotateMasterKey(pool: pg.Pool, oldKey: Buffer, newKey: Buf
       'SELECT public_id, secret_sealed FROM service_keys ORDER BY public_id FOR UPDATE',
     );
     const ids: string[] = [];
+    const plain = new Map<string, string>();
     const sealed: Buffer[] = [];
     const unreadable: string[] = [];
     for (const r of rows) {
       try {
         const secret = openWithAny([oldKey], r.public_id, r.secret_sealed);
         ids.push(r.public_id);
+        plain.set(r.public_id, secret);
         sealed.push(sealSecret(newKey, r.public_id, secret));
       } catch {
         unreadable.push(r.public_id);
@@ -51,7 +54,31 @@ export async function rotateMasterKey(pool: pg.Pool, oldKey: Buffer, newKey: Buf
        ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed, updated_at = now()`,
       [sealCheck(newKey)],
     );
+    await proveResealed(client, newKey, plain);
     await audit(client, actor, { action: 'master-key.rotate', detail: { resealed: ids.length } });
     return { resealed: ids.length };
   });
+}
+
+/**
+ * Reads back, before the commit, what the rotation wrote: every secret opens with the new key to the
+ * same text, and so does the check value; otherwise nothing is committed.
+ */
+async function proveResealed(db: Db, newKey: Buffer, plain: ReadonlyMap<string, string>): Promise<void> {
+  const { rows } = await db.query<{ public_id: string; secret_sealed: Buffer }>('SELECT public_id, secret_sealed FROM service_keys');
+  const wrong = rows
+    .filter((r) => {
+      try {
+        return openSecret(newKey, r.public_id, r.secret_sealed) !== plain.get(r.public_id);
+      } catch {
+        return true;
+      }
+    })
+    .map((r) => r.public_id);
+  const { checkValue } = await sealedWith(db, newKey);
+  if (wrong.length > 0 || !checkValue) {
+    throw new MasterKeyError(
+      `Not rotated: read back, ${wrong.length > 0 ? `the secrets of ${wrong.join(', ')}` : 'the check value'} did not open with the new key`,
+    );
+  }
 }

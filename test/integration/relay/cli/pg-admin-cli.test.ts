@@ -1,13 +1,16 @@
 /**
  * The PostgreSQL relay's admin commands as an operator types them, against a real
  * PostgreSQL 15: `key add` with another master key exits non-zero and writes nothing; lists with
- * --json; merchant suspend/resume/remove; log-id new; admin tokens; master-key rotate from stdin.
+ * --json; merchant suspend/resume/remove; log-id new; admin tokens; master-key rotate from stdin, into the key file.
  * Each command is its own process, as slow as the machine is loaded: one test, a long time-out.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { LIVE_KEY, runRelayCli, TEST_KEY } from '../helpers.js';
 
 const cli = (args: string[], env: Record<string, string>, input = '') =>
@@ -17,6 +20,8 @@ describePg('relay on PostgreSQL: the admin commands', () => {
   const cluster = usePgCluster();
   let url: string;
   const masterKey = randomBytes(32).toString('base64');
+  const keyDir = tempDir('relay-admin-key');
+  afterAll(() => removeDir(keyDir));
 
   beforeAll(async () => {
     url = await cluster().createDatabase();
@@ -74,9 +79,14 @@ describePg('relay on PostgreSQL: the admin commands', () => {
 
         const newKey = randomBytes(32).toString('base64');
         const sealed = (await client.query('SELECT secret_sealed FROM service_keys')).rows[0].secret_sealed as Buffer;
-        const rotated = await run(['master-key', 'rotate'], `${newKey}\n`);
+        // The rotation writes the new key into the key file it read, and keeps the old one beside it.
+        const keyFile = join(keyDir, 'master.key');
+        writeFileSync(keyFile, `${masterKey}\n`, { mode: 0o600 });
+        const rotated = await run(['master-key', 'rotate', '--master-key-file', keyFile], `${newKey}\n`);
         expect(rotated.code).toBe(0);
         expect(JSON.parse(rotated.stdout)).toEqual({ resealed: 1 });
+        expect(readFileSync(keyFile, 'utf8').trim()).toBe(newKey);
+        expect(readFileSync(`${keyFile}.old`, 'utf8').trim()).toBe(masterKey);
         expect(((await client.query('SELECT secret_sealed FROM service_keys')).rows[0].secret_sealed as Buffer).equals(sealed)).toBe(false);
         // The old key is now refused; the new one works.
         expect((await run(['key', 'add', '--merchant', 'MCH_ama', '--public-id', TEST_KEY.publicId], TEST_KEY.secret)).code).not.toBe(0);

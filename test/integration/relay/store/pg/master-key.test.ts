@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../../../../../relay/http/index.js';
-import { addKey, addMerchant, createAdminToken, loadMasterKey, openPgPool, rotateMasterKey } from '../../../../../relay/store/pg/index.js';
+import {
+  addKey,
+  addMerchant,
+  assertMasterKey,
+  createAdminToken,
+  loadMasterKey,
+  openPgPool,
+  rotateMasterKey,
+} from '../../../../../relay/store/pg/index.js';
 import { sealSecret } from '../../../../../relay/store/pg/secret-box.js';
 import { closeAfterEach } from '../../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
@@ -130,6 +138,20 @@ describePg('relay on PostgreSQL: the master key', () => {
       expect(warnings).toHaveLength(1);
     } finally {
       removeDir(dir);
+    }
+  });
+
+  it('two instances with different keys racing on a fresh database: one key is the relay’s, the other is refused', async () => {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const url = await cluster().createDatabase();
+      const pools = await Promise.all([openPgPool(url, 1), openPgPool(url, 1)]);
+      open.push({ close: () => Promise.all(pools.map((p) => p.end())).then(() => undefined) });
+      const keys = [randomBytes(32), randomBytes(32)];
+      const started = await Promise.allSettled(pools.map((p, i) => assertMasterKey(p, [keys[i]!], true)));
+      const ok = started.filter((r) => r.status === 'fulfilled');
+      expect(ok, `attempt ${attempt}`).toHaveLength(1);
+      const refused = started.find((r) => r.status === 'rejected');
+      expect(String(refused?.reason)).toMatch(/not the relay's/);
     }
   });
 });
