@@ -149,6 +149,12 @@ function logStarted(
   });
 }
 
+/** The gauges known at start: the log's last sequence (one merchant), whether a previous master key is in use (many). */
+function setStartGauges(metrics: RelayMetrics, tenancy: RelayStore['tenancy']): void {
+  if (tenancy.merchants === 'one') metrics.lastSeq.set(tenancy.lastSeq());
+  else metrics.masterKeyPrevious.set(tenancy.masterKeyInUse() === 'previous' ? 1 : 0);
+}
+
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
@@ -158,8 +164,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const store = await openStore(options, config, log);
   const metrics = new RelayMetrics();
   const { tenancy } = store;
-  if (tenancy.merchants === 'one') metrics.lastSeq.set(tenancy.lastSeq());
-  else metrics.masterKeyPrevious.set(tenancy.masterKeyInUse() === 'previous' ? 1 : 0);
+  setStartGauges(metrics, tenancy);
   const owner = createOwnerView({ store, log, now, trustedProxies: () => config.trustedProxies });
   const streams = connectStreams(store, config, metrics, log, owner);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
