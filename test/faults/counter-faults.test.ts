@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser } from 'playwright-core';
 import { buildRenderer } from '../browser-bridge/build-renderer.js';
 import { launchBrowser } from '../browser-bridge/harness.js';
-import { sellToWaiting, text } from '../browser-bridge/cashier.js';
+import { resultTitle, sell, sellToWaiting, text } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { disagreements, openShop, records, type Shop } from './support/shop.js';
 
@@ -44,6 +44,17 @@ async function serviceStatus(msisdn: string): Promise<string | undefined> {
   return (await sandboxTransactions(shop.sandbox.baseUrl)).find((t) => t.msisdn === msisdn)?.status;
 }
 
+/** How many prompts the service sent to this number (one per sale, whatever the fault). */
+async function prompts(msisdn: string): Promise<number> {
+  return (await sandboxTransactions(shop.sandbox.baseUrl)).filter((t) => t.msisdn === msisdn).length;
+}
+
+/** The result screen shows `title` for the amount typed. */
+async function expectResult(title: 'PAID' | 'NOT PAID', amount: string): Promise<void> {
+  expect(await resultTitle(shop.page, 30_000)).toBe(title);
+  expect(await text(shop.page, 'result-amount')).toBe(amount);
+}
+
 describe('the till under faults', () => {
   it('kill -9 of the till while the customer approves: after the restart the payment is PAID once, at the amount typed', async () => {
     const { page, clock } = shop;
@@ -59,5 +70,97 @@ describe('the till under faults', () => {
     // The new start types nothing on the cashier's behalf.
     await page.locator('#amount').waitFor();
     expect(await page.inputValue('#amount')).toBe('');
+  });
+
+  it('the relay unreachable (refused) while the customer approves: the result lands once it is back, PAID once', async () => {
+    const { page, relayGate } = shop;
+    relayGate.set({ kind: 'refuse' });
+    await expect.poll(() => text(page, 'relay-state')).toMatch(/reconnecting|offline/);
+    typed.push('20.00');
+    await sellToWaiting(page, '20', '0241230022');
+    await expect.poll(() => serviceStatus('233241230022')).toBe('SUCCESS');
+    // The service's deliveries fail while the relay is away; its retries come on its own (moved) clock.
+    shop.clock.advance(20_000);
+    expect(await page.getByTestId('result-title').count()).toBe(0);
+    relayGate.set({ kind: 'pass' });
+    shop.clock.advance(60_000);
+    await expectResult('PAID', 'GH₵20.00');
+    expect(await prompts('233241230022')).toBe(1);
+    await expectRecordsAgree();
+  });
+
+  it("the relay's packets dropped silently: nothing is lost, the result lands when the network carries again", async () => {
+    const { page, relayGate } = shop;
+    relayGate.set({ kind: 'drop' });
+    typed.push('21.00');
+    await sellToWaiting(page, '21', '0241230023');
+    await expect.poll(() => serviceStatus('233241230023')).toBe('SUCCESS');
+    shop.clock.advance(20_000);
+    expect(await page.getByTestId('result-title').count()).toBe(0);
+    relayGate.set({ kind: 'pass' });
+    shop.clock.advance(60_000);
+    await expectResult('PAID', 'GH₵21.00');
+    expect(await prompts('233241230023')).toBe(1);
+    await expectRecordsAgree();
+  });
+
+  it("the service's answer lost: the charge took effect there, the till's resends never prompt the customer again", async () => {
+    const { page, serviceGate } = shop;
+    shop.clock.hold();
+    serviceGate.set({ kind: 'lose-answer', then: 'hang' });
+    typed.push('25.00');
+    await sell(page, '25', '0241230025');
+    await expect.poll(() => serviceStatus('233241230025')).toBe('PENDING');
+    // The till waited past its response time-out and sent again (same reference): still one prompt.
+    await expect.poll(() => serviceGate.lost(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    expect(await prompts('233241230025')).toBe(1);
+    serviceGate.set({ kind: 'pass' });
+    shop.clock.release();
+    await expectResult('PAID', 'GH₵25.00');
+    expect(await prompts('233241230025')).toBe(1);
+    await expectRecordsAgree();
+  });
+
+  it('the request lost on its way: the service never saw it, so nothing is charged until a send arrives, then once', async () => {
+    const { page, serviceGate } = shop;
+    serviceGate.set({ kind: 'lose-request', then: 'close' });
+    typed.push('30.00');
+    await sell(page, '30', '0241230030');
+    await expect.poll(() => serviceGate.lost(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    expect(await prompts('233241230030')).toBe(0);
+    expect(await page.getByTestId('result-title').count()).toBe(0);
+    await expectRecordsAgree(); // nothing at the service, nothing PAID at the till
+    serviceGate.set({ kind: 'pass' });
+    await expectResult('PAID', 'GH₵30.00');
+    expect(await prompts('233241230030')).toBe(1);
+    await expectRecordsAgree();
+  });
+
+  it('a slow service and a slow customer: the sale waits and ends PAID once, at the amount typed', async () => {
+    const { page, serviceGate, clock } = shop;
+    serviceGate.set({ kind: 'delay', ms: 600 });
+    clock.hold();
+    typed.push('12.50');
+    await sellToWaiting(page, '1250', '0241230006'); // 06: the customer answers after 30 s of service time
+    await expect.poll(() => serviceStatus('233241230006')).toBe('PENDING');
+    clock.release();
+    clock.advance(30_000);
+    await expectResult('PAID', 'GH₵12.50');
+    expect(await prompts('233241230006')).toBe(1);
+    await expectRecordsAgree();
+  });
+
+  it('the till paused (SIGSTOP) while the customer declines: once it runs again it shows NOT PAID, as the service', async () => {
+    const { page, till, clock } = shop;
+    clock.hold();
+    typed.push('9.00');
+    await sellToWaiting(page, '9', '0241230001'); // 01: the customer declines
+    till.pause();
+    clock.release();
+    await expect.poll(() => serviceStatus('233241230001')).toBe('FAILED');
+    till.resume();
+    await expectResult('NOT PAID', 'GH₵9.00');
+    expect(await prompts('233241230001')).toBe(1);
+    await expectRecordsAgree();
   });
 });
