@@ -31,7 +31,9 @@ beforeEach(async () => {
   shop = await openShop(browser, rendererDir);
   await expect.poll(() => text(shop.page, 'relay-state')).toMatch(/connected/);
 });
-afterEach(async () => {
+afterEach(async (context) => {
+  // A failing scenario shows what the till logged last (its log reaches stderr with MOMO_FAULT_VERBOSE=1).
+  if (context.task.result?.state === 'fail') console.error(shop?.till.stderr.slice(-40).join('\n'));
   await shop?.close();
 });
 
@@ -141,7 +143,7 @@ describe('the till under faults', () => {
     serviceGate.set({ kind: 'delay', ms: 600 });
     clock.hold();
     typed.push('12.50');
-    await sellToWaiting(page, '1250', '0241230006'); // 06: the customer answers after 30 s of service time
+    await sellToWaiting(page, '12.50', '0241230006'); // 06: the customer answers after 30 s of service time
     await expect.poll(() => serviceStatus('233241230006')).toBe('PENDING');
     clock.release();
     clock.advance(30_000);
