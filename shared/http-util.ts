@@ -16,8 +16,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-/** The spec's codes, and CONFLICT: the sandbox dashboard's answer to an action a transaction's state forbids. */
-export type HttpErrorCode = ErrorCode | 'CONFLICT';
+/**
+ * The spec's codes, CONFLICT (the sandbox dashboard's answer to an action a transaction's state forbids) and
+ * MERCHANT_SUSPENDED (the relay's answer for a suspended merchant, relay/http/refusals.ts).
+ */
+export type HttpErrorCode = ErrorCode | 'CONFLICT' | 'MERCHANT_SUSPENDED';
 
 /** `{"error":{"code","message"}}` (spec 7). */
 export function sendError(

@@ -38,7 +38,9 @@ async function merchantAdmin(pool: pg.Pool, verb: string, v: PgCliValues): Promi
     const changed = await setSuspended(pool, id, verb === 'suspend');
     if (!changed) console.error(`Merchant ${id} was already ${verb === 'suspend' ? 'suspended' : 'active'}; nothing changed.`);
     else if (verb === 'suspend') {
-      console.error(`Merchant ${id} suspended: its deliveries are answered 503 (the service retries) and its tills' streams end.`);
+      console.error(
+        `Merchant ${id} suspended: its deliveries are answered 403 MERCHANT_SUSPENDED (the service retries them 8 times) and its tills' streams end.`,
+      );
     } else console.error(`Merchant ${id} resumed: deliveries and tills are served again within seconds.`);
   } else if (verb === 'remove') {
     const { events } = await removeMerchant(pool, id);

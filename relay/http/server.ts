@@ -75,7 +75,7 @@ function connectStreams(store: RelayStore, config: RelayConfig, metrics: RelayMe
         owner.streams.advanced(merchantId);
       },
       // A revoked token, or a merchant's log given a new identity (an import): its streams end, the tills reconnect.
-      // A suspended merchant's streams end too (its tills are refused with 503 until it is resumed).
+      // A suspended merchant's streams end too (its tills are refused with 403 MERCHANT_SUSPENDED until it is resumed).
       authChanged: () =>
         streams.dropInvalid((till, logId) => {
           const now = store.findTill(till.tokenHash);

@@ -73,7 +73,7 @@ export const relayConfigSchema = z
     /** Extra wait before a group commit to gather more deliveries (0: gather what arrived in the same tick). */
     groupCommitWindowMs: z.number().min(0).max(50).default(0),
     /**
-     * How long a commit waits for a lock on the database before failing (answered 503). Commits run
+     * How long a commit waits for a lock on the database before failing (answered 503: the database file is the instance's). Commits run
      * on the main thread, so the relay stands still for that long: keep it short.
      */
     busyTimeoutMs: z.number().int().min(10).max(60_000).default(1_000),

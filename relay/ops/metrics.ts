@@ -111,7 +111,10 @@ export class RelayMetrics {
     'Accepted deliveries whose X-Service-Timestamp is outside the tolerance (flagged; only enforced when signed).',
     ['environment'],
   );
-  readonly commitFailures = this.counter('relay_commit_failures_total', 'Deliveries whose group commit failed (answered 503).');
+  readonly commitFailures = this.counter(
+    'relay_commit_failures_total',
+    "Deliveries whose group commit failed (503 when nothing could commit on the instance, 500 for the delivery's own row).",
+  );
   readonly tillAuthFailures = this.counter('relay_till_auth_failures_total', 'Till requests refused for want of a valid token.');
   readonly connectionsShed = this.counter(
     'relay_connections_shed_total',
@@ -144,7 +147,7 @@ export class RelayMetrics {
   );
   readonly merchantCommitFailures = this.counter(
     'relay_merchant_commit_failures_total',
-    'Deliveries whose commit failed (answered 503), per merchant (multi-merchant relay).',
+    'Deliveries whose commit failed (503 or 500), per merchant (multi-merchant relay).',
     ['merchant'],
   );
   readonly merchantTillRefusals = this.counter(

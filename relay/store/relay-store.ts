@@ -88,16 +88,27 @@ export interface CommitWaiter {
   settle(err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void;
 }
 
-/** The error a waiter is settled with when its delivery could not be committed (answered 503). */
+/**
+ * The error a waiter is settled with when its delivery could not be committed. `instanceWide`: nothing
+ * can commit on this instance now (shutting down, database unreachable, disk full or locked): answered
+ * 503. Otherwise it is this delivery's own trouble (a row the database refused): answered 500, which the
+ * proxies do not count against the instance (relay/http/refusals.ts).
+ */
 export class CommitError extends Error {
   override name = 'CommitError';
+  constructor(
+    message: string,
+    readonly instanceWide = false,
+  ) {
+    super(message);
+  }
 }
 
 export type CommitReport = Array<{ delivery: TenantDelivery; outcome: ApplyOutcome }>;
 
 /**
  * A service key as the receiver needs it: its secret, in memory only, and whose deliveries it signs.
- * `suspended`: its merchant is suspended (deliveries answered 503, the service retries).
+ * `suspended`: its merchant is suspended (deliveries answered 403 MERCHANT_SUSPENDED, the service retries).
  */
 export type ServiceKey = { publicId: string; secret: string; merchantId: string; suspended?: true };
 

@@ -10,6 +10,7 @@ import { hashRelayToken, type RelayConfig, type LogFn, type RelayMetrics, type W
 import { sendError, sendJson } from '../../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
 import { requestIdOf } from '../request-id.js';
+import { sendInstanceUnavailable, sendRateLimited, sendSuspended } from '../refusals.js';
 import { rowToEvent, type RelayStore, type TillIdentity } from '../../store/index.js';
 
 const seqParam = z
@@ -90,7 +91,9 @@ function events(deps: TillApiDeps, req: IncomingMessage, res: ServerResponse, ur
   if (refused) {
     if (deps.perMerchantMetrics) deps.metrics.merchantTillRefusals.inc({ merchant: till.merchantId, reason: refused });
     deps.warnings.warn('sse_refused', refused, { merchantId: till.merchantId, till: till.label, requestId: requestIdOf(req) });
-    sendError(res, 503, 'RATE_LIMITED', REFUSALS[refused](deps.getConfig()), { 'retry-after': '10' });
+    // The instance's own pool is full: 503. One merchant's or one token's share: 429, which no proxy counts.
+    if (refused === 'relay_full') sendInstanceUnavailable(res, REFUSALS[refused](deps.getConfig()), 10);
+    else sendRateLimited(res, REFUSALS[refused](deps.getConfig()), 10);
   }
 }
 
@@ -193,7 +196,7 @@ export function createTillApi(deps: TillApiDeps) {
     }
     if (till.suspended) {
       // The merchant is suspended: its tills wait and retry (its streams were ended).
-      sendError(res, 503, 'FORBIDDEN', 'This merchant is suspended on this relay', { 'retry-after': '60' });
+      sendSuspended(res, { 'retry-after': '60' });
       return true;
     }
     res.setHeader(RELAY_LOG_ID_HEADER, deps.store.logId(till.merchantId));

@@ -13,10 +13,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { sendError } from '../../../shared/http-util.js';
 import { KEY_ID_HEADER } from '../../../shared/wire/index.js';
-import type { ApplyOutcome, CommitWaiter, Delivery, RelayStore, TenantDelivery } from '../../store/index.js';
+import {
+  CommitError,
+  type ApplyOutcome,
+  type CommitWaiter,
+  type Delivery,
+  type RelayStore,
+  type TenantDelivery,
+} from '../../store/index.js';
 import type { WarningSummary } from '../../ops/index.js';
 import { reportCommitFailure, reportConflict, reportOutOfOrder, type OutcomeContext } from './delivery-reports.js';
 import { requestIdOf } from '../request-id.js';
+import { ERROR_CODE_OF, loggable, sendAck, sendCommitFailed } from './answers.js';
 import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './verify.js';
 
 /** The store looks up keys (in VerifierDeps) and commits deliveries. */
@@ -27,8 +35,6 @@ export type WebhookReceiverDeps = VerifierDeps & {
   perMerchantMetrics?: boolean;
 };
 
-const ERROR_CODE_OF = { 400: 'VALIDATION_ERROR', 401: 'UNAUTHENTICATED', 413: 'PAYLOAD_TOO_LARGE', 503: 'RATE_LIMITED' } as const;
-
 export type WebhookReceiver = {
   /** Takes a POST /v1/webhooks request; it is answered later, once verified and (if valid) committed. */
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -37,19 +43,6 @@ export type WebhookReceiver = {
   /** Resolves when no request is in flight (or after `timeoutMs`). */
   whenIdle(timeoutMs: number): Promise<void>;
 };
-
-/** A header value safe to log: bounded length, printable characters only. */
-function loggable(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : value.slice(0, 80).replace(/[^\x20-\x7e]/g, '?');
-}
-
-/** The acknowledgement: fixed headers, small body. */
-function sendAck(res: ServerResponse, seq: number, duplicate: boolean): void {
-  const body = `{"received":true,"seq":${seq},"duplicate":${duplicate}}`;
-  // An object literal: node:http's fastest path (an array of headers goes through setHeader one by one).
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' });
-  res.end(body);
-}
 
 /** One delivery from its first byte to its answer; also its commit waiter. */
 class IncomingWebhook implements CommitWaiter {
@@ -237,7 +230,7 @@ class Receiver implements WebhookReceiver {
     // The rest of an unread body is not waited for: the connection closes after the answer.
     const unread = !incoming.req.complete;
     const headers: Record<string, string> = unread ? { connection: 'close' } : {};
-    if (r.status === 503) headers['retry-after'] = '5';
+    if (r.status === 503 || r.status === 429) headers['retry-after'] = String(r.retryAfterSeconds ?? 5);
     sendError(incoming.res, r.status, ERROR_CODE_OF[r.status], r.message, headers);
     this.finish();
   }
@@ -273,7 +266,7 @@ class Receiver implements WebhookReceiver {
     try {
       if (err || !outcome) {
         reportCommitFailure(this.deps, outcomeContext(incoming), delivery, err);
-        sendError(res, 503, 'INTERNAL', 'Could not store the delivery; retry later', { 'retry-after': '5' });
+        sendCommitFailed(res, err instanceof CommitError && err.instanceWide);
       } else if (outcome.kind === 'accepted') {
         sendAck(res, outcome.seq, false);
       } else if (outcome.kind === 'duplicate') {

@@ -11,9 +11,17 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookBodySchema, type WebhookBody
 import { environmentOfKey } from '../../../shared/wire/keys.js';
 import { describeZodError } from '../../../shared/zod-error.js';
 import type { RelayConfig, LogFn, RelayMetrics } from '../../ops/index.js';
+import { MERCHANT_SUSPENDED } from '../refusals.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan, ownerSummaryRow, type ServiceKey, type TenantDelivery } from '../../store/index.js';
 
-export type Rejection = { status: 400 | 401 | 413 | 503; reason: string; message: string; detail?: Record<string, unknown> };
+export type Rejection = {
+  status: 400 | 401 | 403 | 413 | 429 | 503;
+  reason: string;
+  message: string;
+  detail?: Record<string, unknown>;
+  /** 429 and 503: the seconds the client should wait (5 unless said). */
+  retryAfterSeconds?: number;
+};
 
 /** One request's parts that verification reads. */
 export type ReceivedWebhook = { headers: IncomingHttpHeaders; keyId: string | undefined; raw: Buffer; arrivedAt: number };
@@ -41,8 +49,8 @@ function keyOf(lookup: VerifierDeps['findKey'], keyId: string | undefined): Serv
   if (!keyId) return { status: 401, reason: 'missing_key_id', message: 'No X-Service-Key-Id header' };
   const key = lookup(keyId);
   if (!key) return { status: 401, reason: 'unknown_key', message: 'Unknown X-Service-Key-Id' };
-  // A suspended merchant's deliveries are not stored, and answered 503 so the service keeps retrying.
-  if (key.suspended) return { status: 503, reason: 'merchant_suspended', message: 'This merchant is suspended on this relay; retry later' };
+  // A suspended merchant's deliveries are not stored; 403 (refusals.ts): the service retries any non-2xx.
+  if (key.suspended) return { status: MERCHANT_SUSPENDED.status, reason: 'merchant_suspended', message: MERCHANT_SUSPENDED.message };
   return key;
 }
 

@@ -86,8 +86,8 @@ export class PgCommitter {
   ) {}
 
   enqueue(delivery: TenantDelivery, waiter: CommitWaiter): void {
-    if (this.closed) return waiter.settle(new CommitError('relay is shutting down'), null, delivery);
-    if (!this.options.available()) return waiter.settle(new CommitError('the database is unreachable'), null, delivery);
+    if (this.closed) return waiter.settle(new CommitError('relay is shutting down', true), null, delivery);
+    if (!this.options.available()) return waiter.settle(new CommitError('the database is unreachable', true), null, delivery);
     let queue = this.queues.get(delivery.merchantId);
     if (!queue) {
       queue = { deliveries: [], waiters: [], inFlight: false };
@@ -137,7 +137,10 @@ export class PgCommitter {
     } catch (err) {
       const error = err as Error;
       if (!isDataError(err) || deliveries.length === 1) {
-        if (!isDataError(err)) this.options.unavailable(error);
+        if (!isDataError(err)) {
+          this.options.unavailable(error);
+          return deliveries.map(() => new CommitError(error.message, true));
+        }
         return deliveries.map(() => error);
       }
       // A delivery the database refuses must not sink the rest of its group: one by one.
@@ -146,7 +149,7 @@ export class PgCommitter {
         try {
           results.push(...(await this.run(merchantId, [d])));
         } catch (e) {
-          results.push(e as Error);
+          results.push(isDataError(e) ? (e as Error) : new CommitError((e as Error).message, true));
         }
       }
       return results;
@@ -201,7 +204,7 @@ export class PgCommitter {
     results.forEach((r, i) => {
       const d = deliveries[i] as TenantDelivery;
       try {
-        if (r instanceof Error) (waiters[i] as CommitWaiter).settle(new CommitError(r.message), null, d);
+        if (r instanceof Error) (waiters[i] as CommitWaiter).settle(r instanceof CommitError ? r : new CommitError(r.message), null, d);
         else (waiters[i] as CommitWaiter).settle(null, r, d);
       } catch (err) {
         this.options.log({ level: 'error', msg: 'commit_waiter_failed', error: (err as Error).message });

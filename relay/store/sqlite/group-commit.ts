@@ -9,7 +9,7 @@
  *
  * A group whose transaction fails for a reason tied to one delivery is retried one by one, so one
  * bad delivery cannot sink the rest; if the database cannot be written (locked, read-only, full,
- * I/O error), every delivery of the group gets the error (503).
+ * I/O error), every delivery of the group gets the error (503: the instance's trouble).
  */
 import type Database from 'better-sqlite3';
 import { openRelayDatabase } from './db.js';
@@ -35,7 +35,8 @@ export interface DeliveryCommitter {
 
 const ENVIRONMENTAL = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/;
 
-type ItemResult = { outcome: ApplyOutcome; error?: undefined } | { outcome?: undefined; error: string };
+/** `instanceWide`: the database file itself is failing (locked, full, read-only), not this delivery. */
+type ItemResult = { outcome: ApplyOutcome; error?: undefined } | { outcome?: undefined; error: string; instanceWide: boolean };
 
 export class GroupCommitter implements DeliveryCommitter {
   /** Verified, not yet committed; committed at the next check phase (or after windowMs). */
@@ -84,7 +85,7 @@ export class GroupCommitter implements DeliveryCommitter {
    */
   enqueue(delivery: Delivery, waiter: CommitWaiter): void {
     if (this.closed) {
-      waiter.settle(new CommitError('relay is shutting down'), null, delivery);
+      waiter.settle(new CommitError('relay is shutting down', true), null, delivery);
       return;
     }
     this.deliveries.push(delivery);
@@ -125,15 +126,14 @@ export class GroupCommitter implements DeliveryCommitter {
     } catch (err) {
       const message = (err as Error).message;
       // Locked, read-only, full or failing disk: nothing in the group can commit now (503 to all).
-      if (deliveries.length === 1 || ENVIRONMENTAL.test(String((err as { code?: unknown }).code))) {
-        return deliveries.map(() => ({ error: message }));
-      }
+      const environmental = ENVIRONMENTAL.test(String((err as { code?: unknown }).code));
+      if (deliveries.length === 1 || environmental) return deliveries.map(() => ({ error: message, instanceWide: environmental }));
       // Otherwise the group's transaction rolled back as a whole: retry one by one.
       return deliveries.map((d): ItemResult => {
         try {
           return { outcome: this.commitOne.immediate(d) };
         } catch (e) {
-          return { error: (e as Error).message };
+          return { error: (e as Error).message, instanceWide: ENVIRONMENTAL.test(String((e as { code?: unknown }).code)) };
         }
       });
     }
@@ -156,7 +156,7 @@ export class GroupCommitter implements DeliveryCommitter {
         const waiter = waiters[i] as CommitWaiter;
         try {
           if (r.outcome) waiter.settle(null, r.outcome, deliveries[i] as Delivery);
-          else waiter.settle(new CommitError(r.error), null, deliveries[i] as Delivery);
+          else waiter.settle(new CommitError(r.error, r.instanceWide), null, deliveries[i] as Delivery);
         } catch (err) {
           this.options.log({ level: 'error', msg: 'commit_waiter_failed', error: (err as Error).message });
         }

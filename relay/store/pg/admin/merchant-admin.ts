@@ -73,7 +73,7 @@ export async function listTokens(db: Db, merchantId?: string): Promise<TokenSumm
 }
 
 /**
- * Suspends (or resumes) a merchant. While suspended its deliveries are answered 503 (the service
+ * Suspends (or resumes) a merchant. While suspended its deliveries are answered 403 MERCHANT_SUSPENDED (the service
  * keeps retrying, for about ten minutes) and its tills' streams end. Returns false when it already was.
  */
 export async function setSuspended(pool: pg.Pool, merchantId: string, suspended: boolean, actor = cliActor()): Promise<boolean> {

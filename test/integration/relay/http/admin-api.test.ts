@@ -1,7 +1,7 @@
 /**
  * The admin HTTP API against a real PostgreSQL 15: its own loopback listener, admin
  * tokens (hashed, revocable), merchants, keys and tokens, usage per merchant per day, suspension
- * (deliveries 503, till streams end), and the audit of every change. On SQLite it answers 501.
+ * (deliveries and till reads 403 MERCHANT_SUSPENDED, till streams end), and the audit of every change. On SQLite it answers 501.
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
@@ -89,12 +89,16 @@ describePg('relay on PostgreSQL: the admin API', () => {
     expect(keys).toMatchObject([{ publicId: LIVE_KEY.publicId, environment: 'live' }]);
     expect(JSON.stringify(keys)).not.toContain(LIVE_KEY.secret);
 
-    // Suspended: deliveries 503 (the service retries), the stream ends, till reads 503.
+    // Suspended: deliveries 403 MERCHANT_SUSPENDED (the service retries any non-2xx), the stream ends, till reads 403.
     const stream = await SseClient.connect(`${relay.url}/v1/events`, till);
     expect((await call(a, 'POST', '/admin/v1/merchants/MCH_ama/suspend', admin)).json).toMatchObject({ suspended: true, changed: true });
     await stream.waitFor((c) => c.closed, 5_000);
-    await waitFor(async () => (await deliver(relay.url, transaction('live'), LIVE_KEY)).status === 503, 5_000, 'deliveries to get 503');
-    expect((await get(`${relay.url}/v1/transactions?after=0`, till)).status).toBe(503);
+    await waitFor(async () => (await deliver(relay.url, transaction('live'), LIVE_KEY)).status === 403, 5_000, 'deliveries to get 403');
+    const refusedDelivery = await deliver(relay.url, transaction('live'), LIVE_KEY);
+    expect(refusedDelivery.json).toMatchObject({ error: { code: 'MERCHANT_SUSPENDED' } });
+    const refusedRead = await get(`${relay.url}/v1/transactions?after=0`, till);
+    expect(refusedRead.status).toBe(403);
+    expect(refusedRead.json).toMatchObject({ error: { code: 'MERCHANT_SUSPENDED' } });
     expect((await call(a, 'DELETE', '/admin/v1/merchants/MCH_ama/tokens/nope', admin)).status).toBe(404);
     expect((await call(a, 'POST', '/admin/v1/merchants/MCH_ama/resume', admin)).json).toMatchObject({ suspended: false, changed: true });
     await waitFor(async () => (await deliver(relay.url, transaction('live'), LIVE_KEY)).status === 200, 5_000, 'deliveries again');

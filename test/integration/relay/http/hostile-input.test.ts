@@ -207,7 +207,8 @@ describe('relay against hostile input', () => {
     for (const s of streams) cleanups.push(() => s.close());
     expect(streams.map((s) => s.status)).toEqual([200, 200]);
     const third = await get(`${relay.url}/v1/events`, token);
-    expect(third.status).toBe(503);
+    expect(third.status).toBe(429);
+    expect(third.json).toMatchObject({ error: { code: 'RATE_LIMITED' } });
     expect(third.body).toMatch(/already holds 2 event streams \(maxStreamsPerToken\)/);
     const another = await SseClient.connect(`${relay.url}/v1/events`, other.token);
     cleanups.push(() => another.close());

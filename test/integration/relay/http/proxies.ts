@@ -6,6 +6,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,7 +193,7 @@ export async function startCaddy(
 /** The root certificate of Caddy's own CA (`tls internal`) for a Caddy started by startCaddy in `dir`. */
 export const caddyInternalRoot = (dir: string) => join(dir, 'caddy-data/pki/authorities/local/root.crt');
 
-export type HttpsResult = { status: number; body: string };
+export type HttpsResult = { status: number; body: string; headers: IncomingHttpHeaders };
 
 /** One HTTPS request to the proxy, as the service or a till makes it (the proxy's certificate trusted). */
 export function httpsRequest(
@@ -215,7 +216,7 @@ export function httpsRequest(
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
       },
     );
     req.on('error', reject);

@@ -139,16 +139,16 @@ describePg('relay on PostgreSQL: two instances, two merchants', () => {
     }
   });
 
-  it('caps streams per token and per merchant on each instance (503, other merchants unaffected)', async () => {
+  it('caps streams per token and per merchant on each instance (429, other merchants unaffected)', async () => {
     const extra = await createToken(pool, 'MCH_beta', 'back-office');
     // The main beta token already has two streams on instance 0 (the tests above): one more reaches its cap of 3.
     expect((await stream(instances[0]!, tokens.MCH_beta, '?after=1000')).status).toBe(200);
-    expect((await stream(instances[0]!, tokens.MCH_beta, '?after=1000')).status).toBe(503);
+    expect((await stream(instances[0]!, tokens.MCH_beta, '?after=1000')).status).toBe(429);
     await sleep(1_500); // the new token reaches every instance
     // Another till of the same merchant: streams 4 and 5 of the merchant's cap of 5, then refused.
     expect((await stream(instances[0]!, extra, '?after=1000')).status).toBe(200);
     expect((await stream(instances[0]!, extra, '?after=1000')).status).toBe(200);
-    expect((await stream(instances[0]!, extra, '?after=1000')).status).toBe(503);
+    expect((await stream(instances[0]!, extra, '?after=1000')).status).toBe(429);
     expect((await stream(instances[1]!, extra, '?after=1000')).status).toBe(200);
     expect((await stream(instances[0]!, tokens.MCH_alpha, '?after=1000')).status).toBe(200);
   });

@@ -77,7 +77,7 @@ describe('group commit', () => {
     await expect(submit(committer, delivery('late'))).rejects.toThrow(/shutting down/);
   });
 
-  it('a group that fails on one delivery is committed one by one: that one fails (503), the rest are stored once, summary included', async () => {
+  it('a group that fails on one delivery is committed one by one: that one fails (its own row: not instance-wide, so 500), the rest are stored once, summary included', async () => {
     const commits: number[] = [];
     const { dir, committer } = committerIn((_outcomes, size) => commits.push(size));
     const sale = (reference: string): Delivery => ({
@@ -93,6 +93,7 @@ describe('group commit', () => {
 
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect((settled[2] as PromiseRejectedResult).reason).toBeInstanceOf(CommitError);
+    expect(((settled[2] as PromiseRejectedResult).reason as CommitError).instanceWide).toBe(false);
     expect(settled.flatMap((s) => (s.status === 'fulfilled' && s.value.kind === 'accepted' ? [s.value.seq] : []))).toEqual([1, 2, 3]);
     // Committed one by one after the group rolled back, announced together before any is answered.
     expect(commits).toEqual([3]);

@@ -1,0 +1,170 @@
+/**
+ * One merchant's refusals never take an instance out for the others, through relay/docs/proxies.md's
+ * two-instance nginx and Caddy configs as written (test/integration/relay/http/proxies.ts reads them), in
+ * front of two relays on one PostgreSQL database:
+ * - a suspended merchant whose deliveries the service keeps retrying: it is answered the relay's own 403
+ *   MERCHANT_SUSPENDED through the proxy (not the proxy's 502), and every other merchant's delivery is 200;
+ * - a till over its token's stream share, asking again and again: 429 RATE_LIMITED with Retry-After through
+ *   the proxy, and every other merchant's delivery is 200.
+ * With 503 for these answers and nginx's default max_fails=1, nginx set each instance aside in turn and
+ * answered everyone "502 no live upstreams". Skipped by name where nginx-light, caddy, openssl or
+ * PostgreSQL 15 is absent.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { addKey, addMerchant, createToken, openPgPool, setSuspended } from '../../../../relay/store/pg/index.js';
+import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
+import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
+import { removeDir, tempDir } from '../../../support/temp-dir.js';
+import { waitFor } from '../../../support/wait-for.js';
+import { deliver, signedHeaders, transaction, webhookBody } from '../helpers.js';
+import { CADDY, docBlocks, httpsRequest, NGINX, OPENSSL, selfSignedCert, startCaddy, startNginx, type Proxy } from './proxies.js';
+
+const KEYS = {
+  MCH_noisy: { publicId: 'pk_live_Noisy0001', secret: `sk_live_${'NoisySecret00000000001'}` },
+  MCH_calm1: { publicId: 'pk_live_Calm10001', secret: `sk_live_${'Calm1Secret00000000001'}` },
+  MCH_calm2: { publicId: 'pk_live_Calm20001', secret: `sk_live_${'Calm2Secret00000000001'}` },
+} as const;
+type Merchant = keyof typeof KEYS;
+const CALM: Merchant[] = ['MCH_calm1', 'MCH_calm2'];
+
+const KINDS = [
+  { name: 'nginx', binary: NGINX, language: 'nginx' as const, start: startNginx },
+  { name: 'Caddy', binary: CADDY, language: 'caddyfile' as const, start: startCaddy },
+];
+
+function signed(merchant: Merchant): { body: string; headers: Record<string, string> } {
+  const body = webhookBody(transaction('live'));
+  return { body, headers: { 'content-type': 'application/json', ...signedHeaders(body, KEYS[merchant]) } };
+}
+
+describePg('one merchant refused behind the documented proxies', () => {
+  const cluster = usePgCluster();
+  const dir = tempDir('proxy-tenants');
+  const instances: RunningRelay[] = [];
+  const proxies: Proxy[] = [];
+  const tokens = {} as Record<Merchant, string>;
+  let pool: pg.Pool;
+  let tls: { cert: string; key: string; ca: Buffer };
+
+  beforeAll(async () => {
+    if (!OPENSSL || (!NGINX && !CADDY)) return;
+    tls = selfSignedCert(dir);
+    const url = await cluster().createDatabase();
+    const masterKey = randomBytes(32);
+    pool = await openPgPool(url, 2);
+    for (const m of Object.keys(KEYS) as Merchant[]) {
+      await addMerchant(pool, m);
+      await addKey(pool, masterKey, m, KEYS[m].publicId, KEYS[m].secret);
+      tokens[m] = await createToken(pool, m, 'front-counter');
+    }
+    for (let i = 0; i < 2; i++) {
+      instances.push(await startRelay({ databaseUrl: url, masterKey, config: { maxStreamsPerToken: 1 }, log: () => {} }));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of proxies) await p.stop();
+    for (const r of instances) await r.close();
+    await pool?.end();
+    removeDir(dir);
+  });
+
+  /**
+   * The calm merchants deliver `count` each, one after another, while `noise` runs over and over; returns
+   * their failed deliveries (each with the status it got) and the noisy answers' statuses.
+   */
+  async function whileNoisy(proxy: Proxy, count: number, noise: () => Promise<number>) {
+    let calmDone = false;
+    const noisy: number[] = [];
+    const noisyLoops = Array.from({ length: 4 }, async () => {
+      while (!calmDone) noisy.push(await noise());
+    });
+    const failures: string[] = [];
+    try {
+      await Promise.all(
+        CALM.map(async (m) => {
+          for (let i = 0; i < count; i++) {
+            const d = signed(m);
+            const answer = await httpsRequest(proxy, tls.ca, '/v1/webhooks', { method: 'POST', headers: d.headers, body: d.body });
+            if (answer.status !== 200) failures.push(`${m}: ${answer.status} ${answer.body.slice(0, 120)}`);
+          }
+        }),
+      );
+    } finally {
+      calmDone = true;
+      await Promise.all(noisyLoops);
+    }
+    return { failures, noisy };
+  }
+
+  for (const kind of KINDS) {
+    const present = Boolean(kind.binary && OPENSSL);
+    describe.skipIf(!present)(`${kind.name}${present ? '' : ' (skipped: not installed)'}`, () => {
+      it('a suspended merchant retried by the service: 403 MERCHANT_SUSPENDED through the proxy, 0 failures for the others', async () => {
+        const proxy = await kind.start(
+          docBlocks(kind.language)[1] as string,
+          dir,
+          instances.map((r) => new URL(r.url).host),
+          tls,
+        );
+        proxies.push(proxy);
+        await setSuspended(pool, 'MCH_noisy', true);
+        try {
+          for (const r of instances) {
+            await waitFor(async () => (await deliver(r.url, transaction('live'), KEYS.MCH_noisy)).status === 403, 10_000, 'the suspension');
+          }
+          const { failures, noisy } = await whileNoisy(proxy, 40, async () => {
+            const d = signed('MCH_noisy');
+            const answer = await httpsRequest(proxy, tls.ca, '/v1/webhooks', { method: 'POST', headers: d.headers, body: d.body });
+            if (answer.status === 403) expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'MERCHANT_SUSPENDED' } });
+            return answer.status;
+          });
+          expect(failures, 'other merchants’ failed deliveries').toEqual([]);
+          expect(noisy.length).toBeGreaterThan(20);
+          expect(new Set(noisy), 'the suspended merchant is answered by the relay, not the proxy').toEqual(new Set([403]));
+        } finally {
+          await setSuspended(pool, 'MCH_noisy', false);
+        }
+      }, 120_000);
+
+      it('a till over its stream share asking again and again: 429 with Retry-After, 0 failures for the others', async () => {
+        const proxy = await kind.start(
+          docBlocks(kind.language)[1] as string,
+          dir,
+          instances.map((r) => new URL(r.url).host),
+          tls,
+        );
+        proxies.push(proxy);
+        // The token's one stream on each instance, held open straight to the instances.
+        const held = instances.map((r) =>
+          fetch(`${r.url}/v1/events?after=1000000`, { headers: { authorization: `Bearer ${tokens.MCH_noisy}` } }),
+        );
+        const opened = await Promise.all(held);
+        try {
+          for (const o of opened) expect(o.status).toBe(200);
+          const retryAfter: string[] = [];
+          const { failures, noisy } = await whileNoisy(proxy, 40, async () => {
+            const res = await fetchThrough(proxy);
+            if (res.status === 429) retryAfter.push(String(res.headers['retry-after']));
+            return res.status;
+          });
+          expect(failures, 'other merchants’ failed deliveries').toEqual([]);
+          expect(noisy.length).toBeGreaterThan(20);
+          expect(new Set(noisy), 'the till is answered by the relay, not the proxy').toEqual(new Set([429]));
+          expect(Number(retryAfter[0])).toBeGreaterThan(0);
+        } finally {
+          for (const o of opened) await o.body?.cancel();
+        }
+      }, 120_000);
+
+      /** One stream request by the noisy till through the proxy. */
+      function fetchThrough(proxy: Proxy) {
+        return httpsRequest(proxy, tls.ca, '/v1/events?after=1000000', {
+          headers: { authorization: `Bearer ${tokens.MCH_noisy}`, accept: 'text/event-stream' },
+        });
+      }
+    });
+  }
+});
