@@ -66,8 +66,8 @@ export const relayConfigSchema = z
       .min(1024)
       .max(16 * 1024 * 1024)
       .default(64 * 1024),
-    /** SSE heartbeat period; at most 15 s. */
-    heartbeatSeconds: z.number().min(0.05).max(15).default(15),
+    /** SSE heartbeat period: tills take a stream silent for 12 s as dead (relay-client.ts), so at most 10 s. */
+    heartbeatSeconds: z.number().min(0.05).max(10).default(5),
     /** Largest number of deliveries committed together. */
     groupCommitMaxBatch: z.number().int().min(1).max(10_000).default(512),
     /** Extra wait before a group commit to gather more deliveries (0: gather what arrived in the same tick). */

@@ -62,6 +62,8 @@ class RelayHttpError extends Error {
   }
 }
 
+/** A silent stream is dead (a dropped network says nothing): the relay beats every 5 s, so this is two or more missed. */
+export const HEARTBEAT_TIMEOUT_MS = 12_000;
 export class RelayClient {
   private readonly agent: Agent;
   private readonly cursor: RelayCursor;
@@ -77,7 +79,7 @@ export class RelayClient {
     this.agent = new Agent({
       connect: { timeout: o.connectTimeoutMs ?? 5_000 },
       headersTimeout: o.connectTimeoutMs ?? 5_000,
-      bodyTimeout: o.heartbeatTimeoutMs ?? 45_000,
+      bodyTimeout: o.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS,
     });
     this.cursor = new RelayCursor(o.db, o.log, o.environment, o.relayUrl);
   }
