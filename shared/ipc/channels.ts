@@ -32,6 +32,7 @@ export const IPC_CHANNEL_NAMES = [
   'settings:setEnvironment',
   'payments:resolveAccount',
   'payments:charge',
+  'payments:similar',
   'payments:get',
   'payments:stopWaiting',
   'payments:pending',

@@ -63,6 +63,23 @@ export const paymentViewSchema = z.object({
 });
 export type PaymentView = z.infer<typeof paymentViewSchema>;
 
+/** An earlier payment like the one about to be charged: what the duplicate question shows, nothing more. */
+export const similarPaymentSchema = z.object({
+  /** Open (no result yet: it may still reach the customer) or PAID. */
+  state: z.enum(['open', 'paid']),
+  amount: wireAmount,
+  msisdn: z.string(),
+  /** When it was started (open) or paid (PAID), ISO. */
+  at: z.string(),
+  /** Who started it (null: nobody was signed in, or the other till did not say). */
+  startedBy: z.string().nullable(),
+  /** The till it was taken at, by name (null: a till whose name this till does not know). */
+  tillName: z.string().nullable(),
+  /** Taken at this till. */
+  thisTill: z.boolean(),
+});
+export type SimilarPayment = z.infer<typeof similarPaymentSchema>;
+
 export const paymentChannels = {
   'payments:resolveAccount': {
     request: z.object({ msisdn: z.string().max(32), network: z.string().max(16) }).strict(),
@@ -97,6 +114,15 @@ export const paymentChannels = {
      */
     request: z.object({ id: z.string().max(64), send: z.enum(['keep', 'stop']).optional() }).strict(),
     response: paymentViewSchema.nullable(),
+  },
+  /**
+   * Before a charge: an earlier payment of the whole shop to this number for this amount (open at this
+   * till, or PAID in the last few minutes here or at a till whose results this till receives), whoever
+   * started it and whatever the caller's History shows; null: none. Only what the question needs is told.
+   */
+  'payments:similar': {
+    request: z.object({ msisdn: z.string().max(32), amount: z.string().max(16) }).strict(),
+    response: z.object({ earlier: similarPaymentSchema.nullable() }),
   },
   /** This till's payments in the active environment that have no final state yet (newest first). */
   'payments:pending': {

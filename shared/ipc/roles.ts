@@ -52,6 +52,7 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'audit:exportCsv': OWNER,
   'payments:resolveAccount': SELLERS,
   'payments:charge': SELLERS,
+  'payments:similar': SELLERS,
   'payments:get': SELLERS,
   'payments:stopWaiting': SELLERS,
   'payments:pending': SELLERS,

@@ -7,15 +7,19 @@ import { resolveResponseSchema } from '../../../shared/wire/initialize.js';
 import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { cashierScope, inScope, visiblePayment } from '../history/index.js';
-import { AccountNames, messageForServiceError, toPaymentView } from '../payments/index.js';
+import { AccountNames, messageForServiceError, SimilarPayments, toPaymentView, type SimilarFound } from '../payments/index.js';
+import { CoreError } from '../errors.js';
+import { formatAmount, MoneyError, parseAmount } from '../../../shared/money.js';
+import type { SimilarPayment } from '../../../shared/ipc/contract.js';
 
 /** What the Charge and Waiting screens' channels use of the core. */
-export type PaymentsDeps = Pick<CoreContext, 'settings' | 'signIn' | 'shifts' | 'engine' | 'repo' | 'client' | 'configFor' | 'now'>;
+export type PaymentsDeps = Pick<CoreContext, 'db' | 'settings' | 'signIn' | 'shifts' | 'engine' | 'repo' | 'client' | 'configFor' | 'now'>;
 
 /** `payments:settle` is with settling by hand (settle.ts). */
 export function paymentHandlers(ctx: PaymentsDeps): HandlerMap<Exclude<ChannelsOf<'payments'>, 'payments:settle'>> {
   const active = () => ctx.settings.settings.active;
   const names = new AccountNames(ctx.now);
+  const similar = new SimilarPayments(ctx.db);
   return {
     'payments:resolveAccount': ({ msisdn, network }) => resolveAccount(ctx, names, msisdn, network),
 
@@ -26,6 +30,13 @@ export function paymentHandlers(ctx: PaymentsDeps): HandlerMap<Exclude<ChannelsO
       const startedBy = person ? { id: person.id, name: person.name, shiftId: ctx.shifts.openOf(person.id) } : null;
       const customerName = lookedUpName(names, active(), request.msisdn, request.network);
       return ctx.engine.charge(active(), { ...request, customerName }, startedBy);
+    },
+
+    // The whole shop's, whatever the caller's History shows: a second prompt charges twice whoever sent the first.
+    'payments:similar': async ({ msisdn, amount }) => {
+      const { number, pesewas } = similarQuestion(msisdn, amount);
+      const found = similar.find(active(), number, pesewas, ctx.now());
+      return { earlier: found ? similarView(found, ctx.settings.settings.tillName) : null };
     },
 
     // A cashier: only payments of their own open shift (history/cashier-scope.ts); any other is as an unknown id.
@@ -46,6 +57,29 @@ export function paymentHandlers(ctx: PaymentsDeps): HandlerMap<Exclude<ChannelsO
           .map(toPaymentView),
       };
     },
+  };
+}
+
+function similarQuestion(msisdn: string, amount: string): { number: string; pesewas: number } {
+  try {
+    return { number: normaliseMsisdn(msisdn).msisdn, pesewas: parseAmount(amount) };
+  } catch (error) {
+    if (error instanceof PhoneError) throw new CoreError('INVALID_REQUEST', error.message, 'msisdn');
+    if (error instanceof MoneyError) throw new CoreError('INVALID_REQUEST', error.message, 'amount');
+    throw error;
+  }
+}
+
+/** Only what the question needs: no reference, fee or description of a payment the caller may not see in History. */
+function similarView(found: SimilarFound, ownTillName: string): SimilarPayment {
+  return {
+    state: found.state,
+    amount: formatAmount(found.amount),
+    msisdn: found.msisdn,
+    at: new Date(found.at).toISOString(),
+    startedBy: found.startedBy,
+    tillName: found.thisTill ? ownTillName.trim() || null : found.tillName,
+    thisTill: found.thisTill,
   };
 }
 

@@ -5,6 +5,8 @@ export { handReferenceOf } from './hand-result.js';
 export type { EngineDeps } from './payment-engine-deps.js';
 export { PaymentEngine } from './payment-engine.js';
 export { PaymentsRepo, toPaymentView, toPaymentViewAt } from './payments-repo.js';
+export { RECENT_PAID_MS, SimilarPayments } from './similar-payments.js';
+export type { SimilarFound } from './similar-payments.js';
 export type { PaymentRow } from './payments-repo.js';
 export { createServiceClient } from './service-client.js';
 export type { ServiceClient, ServiceCredentials } from './service-client.js';

@@ -4,33 +4,24 @@
  * already has one awaiting its answer or PAID a few minutes ago for the same amount. Each needs an
  * explicit yes; Enter on the question means "No, go back".
  */
-import { isOpen } from '../../../shared/domain';
-import type { CounterSettings, PaymentView } from '../../../shared/ipc/contract';
+import type { CounterSettings, SimilarPayment } from '../../../shared/ipc/contract';
 import { formatGhs, parseAmount } from '../../../shared/money';
 import { call } from '../api';
 import type { AccountLookup } from './use-account-name';
-
-/** A PAID payment this recent, same number and amount, makes a new prompt suspicious. */
-export const RECENT_PAID_MS = 5 * 60_000;
 
 export type ChargeCheck =
   | { kind: 'amount-low'; pesewas: number; bound: number }
   | { kind: 'amount-high'; pesewas: number; bound: number }
   | { kind: 'no-account'; message: string }
-  | { kind: 'duplicate'; earlier: PaymentView };
+  | { kind: 'duplicate'; earlier: SimilarPayment };
 export type CheckKind = ChargeCheck['kind'];
 
-/** The earlier payment to this number for this amount that is still awaiting a result, or PAID recently. */
-export async function earlierPayment(msisdn: string, amount: string, now: number): Promise<PaymentView | null> {
-  const { items } = await call('history:search', { query: msisdn, page: 0, pageSize: 20 });
-  return (
-    items.find(
-      (p) =>
-        p.msisdn === msisdn &&
-        p.amount === amount &&
-        (isOpen(p.state) || (p.state === 'success' && now - Date.parse(p.completedAt ?? p.updatedAt) < RECENT_PAID_MS)),
-    ) ?? null
-  );
+/**
+ * The earlier payment to this number for this amount, anywhere in the shop, that is still open or was PAID
+ * a few minutes ago. The core decides it (`payments:similar`): a cashier's History shows only their own shift.
+ */
+export async function earlierPayment(msisdn: string, amount: string): Promise<SimilarPayment | null> {
+  return (await call('payments:similar', { msisdn, amount })).earlier;
 }
 
 type Sale = { msisdn: string; amount: string };
@@ -50,8 +41,8 @@ export async function nextCheck(
   if (lookup.state === 'none' && lookup.noAccount && !accepted.includes('no-account'))
     return { kind: 'no-account', message: lookup.message };
   if (!accepted.includes('duplicate')) {
-    // If the history cannot be read, charging goes on: the service still refuses a true duplicate request.
-    const earlier = await earlierPayment(sale.msisdn, sale.amount, Date.now()).catch(() => null);
+    // If the core cannot answer, charging goes on: the service still refuses a true duplicate request.
+    const earlier = await earlierPayment(sale.msisdn, sale.amount).catch(() => null);
     if (earlier) return { kind: 'duplicate', earlier };
   }
   return null;

@@ -4,6 +4,7 @@ import { formatGhs } from '../../../shared/money';
 import { dateTime, ghs, phone } from '../format';
 import { PaymentStatus } from '../components/payment-status';
 import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import type { SimilarPayment } from '../../../shared/ipc/contract';
 import { amountQuestion, type ChargeCheck } from './charge-checks';
 import '../components/components.css';
 
@@ -39,15 +40,19 @@ function Question({ check, timeZone }: { check: ChargeCheck; timeZone: string })
   return (
     <>
       <p>
-        This number already has a payment of <strong>{ghs(p.amount)}</strong> from {dateTime(p.createdAt, timeZone)}:{' '}
-        <PaymentStatus state={p.state} />
+        This number already has a payment of <strong>{ghs(p.amount)}</strong> from {dateTime(p.at, timeZone)}:{' '}
+        <PaymentStatus state={p.state === 'paid' ? 'success' : 'awaiting_customer'} />
       </p>
-      <p>
-        Prompting {phone(p.msisdn)} again could charge the customer twice. Check with them first
-        {p.reference ? ` (reference ${p.reference})` : ''}.
-      </p>
+      <p data-testid="confirm-started-by">{startedWhere(p)}</p>
+      <p>Prompting {phone(p.msisdn)} again could charge the customer twice. Check with them first.</p>
     </>
   );
+}
+
+/** Who started the earlier payment and at which till, as far as this till knows. */
+function startedWhere(p: SimilarPayment): string {
+  const who = p.startedBy ? `Started by ${p.startedBy}` : 'Started';
+  return `${who} at ${p.thisTill ? 'this till' : 'another till'}${p.tillName ? ` (${p.tillName})` : ''}.`;
 }
 
 export function ConfirmCharge({ check, timeZone, onYes, onNo }: Props) {
