@@ -6,6 +6,9 @@
  * own shift, and a second prompt charges the customer twice whoever sent the first.
  */
 import { OPEN_STATES, type Environment, type PaymentState } from '../../../shared/domain.js';
+
+/** Payments whose prompt may still reach the customer: open ones, and those that may have reached the service unanswered. */
+const MAY_STILL_CHARGE: readonly PaymentState[] = [...OPEN_STATES, 'unconfirmed'];
 import { sqlList } from '../../../shared/sql-list.js';
 import type { Db } from '../storage/index.js';
 
@@ -54,7 +57,7 @@ export class SimilarPayments {
     this.own = db.prepare(
       `SELECT state, amount, msisdn, created_at, completed_at, updated_at, till_id, staff_name FROM payments
        WHERE environment = @environment AND msisdn = @msisdn AND amount = @amount
-         AND (state IN (${sqlList(OPEN_STATES)}) OR (state = 'success' AND coalesce(completed_at, updated_at) >= @since))
+         AND (state IN (${sqlList(MAY_STILL_CHARGE)}) OR (state = 'success' AND coalesce(completed_at, updated_at) >= @since))
        ORDER BY state = 'success', created_at DESC LIMIT 1`,
     );
     // Results that are not one of this till's payments: another till's, as the relay delivered them.

@@ -78,6 +78,11 @@ describe('payments:similar, two cashiers at one till', () => {
       thisTill: true,
     });
     expect((await similar('2.00')).earlier).toBeNull();
+    // Ended unconfirmed (it may have reached the service, unanswered): its prompt may still come, so it still asks.
+    withDb((db) => db.prepare("UPDATE payments SET state = 'unconfirmed' WHERE id = 'AMA-WAIT'").run());
+    expect((await similar()).earlier).toMatchObject({ state: 'open', startedBy: 'Ama' });
+    withDb((db) => db.prepare("UPDATE payments SET state = 'not_sent' WHERE id = 'AMA-WAIT'").run());
+    expect((await similar()).earlier).toBeNull();
     expect((await similar('1.00', '0241234568')).earlier).toBeNull();
   });
 
