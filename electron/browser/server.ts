@@ -39,8 +39,10 @@ export type BrowserServer = {
   launchUrl(): string;
   /** The secret a second `npm start` shows to get a launch link (kept in the user-only runtime file). */
   control: string;
-  /** Open event streams (tests wait for the page's). */
+  /** Open event streams. */
   streams(): number;
+  /** Resolves once a page has its event stream open (events sent before then reach no page). */
+  streaming(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -74,6 +76,10 @@ async function invoke(core: CoreSurface, req: IncomingMessage, res: ServerRespon
 /** The core's events to every open event stream (the page's `on`). */
 function eventStreams(core: CoreSurface) {
   const streams = new Set<ServerResponse>();
+  let opened: () => void = () => undefined;
+  const firstOpen = new Promise<void>((ok) => {
+    opened = ok;
+  });
   const offs = IPC_EVENT_NAMES.map((name) =>
     core.on(name, (payload: unknown) => {
       const frame = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
@@ -90,9 +96,11 @@ function eventStreams(core: CoreSurface) {
       res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
       res.write(': open\n\n');
       streams.add(res);
+      opened();
       req.on('close', () => streams.delete(res));
     },
     count: () => streams.size,
+    firstOpen: () => firstOpen,
     close() {
       clearInterval(heartbeat);
       for (const off of offs) off();
@@ -160,6 +168,7 @@ export async function startBrowserServer(core: CoreSurface, rendererDir: string,
     launchUrl: launch,
     control,
     streams: streams.count,
+    streaming: streams.firstOpen,
     close: () =>
       new Promise<void>((ok) => {
         streams.close();

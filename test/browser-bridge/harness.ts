@@ -1,20 +1,20 @@
 /**
  * The browser-test harness: a real till core in this process (fresh data folder, the real keychain,
- * its embedded sandbox and relay on loopback), the built renderer served on 127.0.0.1, and Debian's
- * Chromium driven by playwright-core. `window.momo` in the page forwards every call to the core
- * through `exposeBinding`, and every core event is pushed into the page, so the screens run exactly
- * as they do over Electron IPC.
+ * its embedded sandbox and relay on loopback), and Debian's Chromium driven by playwright-core on
+ * browser mode's own server (electron/browser): the page opens the launch link, trades it for the
+ * session cookie, and its `window.momo` calls the core over HTTP and hears its events over the event
+ * stream, the path `npm start` takes in browser mode.
  */
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { IPC_EVENTS, type IpcChannel } from '../../shared/ipc/contract.js';
-import type { IpcEnvelope } from '../../shared/ipc/channels.js';
+import type { IpcChannel } from '../../shared/ipc/contract.js';
 import { createTillCore } from '../../electron/core/index.js';
+import { startBrowserServer } from '../../electron/browser/index.js';
 import { SCREENSHOTS_DIR } from '../support/screenshots.js';
-import { installMomoBridge } from './init-script.js';
-import { serveRenderer, type StaticServer } from './static-server.js';
+
+export type StaticServer = { url: string; close(): Promise<void> };
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -59,9 +59,21 @@ export async function openTill(
   firstStart: 'skip' | 'show' = 'skip',
 ): Promise<Till & { server: StaticServer }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'momo-till-browser-'));
+  // The desktop app's policies by default (LIVE allowed): a test of browser mode's own passes shell: 'browser'.
   const core = await createTillCore({ dataDir, log: () => undefined, ...coreOptions });
-  const server = await serveRenderer(rendererDir);
-  const origin = new URL(server.url).origin;
+  // The core's answer, held while a test holds a channel (a slow answer, without timers).
+  const held = new Map<string, Promise<void>>();
+  const transport = await startBrowserServer(
+    {
+      answer: async (channel, payload) => {
+        await held.get(channel);
+        return core.answer(channel, payload);
+      },
+      on: core.on,
+    },
+    rendererDir,
+  );
+  const server: StaticServer = { url: `${transport.origin}/`, close: () => transport.close() };
   const context = await browser.newContext({ viewport: { width: 1024, height: 600 }, acceptDownloads: true });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -69,28 +81,9 @@ export async function openTill(
     if (m.type() === 'error') problems.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(e.message));
-
-  // As over Electron IPC: only our own page may call the core, which checks and validates the call and answers with the same envelope.
-  const held = new Map<string, Promise<void>>();
-  await page.exposeBinding('__momoInvoke', async (source, channel: string, payload: unknown): Promise<IpcEnvelope> => {
-    if (new URL(source.frame.url()).origin !== origin) {
-      return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This window may not call the till.' } };
-    }
-    await held.get(channel);
-    return core.answer(channel, payload);
-  });
-  await page.addInitScript(installMomoBridge);
-  const unsubscribe = IPC_EVENTS.map((event) =>
-    core.on(event, (payload) => {
-      page
-        .evaluate(([e, p]) => (window as unknown as { __momoEmit?: (e: string, p: unknown) => void }).__momoEmit?.(e, p), [
-          event,
-          payload,
-        ] as const)
-        .catch(() => undefined);
-    }),
-  );
-  await page.goto(server.url);
+  await page.goto(transport.launchUrl());
+  // Events reach the page once its stream is open.
+  await transport.streaming();
   if (firstStart === 'skip') await page.getByRole('button', { name: 'Skip for now' }).click();
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
 
@@ -123,7 +116,6 @@ export async function openTill(
       await page.reload();
     },
     close: async () => {
-      for (const off of unsubscribe) off();
       await context.close().catch(() => undefined);
       await core.close();
       await server.close();
