@@ -15,6 +15,7 @@ import { RELAY_TOKEN } from '../../../shared/relay-wire.js';
 import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-util.js';
 import { hashRelayToken, type LogFn } from '../../ops/index.js';
 import type { OwnerLink, RelayStore, TillIdentity } from '../../store/index.js';
+import { sendSuspended } from '../refusals.js';
 import { neutralise } from './figures.js';
 
 /** A viewer token: `ov_` + 32 random bytes, base64url. Never logged, never in a URL the browser sends. */
@@ -136,6 +137,11 @@ export function createOwnerLinksApi(deps: OwnerLinksDeps) {
       sendError(res, 401, 'UNAUTHENTICATED', 'A valid relay token is required (Authorization: Bearer rt_…)', {
         'www-authenticate': 'Bearer realm="momo-relay"',
       });
+      return true;
+    }
+    // A suspended merchant's tills make, list and change no links until it is resumed.
+    if (till.suspended) {
+      sendSuspended(res);
       return true;
     }
     const failed = (err: unknown) => {
