@@ -3,61 +3,25 @@
  * SQL, the rows stored by reference and built into the CSV at export, payments still awaiting their result
  * listed in it but never counted, local date and time columns, receipt numbers, a byte-order mark.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../../../electron/core/storage/database.js';
-import { DayClose } from '../../../../electron/core/day/day-close.js';
+import { describe, expect, it } from 'vitest';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
-import { PaymentsRepo } from '../../../../electron/core/payments/payments-repo.js';
-import { TransactionsStore } from '../../../../electron/core/takings/transactions-store.js';
-import { paymentRow } from '../../../support/payment-rows.js';
-import { openTempTillDb } from '../../../support/temp-till-db.js';
-import { dayResult, merchantRef } from '../../../support/day-rows.js';
+import { merchantRef } from '../../../support/day-rows.js';
+import { dayTill } from '../../../support/day-till.js';
 
 const TZ = 'Africa/Lagos'; // one hour ahead of UTC: local columns differ from completed_at
 const T0 = Date.parse('2026-11-22T22:30:00Z');
-let db: Db;
-let close: () => void;
-let now = T0;
-let store: TransactionsStore;
-let repo: PaymentsRepo;
-let day: DayClose;
-beforeEach(() => {
-  ({ db, close } = openTempTillDb('momo-day-csv-'));
-  now = T0;
-  store = new TransactionsStore(db, TZ);
-  repo = new PaymentsRepo(db);
-  day = new DayClose(
-    db,
-    () => now,
-    () => ({ id: 'TFRONT1', name: 'Front counter' }),
-  );
-});
-afterEach(() => close());
-
-function started(id: string, at: number, overrides: Parameters<typeof paymentRow>[1] = {}) {
-  repo.insert(
-    paymentRow(id, {
-      merchant_ref: merchantRef('TFRONT1', id),
-      till_id: 'TFRONT1',
-      state: 'awaiting_customer',
-      created_at: at,
-      updated_at: at,
-      ...overrides,
-    }),
-  );
-}
-const result = (ref: string, opts: Parameters<typeof dayResult>[1] = {}) =>
-  store.insert(opts.env ?? 'test', dayResult(ref, { completedAt: new Date(now).toISOString(), ...opts }), null, now);
-const csvRows = (id: number) => day.exportCsv('test', id).csv.slice(1).split('\r\n');
+const t = dayTill('momo-day-csv-', TZ, T0);
+const { started, result } = t;
+const csvRows = (id: number) => t.day.exportCsv('test', id).csv.slice(1).split('\r\n');
 const column = (rows: string[], name: string) => rows[0]?.split(',').indexOf(name) ?? -1;
 
 describe('the Z CSV', () => {
   it('lists PENDING and OVERDUE payments after the counted rows, amount kept, counted_in_totals=no, in no total', () => {
-    started('01P', now - 60_000, { amount: 700, staff_id: 'ama', staff_name: 'Ama', description: 'Milo 400g — 1 tin' });
-    started('01V', now - OVERDUE_AFTER_MS - 1, { amount: 800 });
+    started('01P', t.now - 60_000, { amount: 700, staff_id: 'ama', staff_name: 'Ama', description: 'Milo 400g — 1 tin' });
+    started('01V', t.now - OVERDUE_AFTER_MS - 1, { amount: 800 });
     result('TX1', { amount: '10.00', fee: '0.20', net: '9.80' });
-    now += 1000;
-    const { id, report } = day.close('test', TZ, 0, null);
+    t.now += 1000;
+    const { id, report } = t.day.close('test', TZ, 0, null);
     expect(report.totals).toEqual({ count: 1, succeeded: 1, failed: 0, gross: '10.00', fees: '0.20', net: '9.80' });
     const rows = csvRows(id);
     const [status, counted, amount, date, time] = ['status', 'counted_in_totals', 'amount', 'local_date', 'local_time'].map((c) =>
@@ -81,19 +45,19 @@ describe('the Z CSV', () => {
 
   it('starts with EF BB BF and keeps "Milo 400g — 1 tin" intact in UTF-8', () => {
     result('TX1', { description: 'Milo 400g — 1 tin' });
-    const { id } = day.close('test', TZ, 0, null);
-    const bytes = Buffer.from(day.exportCsv('test', id).csv, 'utf8');
+    const { id } = t.day.close('test', TZ, 0, null);
+    const bytes = Buffer.from(t.day.exportCsv('test', id).csv, 'utf8');
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(bytes.toString('utf8')).toContain(',Milo 400g — 1 tin,');
   });
 
   it('gives the receipt number of a PAID payment of this till, none to another till or a failure', () => {
-    started('01A', now - 60_000, { amount: 1000 });
-    repo.update('01A', { state: 'success' }, now);
+    started('01A', t.now - 60_000, { amount: 1000 });
+    t.repo.update('01A', { state: 'success' }, t.now);
     result('TX_A', { merchantRef: merchantRef('TFRONT1', '01A'), amount: '10.00', fee: '0.20', net: '9.80' });
     result('TX_B', { merchantRef: merchantRef('TBACK02', '01B') });
     result('TX_F', { status: 'FAILED' });
-    const { id } = day.close('test', TZ, 0, null);
+    const { id } = t.day.close('test', TZ, 0, null);
     const rows = csvRows(id);
     const receipt = column(rows, 'receipt_no');
     expect(rows.slice(1, 4).map((r) => [r.split(',')[1], r.split(',')[receipt]])).toEqual([
@@ -107,14 +71,14 @@ describe('the Z CSV', () => {
 describe('a Z stored by reference', () => {
   it('stores no row per ordinary result: the export finds those it counted by their Z, in CSV order', () => {
     for (let i = 0; i < 5; i++) {
-      now += 1000;
+      t.now += 1000;
       result(`TX${5 - i}`, { amount: `${i + 1}.00`, fee: '0.00', net: `${i + 1}.00` });
     }
     result('TX0'); // completed with TX1: the reference orders them
-    const { id } = day.close('test', TZ, 0, null);
-    expect(db.prepare('SELECT lines, rows_kept FROM z_reports WHERE id = ?').get(id)).toEqual({ lines: '[]', rows_kept: 'frozen' });
-    expect(db.prepare('SELECT count(*) AS n FROM z_report_rows').get()).toEqual({ n: 0 });
-    expect(db.prepare('SELECT count(*) AS n FROM transactions WHERE z_report_id = ?').get(id)).toEqual({ n: 6 });
+    const { id } = t.day.close('test', TZ, 0, null);
+    expect(t.db.prepare('SELECT lines, rows_kept FROM z_reports WHERE id = ?').get(id)).toEqual({ lines: '[]', rows_kept: 'frozen' });
+    expect(t.db.prepare('SELECT count(*) AS n FROM z_report_rows').get()).toEqual({ n: 0 });
+    expect(t.db.prepare('SELECT count(*) AS n FROM transactions WHERE z_report_id = ?').get(id)).toEqual({ n: 6 });
     expect(
       csvRows(id)
         .slice(1, 8)
@@ -124,21 +88,21 @@ describe('a Z stored by reference', () => {
 
   it('exports a Z closed before migration 18 (rows_kept each) from its row per line, in their order, late as each row says', () => {
     for (const ref of ['TX1', 'TX2', 'TX3']) {
-      now += 1000;
+      t.now += 1000;
       result(ref);
     }
     // Its report as stored before arrivedAfterClose existed; its rows in the order that Z's close wrote them.
-    const { arrivedAfterClose: _, ...report } = { ...day.xReport('test', TZ), kind: 'z', number: 1, label: 'Z-0001' };
-    const z = db
+    const { arrivedAfterClose: _, ...report } = { ...t.day.xReport('test', TZ), kind: 'z', number: 1, label: 'Z-0001' };
+    const z = t.db
       .prepare("INSERT INTO z_reports (environment, number, closed_at, report, lines) VALUES ('test', 1, ?, ?, '[]')")
-      .run(now, JSON.stringify(report));
+      .run(t.now, JSON.stringify(report));
     const id = Number(z.lastInsertRowid);
-    db.prepare('UPDATE transactions SET z_report_id = ?').run(id);
-    const row = db.prepare('INSERT INTO z_report_rows (z_report_id, seq, reference, late, line) VALUES (?, ?, ?, ?, NULL)');
+    t.db.prepare('UPDATE transactions SET z_report_id = ?').run(id);
+    const row = t.db.prepare('INSERT INTO z_report_rows (z_report_id, seq, reference, late, line) VALUES (?, ?, ?, ?, NULL)');
     row.run(id, 1, 'TX3', 0);
     row.run(id, 2, 'TX1', 1);
     row.run(id, 3, 'TX2', 0);
-    expect(db.prepare('SELECT rows_kept FROM z_reports WHERE id = ?').get(id)).toEqual({ rows_kept: 'each' });
+    expect(t.db.prepare('SELECT rows_kept FROM z_reports WHERE id = ?').get(id)).toEqual({ rows_kept: 'each' });
     const rows = csvRows(id);
     const late = column(rows, 'arrived_after_close');
     expect(rows.slice(1, 5).map((r) => [r.split(',')[1], r.split(',')[late]])).toEqual([
@@ -155,7 +119,7 @@ describe('a Z stored by reference', () => {
     result('TX2', { amount: '2.00', fee: '0.04', net: '1.96', cashier: ['ama', 'Ama'] });
     result('TX3', { amount: '3.00', fee: '0.06', net: '2.94', cashier: ['ama', 'Ama'] });
     result('TX4', { status: 'FAILED', amount: '9.00' });
-    const x = day.xReport('test', TZ);
+    const x = t.day.xReport('test', TZ);
     expect(x.openedAt).toBe(new Date(T0 - 3_600_000).toISOString());
     expect(x.byCashier.map((c) => [c.cashierId, c.cashier, c.count, c.succeeded, c.failed, c.gross, c.fees, c.net])).toEqual([
       [null, null, 2, 1, 1, '5.00', '0.10', '4.90'],
@@ -168,11 +132,11 @@ describe('a Z stored by reference', () => {
     expect(x.totals).toEqual({ count: 4, succeeded: 3, failed: 1, gross: '10.00', fees: '0.20', net: '9.80' });
     expect(x.failures.map((f) => f.reference)).toEqual(['TX4']);
     expect(x.settledByHand).toBe(0);
-    expect(day.xReport('live', TZ)).toMatchObject({ openedAt: null, totals: { count: 0 }, byCashier: [], failures: [] });
+    expect(t.day.xReport('live', TZ)).toMatchObject({ openedAt: null, totals: { count: 0 }, byCashier: [], failures: [] });
   });
 
   it("opens the first Z at the earliest start: a payment's start, or another till's completion; never a payment's completion", () => {
-    const opened = () => day.xReport('test', TZ).openedAt;
+    const opened = () => t.day.xReport('test', TZ).openedAt;
     const iso = (ms: number) => new Date(ms).toISOString();
     started('01A', T0 - 9_000_000); // still awaiting its result: no start of a counted row
     expect(opened()).toBeNull();
@@ -186,21 +150,21 @@ describe('a Z stored by reference', () => {
     started('01E', T0 - 8_000_000);
     result('TXE', { merchantRef: merchantRef('TFRONT1', '01E') });
     expect(opened()).toBe(iso(T0 - 8_000_000));
-    expect(day.close('test', TZ, 0, null).report.openedAt).toBe(iso(T0 - 8_000_000));
+    expect(t.day.close('test', TZ, 0, null).report.openedAt).toBe(iso(T0 - 8_000_000));
   });
 
   it('marks a result that arrived after a close as late in its CSV row, as its report lists it, and only that one', () => {
-    started('01W', now - 60_000, { amount: 700 });
+    started('01W', t.now - 60_000, { amount: 700 });
     result('TX1');
-    now += 1000;
-    day.close('test', TZ, 0, null);
-    now += 60_000;
+    t.now += 1000;
+    t.day.close('test', TZ, 0, null);
+    t.now += 60_000;
     result('TXW', { merchantRef: merchantRef('TFRONT1', '01W'), amount: '7.00', fee: '0.14', net: '6.86' });
     result('TX2');
-    now += 1000;
-    const { id, report } = day.close('test', TZ, 1, null);
+    t.now += 1000;
+    const { id, report } = t.day.close('test', TZ, 1, null);
     expect(report.arrivedAfterClose.map((r) => r.reference)).toEqual(['TXW']);
-    expect(db.prepare('SELECT count(*) AS n FROM z_report_rows WHERE z_report_id = ?').get(id)).toEqual({ n: 0 });
+    expect(t.db.prepare('SELECT count(*) AS n FROM z_report_rows WHERE z_report_id = ?').get(id)).toEqual({ n: 0 });
     const rows = csvRows(id);
     const late = column(rows, 'arrived_after_close');
     expect(rows.slice(1, 3).map((r) => [r.split(',')[1], r.split(',')[late]])).toEqual([
@@ -214,12 +178,14 @@ describe('the Z CSV and list, with two tills and two closes', () => {
   // Killed mutants: csvLine's and awaitingRow's `byTill.find(...)` -> `find(() => true)` (every row named after
   // the first till), and the close storing no opened_at (day-close.ts, read back only by list()).
   it('names each row after its own till, counted or awaiting its result', () => {
-    db.prepare("INSERT INTO till_names (till_id, name, seen_at) VALUES ('TBACK02', 'Back room', 1), ('TFRONT1', 'Front counter', 1)").run();
-    started('01P', now - 60_000, { amount: 700 });
+    t.db
+      .prepare("INSERT INTO till_names (till_id, name, seen_at) VALUES ('TBACK02', 'Back room', 1), ('TFRONT1', 'Front counter', 1)")
+      .run();
+    started('01P', t.now - 60_000, { amount: 700 });
     result('TXF', { merchantRef: merchantRef('TFRONT1', '01F'), amount: '3.00', fee: '0.06', net: '2.94' });
     result('TXB', { merchantRef: merchantRef('TBACK02', '01B'), amount: '4.00', fee: '0.08', net: '3.92' });
-    now += 1000;
-    const { id, report } = day.close('test', TZ, 0, null);
+    t.now += 1000;
+    const { id, report } = t.day.close('test', TZ, 0, null);
     expect(report.byTill.map((t) => t.tillName)).toEqual(['Back room', 'Front counter']);
     const rows = csvRows(id);
     const [till, status, merchant] = ['till', 'status', 'merchant_ref'].map((c) => column(rows, c));
@@ -236,9 +202,9 @@ describe('the Z CSV and list, with two tills and two closes', () => {
   });
 
   it('closes a day that only has a payment awaiting its result: its row names this till as Settings do, in no total', () => {
-    started('01P', now - 60_000, { amount: 700 });
-    now += 1000;
-    const { id, report } = day.close('test', TZ, 0, null);
+    started('01P', t.now - 60_000, { amount: 700 });
+    t.now += 1000;
+    const { id, report } = t.day.close('test', TZ, 0, null);
     expect(report.byTill).toEqual([]);
     const rows = csvRows(id);
     const [till, status, counted] = ['till', 'status', 'counted_in_totals'].map((c) => column(rows, c)) as [number, number, number];
@@ -249,15 +215,15 @@ describe('the Z CSV and list, with two tills and two closes', () => {
 
   it('lists each Z opened where the one before it closed', () => {
     result('TX1');
-    now += 1000;
-    const first = day.close('test', TZ, 0, null);
-    now += 60_000;
+    t.now += 1000;
+    const first = t.day.close('test', TZ, 0, null);
+    t.now += 60_000;
     result('TX2');
-    now += 1000;
-    day.close('test', TZ, 1, null);
-    const [z2, z1] = [...day.list('test')].sort((a, b) => b.number - a.number);
+    t.now += 1000;
+    t.day.close('test', TZ, 1, null);
+    const [z2, z1] = [...t.day.list('test')].sort((a, b) => b.number - a.number);
     expect(z1?.closedAt).toBe(first.report.at);
     expect(z2?.openedAt).toBe(z1?.closedAt);
-    expect(z2?.closedAt).toBe(new Date(now).toISOString());
+    expect(z2?.closedAt).toBe(new Date(t.now).toISOString());
   });
 });
