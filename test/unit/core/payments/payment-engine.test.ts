@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../support/wait-for.js';
+import { accepted, CREDENTIALS, sale } from './engine-fixture.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { sandboxSuccessTransaction } from '../../../support/wire-fixtures.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,30 +27,6 @@ let engine: PaymentEngine;
 let script: ServiceResult[];
 let bodies: string[];
 let events: PaymentView[];
-
-const accepted = (ref: string): ServiceResult => ({
-  kind: 'answer',
-  status: 202,
-  retryAfterMs: null,
-  json: {
-    data: {
-      reference: ref,
-      clientReference: 'x',
-      status: 'PENDING',
-      amount: '10.00',
-      currency: 'GHS',
-      customer: { msisdn: '233241234567', network: 'MTN' },
-      createdAt: '2026-11-21T10:00:00Z',
-    },
-  },
-});
-
-const CREDENTIALS = {
-  baseUrl: 'http://127.0.0.1:9',
-  merchantId: 'MCH_ABCDEF123456',
-  secretKey: 'sk_test_abcdefghijklmnop',
-  callbackUrl: 'http://127.0.0.1:9/v1/webhooks',
-};
 
 function makeEngine(
   credentialsFor: (environment: 'test' | 'live') => Promise<typeof CREDENTIALS | null> = async () => CREDENTIALS,
@@ -92,13 +69,6 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const sale = (requestId: string, extra: Record<string, string> = {}) => ({
-  requestId,
-  amount: '10.00',
-  msisdn: '024 123 4567',
-  network: 'MTN',
-  ...extra,
-});
 function finalTx(ref: string, clientReference: string, sandbox = true): WireTransaction {
   const { sandbox: _flag, ...tx } = sandboxSuccessTransaction({
     reference: ref,
