@@ -6,6 +6,16 @@ import { defineConfig } from 'vitest/config';
 //  - browser:     the built renderer in Debian's Chromium through playwright-core
 //  - faults:      the till core in its own process, gates in front of the service and relay, the screens in Chromium
 //  - electron:    the packaged shell through Playwright's Electron support (skipped by name without the binary)
+// Tests that drive the screens in Chromium: one file at a time, and a poll waits on the page, whose answer can
+// take seconds on a loaded machine (1 s by default).
+const ONE_SCREEN_AT_A_TIME = {
+  environment: 'node',
+  expect: { poll: { timeout: 10_000 } },
+  testTimeout: 90_000,
+  hookTimeout: 90_000,
+  fileParallelism: false,
+} as const;
+
 export default defineConfig({
   test: {
     projects: [
@@ -32,12 +42,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          environment: 'node',
-          // A poll waits on the page, whose answer can take seconds on a loaded machine (1 s by default).
-          expect: { poll: { timeout: 10_000 } },
-          testTimeout: 90_000,
-          hookTimeout: 90_000,
-          fileParallelism: false,
+          ...ONE_SCREEN_AT_A_TIME,
         },
       },
       {
@@ -45,11 +50,7 @@ export default defineConfig({
           // The till core in its own process behind gates (kill -9, a silent network, a lost answer), driven through the screens.
           name: 'faults',
           include: ['test/faults/**/*.test.ts'],
-          environment: 'node',
-          expect: { poll: { timeout: 10_000 } },
-          testTimeout: 90_000,
-          hookTimeout: 90_000,
-          fileParallelism: false,
+          ...ONE_SCREEN_AT_A_TIME,
         },
       },
       {
