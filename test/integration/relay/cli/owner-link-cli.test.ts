@@ -13,7 +13,8 @@ import { cliActor, listAudit, openPgPool } from '../../../../relay/store/pg/inde
 import { closeAfterEach } from '../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
-import { makeConfig, post, runRelayCli, SseClient } from '../helpers.js';
+import { makeConfig, runRelayCli, SseClient } from '../helpers.js';
+import { OPERATOR, openPage } from '../owner-page.js';
 import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -24,22 +25,6 @@ function docBlock(): string {
   const m = /```sh\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf('### Listing and turning off phone links')));
   if (!m?.[1]) throw new Error('no sh block under "Listing and turning off phone links" in relay/docs/http-api.md');
   return m[1];
-}
-
-const OPERATOR = "This link was turned off by the relay's operator (the service that runs it), not by the shop owner";
-
-async function openPage(url: string, tillToken: string, label: string) {
-  const made = (
-    await post(`${url}/v1/owner-links`, JSON.stringify({ label, environment: 'live' }), { authorization: `Bearer ${tillToken}` })
-  ).json as { link: { id: string }; token: string };
-  const res = await fetch(`${url}/v1/owner/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: made.token }),
-  });
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const sse = await SseClient.connect(`${url}/v1/owner/stream?after=0`, undefined, { cookie });
-  return { id: made.link.id, token: made.token, sse };
 }
 
 const revokedMessage = (sse: SseClient) => JSON.parse(sse.messages.find((m) => m.event === 'revoked')!.data) as { message: string };

@@ -11,10 +11,9 @@ import { startRelay } from '../../../../relay/http/index.js';
 import { createAdminToken, listAudit, openPgPool, removeMerchant, setSuspended } from '../../../../relay/store/pg/index.js';
 import { closeAfterEach } from '../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
-import { deliver, get, LIVE_KEY, post, SseClient, transaction, type PostResult } from '../helpers.js';
+import { deliver, get, LIVE_KEY, post, transaction, type PostResult } from '../helpers.js';
 import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
-
-const OPERATOR = "This link was turned off by the relay's operator (the service that runs it), not by the shop owner";
+import { OPERATOR, openPage } from '../owner-page.js';
 
 function call(base: string, method: string, path: string, token: string): Promise<PostResult> {
   return new Promise((resolve, reject) => {
@@ -29,22 +28,6 @@ function call(base: string, method: string, path: string, token: string): Promis
     req.on('error', reject);
     req.end();
   });
-}
-
-type Made = { link: { id: string }; token: string };
-
-async function openPage(url: string, tillToken: string, label: string) {
-  const made = (
-    await post(`${url}/v1/owner-links`, JSON.stringify({ label, environment: 'live' }), { authorization: `Bearer ${tillToken}` })
-  ).json as Made;
-  const res = await fetch(`${url}/v1/owner/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: made.token }),
-  });
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const sse = await SseClient.connect(`${url}/v1/owner/stream?after=0`, undefined, { cookie });
-  return { id: made.link.id, token: made.token, cookie, sse };
 }
 
 describePg('owner links, the operator’s side: admin API', () => {
