@@ -103,9 +103,9 @@ describe('checkHeaders: what is refused before the body is read', () => {
     expect(checkHeaders(good, TEST_KEY.publicId, lookup)).toBeNull();
   });
 
-  it("answers a suspended merchant's delivery 503 (so the service retries it later), from the headers and in verify", () => {
+  it("answers a suspended merchant's delivery 403 MERCHANT_SUSPENDED, never a 5xx a proxy counts (the service retries any non-2xx), from the headers and in verify", () => {
     const suspended = { ...TEST_KEY, suspended: true as const };
-    const answer = { status: 503, reason: 'merchant_suspended', message: 'This merchant is suspended on this relay; retry later' };
+    const answer = { status: 403, reason: 'merchant_suspended', message: 'This merchant is suspended on this relay' };
     expect(checkHeaders(good, TEST_KEY.publicId, () => suspended)).toEqual(answer);
     const { verifier } = setup();
     const held = new DeliveryVerifier({ ...verifier['deps'], findKey: () => suspended });
