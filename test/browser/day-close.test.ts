@@ -138,7 +138,7 @@ describe('the day close', () => {
     await expect.poll(() => text(page, 'print-status')).toBe('Sent to the printer.');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('day-export').click()]);
-    expect(download.suggestedFilename()).toMatch(/^momo-Z-0001-TEST-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^momo-Z-0001-Front-counter-TEST-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) as string, 'utf8');
     const rows = csv.trim().split('\r\n');
     expect(rows.filter((r) => /,(SUCCESS|FAILED),/.test(r))).toHaveLength((await delivered()).length);

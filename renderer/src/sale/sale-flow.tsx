@@ -37,7 +37,7 @@ export function SaleFlow({ sale, status, announce }: Props) {
         payment={payment}
         walletName={sale.walletName}
         relayState={status?.relayState ?? 'offline'}
-        onStop={() => void sale.stopWaiting()}
+        onStop={(send) => void sale.stopWaiting(send)}
       />
     );
   }

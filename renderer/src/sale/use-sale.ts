@@ -34,24 +34,27 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void, entry:
   useFollowPayment(phase === 'waiting' ? payment?.id : undefined, show);
   const { charge, charging, lateName } = useCharge({ form, entry, requestId, show, setErrors });
 
-  const stopWaiting = useCallback(async () => {
-    if (!payment) return;
-    try {
-      const p = await call('payments:stopWaiting', { id: payment.id });
-      onStoppedWaiting(p ?? { ...payment, stoppedWaiting: true });
-      if (p && isFinal(p.state)) {
-        show(p);
-        return;
+  const stopWaiting = useCallback(
+    async (send?: 'keep' | 'stop') => {
+      if (!payment) return;
+      try {
+        const p = await call('payments:stopWaiting', send ? { id: payment.id, send } : { id: payment.id });
+        onStoppedWaiting(p ?? { ...payment, stoppedWaiting: true });
+        if (p && isFinal(p.state)) {
+          show(p);
+          return;
+        }
+      } catch {
+        onStoppedWaiting({ ...payment, stoppedWaiting: true });
       }
-    } catch {
-      onStoppedWaiting({ ...payment, stoppedWaiting: true });
-    }
-    setForm(EMPTY_FORM);
-    setErrors({});
-    setPayment(null);
-    requestId.current = newRequestId();
-    setPhase('form');
-  }, [payment, onStoppedWaiting, show]);
+      setForm(EMPTY_FORM);
+      setErrors({});
+      setPayment(null);
+      requestId.current = newRequestId();
+      setPhase('form');
+    },
+    [payment, onStoppedWaiting, show],
+  );
 
   const tryAgain = useCallback(() => {
     requestId.current = newRequestId();

@@ -1,5 +1,5 @@
 /** Waiting for the customer: what to say, what is being charged, how long, and a way out that loses nothing. */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { isResendable } from '../../../shared/domain';
 import type { PaymentView, RelayState } from '../../../shared/ipc/contract';
 import { elapsed, ghs, networkLabel, phone } from '../format';
@@ -52,6 +52,11 @@ export function WaitingScreen({ payment, walletName, relayState, onStop: stop }:
   const [asking, setAsking] = useState(false);
   const unacknowledged = isResendable(payment.state);
   const onStop = useCallback(() => (unacknowledged ? setAsking(true) : stop()), [unacknowledged, stop]);
+  // The service answered while the question was up: there is nothing left to send, so the cashier's
+  // "stop waiting" goes ahead rather than vanishing with the question.
+  useEffect(() => {
+    if (asking && !unacknowledged) stop();
+  }, [asking, unacknowledged, stop]);
   const where = whereItIs(payment);
   const now = useNow(1000);
   // Focus goes to the title, not to "Stop waiting": the Enter a busy cashier presses twice (amount, Enter,
@@ -103,7 +108,8 @@ export function WaitingScreen({ payment, walletName, relayState, onStop: stop }:
       {asking && unacknowledged ? (
         <div className="actions" role="group" aria-label="Keep sending it?" data-testid="stop-question">
           <p>The payment service has not answered yet. Keep sending it?</p>
-          <button type="button" onClick={() => stop('keep')}>
+          {/* Focused, so an Enter by reflex keeps trying: the safer of the two while the customer may still be here. */}
+          <button type="button" onClick={() => stop('keep')} autoFocus>
             Keep trying until {clock(payment.sendUntil)}
           </button>
           <button type="button" className="secondary" onClick={() => stop('stop')}>
