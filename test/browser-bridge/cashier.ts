@@ -51,6 +51,9 @@ export async function sellToWaiting(page: Page, amountDigits: string, phone: str
 export async function stopWaiting(page: Page): Promise<void> {
   await tabTo(page, /Stop waiting/);
   await enter(page);
+  // Before the service has answered, the till asks whether to keep sending it: keep (the payment stays open).
+  const question = page.getByTestId('stop-question');
+  if (await question.isVisible()) await question.getByRole('button', { name: /Keep trying/ }).click();
   await focused(page, 'amount');
 }
 
