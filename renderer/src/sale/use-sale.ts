@@ -10,6 +10,7 @@ import type { AmountEntry } from '../../../shared/money';
 import { call } from '../api';
 import { EMPTY_FORM, newRequestId, type FieldErrors, type SaleForm } from '../charge/sale-form';
 import { useCharge } from '../charge/use-charge';
+import { belongsOnWaitingScreen } from './followed';
 import { useFollowPayment } from './use-follow-payment';
 
 export type SalePhase = 'form' | 'waiting' | 'result';
@@ -31,12 +32,21 @@ export function useSale(onStoppedWaiting: (payment: PaymentView) => void, entry:
     } else setPhase('waiting');
   }, []);
 
-  useFollowPayment(phase === 'waiting' ? payment?.id : undefined, show);
+  // The payment the cashier stopped waiting for: its late updates must not bring the Waiting screen back.
+  const stopped = useRef<string | null>(null);
+  const follow = useCallback(
+    (p: PaymentView) => {
+      if (belongsOnWaitingScreen(p, stopped.current)) show(p);
+    },
+    [show],
+  );
+  useFollowPayment(phase === 'waiting' ? payment?.id : undefined, follow);
   const { charge, charging, lateName } = useCharge({ form, entry, requestId, show, setErrors });
 
   const stopWaiting = useCallback(
     async (send?: 'keep' | 'stop') => {
       if (!payment) return;
+      stopped.current = payment.id;
       try {
         const p = await call('payments:stopWaiting', send ? { id: payment.id, send } : { id: payment.id });
         onStoppedWaiting(p ?? { ...payment, stoppedWaiting: true });
