@@ -45,6 +45,7 @@ export {
   rowToEvent,
   stateHash,
 } from './events.js';
+export { isUnstorableText, unstorableField } from './storable.js';
 export { ownerSummaryRow, summaryOf, summaryPesewas, zoned, type OwnerSummaryRow } from './owner-summary.js';
 export { DEFAULT_RETENTION_DAYS, parseRetentionDays, Retention, type RetentionOptions } from './retention.js';
 export {

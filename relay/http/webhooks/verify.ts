@@ -12,7 +12,14 @@ import { environmentOfKey } from '../../../shared/wire/keys.js';
 import { describeZodError } from '../../../shared/zod-error.js';
 import type { RelayConfig, LogFn, RelayMetrics } from '../../ops/index.js';
 import { MERCHANT_SUSPENDED } from '../refusals.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan, ownerSummaryRow, type ServiceKey, type TenantDelivery } from '../../store/index.js';
+import {
+  MAX_JSON_DEPTH,
+  nestedDeeperThan,
+  ownerSummaryRow,
+  unstorableField,
+  type ServiceKey,
+  type TenantDelivery,
+} from '../../store/index.js';
 
 export type Rejection = {
   status: 400 | 401 | 403 | 413 | 429 | 503;
@@ -117,6 +124,12 @@ function parseBody(raw: Buffer): { body: WebhookBody } | Rejection {
     json = JSON.parse(raw.toString('utf8'));
   } catch {
     return { status: 400, reason: 'malformed_json', message: 'The body is not valid JSON' };
+  }
+  // Refused before it is acknowledged, the same way every time (store/storable.ts).
+  const unstorable = unstorableField(json);
+  if (unstorable !== null) {
+    const message = `${unstorable}: holds a character no store can keep (U+0000 or an unpaired surrogate)`;
+    return { status: 400, reason: 'unstorable_characters', message, detail: { field: unstorable } };
   }
   const parsed = webhookBodySchema.safeParse(json);
   if (parsed.success) return { body: parsed.data };

@@ -22,6 +22,16 @@ function liveBody() {
   return webhookBody(transaction('live'));
 }
 
+/** Deliveries holding U+0000 or an unpaired surrogate (PostgreSQL's jsonb keeps neither), and the field each names. */
+function unstorable(): Array<[string, Record<string, unknown>]> {
+  return [
+    ['data.description', { ...transaction('live'), description: 'x\u0000' }],
+    ['data.metadata.note', { ...transaction('live'), metadata: { note: 'a\ud800b' } }],
+    ['data.reference', transaction('live', { reference: `TX_\udc00${Math.random()}` })],
+    ['data.metadata.\\ud83d', { ...transaction('live'), metadata: { '\ud83d': 'key' } }],
+  ];
+}
+
 const cases: Case[] = [
   {
     name: 'no signature',
@@ -120,6 +130,15 @@ const cases: Case[] = [
       return { body, headers: signedHeaders(body, LIVE_KEY) };
     },
   },
+  ...unstorable().map(([field, data]): Case => ({
+    name: `${field} holding what no store can keep`,
+    reason: 'unstorable_characters',
+    status: 400,
+    build: () => {
+      const body = webhookBody(data);
+      return { body, headers: signedHeaders(body, LIVE_KEY) };
+    },
+  })),
   {
     name: 'oversized body',
     reason: 'body_too_large',
@@ -169,6 +188,21 @@ describeEachStore('relay: refused deliveries leave no trace but a counter and a 
     expect(relay.metrics.rejected.get({ reason: 'body_too_large' })).toBe(before + 1);
     const small = await deliver(relay.url, { ...transaction('live'), description: 'y'.repeat(1000) }, LIVE_KEY);
     expect(small.status).toBe(200);
+  });
+
+  it('names the field no store can keep in its 400, and answers a repeat exactly as the first', async () => {
+    for (const [field, data] of unstorable()) {
+      const body = webhookBody(data);
+      const first = await post(`${relay.url}/v1/webhooks`, body, signedHeaders(body, LIVE_KEY));
+      const again = await post(`${relay.url}/v1/webhooks`, body, signedHeaders(body, LIVE_KEY));
+      expect(first.status, field).toBe(400);
+      expect(first.json).toMatchObject({
+        error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field.replace(/[.\\]/g, '\\$&')}: `)) },
+      });
+      expect({ status: again.status, json: again.json }).toEqual({ status: first.status, json: first.json });
+    }
+    // Kept whole, a pair of surrogates (an emoji) is text like any other.
+    expect((await deliver(relay.url, { ...transaction('live'), description: 'y\ud83d\ude00' }, LIVE_KEY)).status).toBe(200);
   });
 
   it('pushed nothing for any refused delivery, and logged no body or personal data', async () => {
