@@ -151,8 +151,8 @@ describe('stopping waiting before the service acknowledged', () => {
     await until(() => expect(stateOf(p.id)).toBe('not_sent'));
   });
 
-  it("stopped during an attempt: unconfirmed at once, and the attempt's answer still lands", async () => {
-    fixture();
+  /** Starts a charge whose first attempt hangs until `answer` is called, and stops waiting while it hangs. */
+  async function stopDuringAttempt(requestId: string) {
     let answer: (r: ServiceResult) => void = () => {};
     const pending = new Promise<ServiceResult>((resolve) => (answer = resolve));
     const engine = await f.restart({
@@ -165,10 +165,16 @@ describe('stopping waiting before the service acknowledged', () => {
         close: async () => {},
       },
     });
-    const charging = engine.charge('test', sale('req-inflight'));
+    const charging = engine.charge('test', sale(requestId));
     await until(() => expect(f.bodies.length).toBe(1));
-    const id = f.repo.byRequestId('req-inflight')?.id as string;
+    const id = f.repo.byRequestId(requestId)?.id as string;
     expect(engine.stopWaiting(id, null, 'stop')?.state).toBe('unconfirmed');
+    return { engine, id, answer, charging };
+  }
+
+  it("stopped during an attempt: unconfirmed at once, and the attempt's answer still lands", async () => {
+    fixture();
+    const { engine, id, answer, charging } = await stopDuringAttempt('req-inflight');
     answer(accepted('TX_INFLIGHT'));
     await charging;
     expect(stateOf(id)).toBe('awaiting_customer');
@@ -179,22 +185,7 @@ describe('stopping waiting before the service acknowledged', () => {
 
   it('stopped during an attempt that then never connected: not_sent', async () => {
     fixture();
-    let answer: (r: ServiceResult) => void = () => {};
-    const pending = new Promise<ServiceResult>((resolve) => (answer = resolve));
-    const engine = await f.restart({
-      client: {
-        initialize: async (_c, body) => {
-          f.bodies.push(body);
-          return pending;
-        },
-        resolve: async () => ({ kind: 'no-answer', reason: 'refused' }),
-        close: async () => {},
-      },
-    });
-    const charging = engine.charge('test', sale('req-inflight-2'));
-    await until(() => expect(f.bodies.length).toBe(1));
-    const id = f.repo.byRequestId('req-inflight-2')?.id as string;
-    expect(engine.stopWaiting(id, null, 'stop')?.state).toBe('unconfirmed');
+    const { engine, id, answer, charging } = await stopDuringAttempt('req-inflight-2');
     answer(noAnswer('connect-timeout'));
     await charging;
     expect(stateOf(id)).toBe('not_sent');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RelayMetrics } from '../../../../relay/ops/index.js';
 
 describe('relay metrics', () => {
-  it('renders Prometheus text with labels, gauges and a cumulative histogram', async () => {
+  it('renders Prometheus text with labels (by merchant too), gauges and cumulative histograms', async () => {
     const m = new RelayMetrics();
     m.accepted.inc({ environment: 'live' });
     m.accepted.inc({ environment: 'live' });
@@ -10,34 +10,38 @@ describe('relay metrics', () => {
     m.sseClients.set(3);
     m.pushLatency.observe(0.003);
     m.pushLatency.observe(0.2);
-    const text = await m.render();
-    expect(text).toContain('# TYPE relay_deliveries_accepted_total counter');
-    expect(text).toContain('relay_deliveries_accepted_total{environment="live"} 2');
-    expect(text).toContain('relay_deliveries_rejected_total{reason="signature_mismatch"} 1');
-    expect(text).toContain('relay_sse_clients 3');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.0025"} 0');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.005"} 1');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="0.25"} 2');
-    expect(text).toContain('relay_push_latency_seconds_bucket{le="+Inf"} 2');
-    expect(text).toContain('relay_push_latency_seconds_count 2');
-    expect(text.endsWith('\n')).toBe(true);
-    expect(m.accepted.get({ environment: 'live' })).toBe(2);
-  });
-
-  it('labels by merchant, and carries the default process metrics (prom-client)', async () => {
-    const m = new RelayMetrics();
     m.merchantRejected.inc({ merchant: 'MCH_a', reason: 'invalid_body' });
     m.merchantCommitFailures.inc({ merchant: 'MCH_b' }, 3);
     m.merchantLastDelivery.set(1_800_000_000.5, { merchant: 'MCH_a' });
     m.merchantPushLatency.observe(0.02, { merchant: 'MCH_a' });
     m.crossInstancePushLatency.observe(0.03);
     const text = await m.render();
-    expect(text).toContain('relay_merchant_deliveries_rejected_total{merchant="MCH_a",reason="invalid_body"} 1');
-    expect(text).toContain('relay_merchant_commit_failures_total{merchant="MCH_b"} 3');
-    expect(text).toContain('relay_merchant_last_delivery_timestamp_seconds{merchant="MCH_a"} 1800000000.5');
-    expect(text).toContain('relay_merchant_push_latency_seconds_bucket{le="0.01",merchant="MCH_a"} 0');
-    expect(text).toContain('relay_merchant_push_latency_seconds_bucket{le="0.05",merchant="MCH_a"} 1');
-    expect(text).toContain('relay_push_latency_cross_instance_seconds_count 1');
+    for (const line of [
+      '# TYPE relay_deliveries_accepted_total counter',
+      'relay_deliveries_accepted_total{environment="live"} 2',
+      'relay_deliveries_rejected_total{reason="signature_mismatch"} 1',
+      'relay_sse_clients 3',
+      'relay_push_latency_seconds_bucket{le="0.0025"} 0',
+      'relay_push_latency_seconds_bucket{le="0.005"} 1',
+      'relay_push_latency_seconds_bucket{le="0.25"} 2',
+      'relay_push_latency_seconds_bucket{le="+Inf"} 2',
+      'relay_push_latency_seconds_count 2',
+      'relay_merchant_deliveries_rejected_total{merchant="MCH_a",reason="invalid_body"} 1',
+      'relay_merchant_commit_failures_total{merchant="MCH_b"} 3',
+      'relay_merchant_last_delivery_timestamp_seconds{merchant="MCH_a"} 1800000000.5',
+      'relay_merchant_push_latency_seconds_bucket{le="0.01",merchant="MCH_a"} 0',
+      'relay_merchant_push_latency_seconds_bucket{le="0.05",merchant="MCH_a"} 1',
+      'relay_push_latency_cross_instance_seconds_count 1',
+    ]) {
+      expect(text).toContain(line);
+    }
+    expect(text.endsWith('\n')).toBe(true);
+    expect(m.accepted.get({ environment: 'live' })).toBe(2);
+  });
+
+  it('carries the default process metrics (prom-client) in the text format', async () => {
+    const m = new RelayMetrics();
+    const text = await m.render();
     for (const name of [
       'process_cpu_seconds_total',
       'process_resident_memory_bytes',
