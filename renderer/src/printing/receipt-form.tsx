@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { ReceiptSettings } from '../../../shared/receipt/receipt-settings';
 import { call, toCallError } from '../api';
 import { FieldError } from '../components/field-error';
+import { SaveMessage } from '../components/save-message';
 import { UnsavedMark } from '../unsaved/unsaved-mark';
 import { useKeptValues, useUnsaved } from '../unsaved/use-unsaved';
 import { PrintSheet } from './print-sheet';
@@ -65,11 +66,7 @@ export function ReceiptForm({
         Also print a merchant copy (with the fee and what the shop receives)
       </label>
       <PrinterFields values={values as PrinterValues} onChange={change} blamed={blamed} browserMode={browserMode} />
-      {message && !blamed ? (
-        <p className={message.ok ? 'ok-text' : 'form-error'} role={message.ok ? 'status' : 'alert'} data-testid="receipt-save-message">
-          {message.text}
-        </p>
-      ) : null}
+      <SaveMessage message={blamed ? null : message} testId="receipt-save-message" alertOnRefusal />
       <div className="actions">
         <button type="submit" className="primary">
           Save receipt and printer

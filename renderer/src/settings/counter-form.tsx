@@ -2,9 +2,10 @@
 import { useState, type FormEvent } from 'react';
 import type { CounterSettings } from '../../../shared/ipc/contract';
 import { checkCedisEntry, formatAmount, type AmountEntry } from '../../../shared/money';
-import { call, errorMessage } from '../api';
-import { UnsavedMark } from '../unsaved/unsaved-mark';
+import { call } from '../api';
+import { LabelledInput } from '../components/labelled-input';
 import { useKeptValues, useUnsaved } from '../unsaved/use-unsaved';
+import { SectionSaveFooter, useSectionSave } from './section-save';
 
 type Props = { counter: CounterSettings; onSaved: () => void };
 type Values = { entry: AmountEntry; minimum: string; confirmAbove: string };
@@ -22,28 +23,21 @@ export function CounterForm({ counter, onSaved }: Props) {
   const [entry, setEntry] = useState<AmountEntry>(kept?.entry ?? counter.amountEntry);
   const [minimum, setMinimum] = useState(kept?.minimum ?? counter.minimum);
   const [confirmAbove, setConfirmAbove] = useState(kept?.confirmAbove ?? counter.confirmAbove);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const unsaved = useUnsaved<Values>('counter', 'Amounts at the counter', { entry, minimum, confirmAbove });
+  const { message, save } = useSectionSave(unsaved, onSaved);
 
-  const save = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    try {
-      const request = {
-        amountEntry: entry,
-        minimum: wire(minimum, 'Smallest usual amount'),
-        confirmAbove: wire(confirmAbove, 'Confirm above'),
-      };
-      await call('settings:saveCounter', request);
-      setMessage({ ok: true, text: 'Counter settings saved.' });
-      unsaved.saved({ entry, minimum, confirmAbove });
-      onSaved();
-    } catch (err) {
-      setMessage({ ok: false, text: errorMessage(err) });
-    }
+    const request = () => ({
+      amountEntry: entry,
+      minimum: wire(minimum, 'Smallest usual amount'),
+      confirmAbove: wire(confirmAbove, 'Confirm above'),
+    });
+    void save({ entry, minimum, confirmAbove }, () => call('settings:saveCounter', request()), 'Counter settings saved.');
   };
 
   return (
-    <form className="till-form" onSubmit={(e) => void save(e)} aria-labelledby="counter-form-title">
+    <form className="till-form" onSubmit={submit} aria-labelledby="counter-form-title">
       <h2 id="counter-form-title">Amounts at the counter</h2>
       <fieldset className="choice">
         <legend>How cashiers type an amount</legend>
@@ -57,26 +51,22 @@ export function CounterForm({ counter, onSaved }: Props) {
         </label>
       </fieldset>
       <div className="env-grid">
-        <div className="field">
-          <label htmlFor="counter-minimum">Ask to confirm below (GH₵)</label>
-          <input id="counter-minimum" inputMode="decimal" value={minimum} onChange={(e) => setMinimum(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="counter-confirm-above">Ask to confirm above (GH₵)</label>
-          <input id="counter-confirm-above" inputMode="decimal" value={confirmAbove} onChange={(e) => setConfirmAbove(e.target.value)} />
-        </div>
+        <LabelledInput id="counter-minimum" label="Ask to confirm below (GH₵)" inputMode="decimal" value={minimum} onChange={setMinimum} />
+        <LabelledInput
+          id="counter-confirm-above"
+          label="Ask to confirm above (GH₵)"
+          inputMode="decimal"
+          value={confirmAbove}
+          onChange={setConfirmAbove}
+        />
       </div>
-      {message ? (
-        <p className={message.ok ? 'ok-text' : 'form-error'} role="status" data-testid="counter-form-message">
-          {message.text}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="submit" className="secondary">
-          Save counter settings
-        </button>
-        <UnsavedMark dirty={unsaved.dirty} testId="counter-form-unsaved" />
-      </div>
+      <SectionSaveFooter
+        message={message}
+        messageTestId="counter-form-message"
+        submit="Save counter settings"
+        dirty={unsaved.dirty}
+        unsavedTestId="counter-form-unsaved"
+      />
     </form>
   );
 }

@@ -2,6 +2,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { EnvironmentSettingsView } from '../../../shared/ipc/contract';
 import { call, toCallError } from '../api';
+import { SaveMessage } from '../components/save-message';
 import { EnvironmentField } from './environment-field';
 import { UnsavedMark } from '../unsaved/unsaved-mark';
 import { useKeptValues, useUnsaved } from '../unsaved/use-unsaved';
@@ -131,11 +132,7 @@ function useConnectionTest(environment: Environment) {
 function EnvironmentStatus({ id, saved, test }: { id: (field: string) => string; saved: Message; test: TestResult }) {
   return (
     <>
-      {saved ? (
-        <p className={saved.ok ? 'ok-text' : 'form-error'} role={saved.ok ? 'status' : 'alert'} data-testid={id('save-message')}>
-          {saved.text}
-        </p>
-      ) : null}
+      <SaveMessage message={saved} testId={id('save-message')} alertOnRefusal />
       {test ? (
         <p className={test.result === 'ok' ? 'ok-text' : 'form-error'} role="status" data-testid={id('test-result')}>
           {test.message}
