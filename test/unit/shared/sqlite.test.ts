@@ -77,17 +77,14 @@ const kept: Migration[] = [
 ];
 const recorded = (db: Db) =>
   db.prepare('SELECT version, name, applied_at IS NOT NULL AS timed FROM schema_migrations ORDER BY version').all();
+/** The history `kept` leaves, with whether each version's time is known (1) or it came before the history (0). */
+const history = (...timed: number[]) => kept.map(({ version, name }, i) => ({ version, name, timed: timed[i] }));
 
 describe('migrate: the history', () => {
   it('records each migration by version and name from the one that makes the table, those before it too', () => {
     const db = memory();
     migrate(db, kept, { tooNew });
-    expect(recorded(db)).toEqual([
-      { version: 1, name: 'notes', timed: 1 },
-      { version: 2, name: 'a first note', timed: 1 },
-      { version: 3, name: 'history', timed: 1 },
-      { version: 4, name: 'a second note', timed: 1 },
-    ]);
+    expect(recorded(db)).toEqual(history(1, 1, 1, 1));
   });
 
   it('backfills the versions a database had before it with no time, and keeps no history before the table exists', () => {
@@ -95,12 +92,7 @@ describe('migrate: the history', () => {
     migrate(db, kept, { tooNew, upTo: 2 });
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'schema_migrations'").get()).toEqual({ n: 0 });
     migrate(db, kept, { tooNew });
-    expect(recorded(db)).toEqual([
-      { version: 1, name: 'notes', timed: 0 },
-      { version: 2, name: 'a first note', timed: 0 },
-      { version: 3, name: 'history', timed: 1 },
-      { version: 4, name: 'a second note', timed: 1 },
-    ]);
+    expect(recorded(db)).toEqual(history(0, 0, 1, 1));
     expect(db.prepare('SELECT text FROM notes').all()).toEqual([{ text: 'hello' }, { text: 'again' }]);
   });
 

@@ -69,6 +69,19 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A LIVE sale of GH₵5.00 that a crash left 'created' at this till, still within its deadline. */
+function leftCreatedInLive(id: string, serial: string): void {
+  new PaymentsRepo(db).insert(
+    paymentRow(id, {
+      send_until: Date.now() + 60_000,
+      merchant_ref: `TUNIT01.01JD${serial.padStart(22, '0')}`,
+      environment: 'live',
+      amount: 500,
+      till_id: 'TUNIT01',
+    }),
+  );
+}
+
 function finalTx(ref: string, clientReference: string, sandbox = true): WireTransaction {
   const { sandbox: _flag, ...tx } = sandboxSuccessTransaction({
     reference: ref,
@@ -141,16 +154,7 @@ describe('payment engine', () => {
     await engine.close();
     let liveReady = false; // at this start the LIVE secret is gone from the keychain
     engine = makeEngine(async (environment) => (environment === 'live' && !liveReady ? null : CREDENTIALS));
-    // A LIVE sale a crash left 'created'.
-    new PaymentsRepo(db).insert(
-      paymentRow('p-live-stuck', {
-        send_until: Date.now() + 60_000,
-        merchant_ref: 'TUNIT01.01JD0000000000000000000001',
-        environment: 'live',
-        amount: 500,
-        till_id: 'TUNIT01',
-      }),
-    );
+    leftCreatedInLive('p-live-stuck', '1');
     engine.resume();
     await new Promise((r) => setTimeout(r, 30));
     expect(new PaymentsRepo(db).get('p-live-stuck')?.state).toBe('created');
@@ -177,15 +181,7 @@ describe('payment engine', () => {
       reads += 1;
       return null; // the LIVE secret is gone from the keychain
     });
-    new PaymentsRepo(db).insert(
-      paymentRow('p-live-held', {
-        send_until: Date.now() + 60_000,
-        merchant_ref: 'TUNIT01.01JD0000000000000000000002',
-        environment: 'live',
-        amount: 500,
-        till_id: 'TUNIT01',
-      }),
-    );
+    leftCreatedInLive('p-live-held', '2');
     engine.resume();
     // Reads at 0, 20, 60, 140, 300, 620 ms (doubling from the first retry delay, 20 ms here): at most 5 in
     // 400 ms, where a fixed 20 ms wait would have read the keychain 20 times.
