@@ -9,12 +9,12 @@
  */
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 
@@ -44,17 +44,6 @@ function postgresIds(): { uid: number; gid: number } {
   ).split(':');
   if (line.length < 4) throw new Error('PostgreSQL tests run as root need a "postgres" user (apt-get install postgresql creates it)');
   return { uid: Number(line[2]), gid: Number(line[3]) };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export class PgCluster {

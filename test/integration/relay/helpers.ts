@@ -100,6 +100,16 @@ export function get(url: string, token?: string, headers: Record<string, string>
   });
 }
 
+/** One call to the relay's admin API at `base`, as the operator's tools make it: JSON in, JSON out, the admin token as bearer. */
+export function adminCall(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<PostResult> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const req = request(`${base}${path}`, { method, headers }, (res) => readResult(res, resolve));
+    req.on('error', reject);
+    req.end(body === undefined ? '' : JSON.stringify(body));
+  });
+}
+
 export type SseMessage = { event: string; id: string | undefined; data: string };
 
 /** A minimal SSE client that records every message and comment. */

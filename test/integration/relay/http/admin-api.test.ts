@@ -4,7 +4,6 @@
  * (deliveries and till reads 403 MERCHANT_SUSPENDED, till streams end), and the audit of every change. On SQLite it answers 501.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import type pg from 'pg';
 import { expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
@@ -13,24 +12,7 @@ import { closeAfterEach } from '../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { waitFor } from '../../../support/wait-for.js';
-import { deliver, get, LIVE_KEY, makeConfig, SseClient, transaction, type PostResult } from '../helpers.js';
-
-function call(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<PostResult> {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? '' : JSON.stringify(body);
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const req = request(`${base}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const t = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: t, json: t ? (JSON.parse(t) as unknown) : null });
-      });
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
-}
+import { adminCall, deliver, get, LIVE_KEY, makeConfig, SseClient, transaction } from '../helpers.js';
 
 describePg('relay on PostgreSQL: the admin API', () => {
   const cluster = usePgCluster();
@@ -58,40 +40,44 @@ describePg('relay on PostgreSQL: the admin API', () => {
     expect(relay.adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(relay.adminUrl).not.toBe(relay.url);
     expect((await get(`${relay.url}/admin/v1/health`, admin)).status).toBe(404); // not on the public port
-    expect((await call(relay.adminUrl!, 'GET', '/admin/v1/merchants', null)).status).toBe(401);
-    expect((await call(relay.adminUrl!, 'GET', '/admin/v1/merchants', `at_${'A'.repeat(43)}`)).status).toBe(401);
-    expect((await call(relay.adminUrl!, 'GET', '/admin/v1/merchants', admin)).json).toEqual([]);
+    expect((await adminCall(relay.adminUrl!, 'GET', '/admin/v1/merchants', null)).status).toBe(401);
+    expect((await adminCall(relay.adminUrl!, 'GET', '/admin/v1/merchants', `at_${'A'.repeat(43)}`)).status).toBe(401);
+    expect((await adminCall(relay.adminUrl!, 'GET', '/admin/v1/merchants', admin)).json).toEqual([]);
     const stored = await pool.query('SELECT token_hash FROM admin_tokens');
     expect(JSON.stringify(stored.rows)).not.toContain(admin);
     await revokeAdminToken(pool, 'ops');
-    expect((await call(relay.adminUrl!, 'GET', '/admin/v1/merchants', admin)).status).toBe(401);
+    expect((await adminCall(relay.adminUrl!, 'GET', '/admin/v1/merchants', admin)).status).toBe(401);
   });
 
   it('manages merchants, keys and tokens; counts usage; suspends; audits every change', async () => {
     const { relay, admin } = await setUp();
     const a = relay.adminUrl!;
-    expect((await call(a, 'POST', '/admin/v1/merchants', admin, { id: 'MCH_ama', name: 'Ama Stores' })).status).toBe(201);
-    expect((await call(a, 'POST', '/admin/v1/merchants', admin, { id: 'MCH_ama' })).status).toBe(409);
-    expect((await call(a, 'POST', '/admin/v1/merchants', admin, { id: 'shop 2' })).status).toBe(400);
+    expect((await adminCall(a, 'POST', '/admin/v1/merchants', admin, { id: 'MCH_ama', name: 'Ama Stores' })).status).toBe(201);
+    expect((await adminCall(a, 'POST', '/admin/v1/merchants', admin, { id: 'MCH_ama' })).status).toBe(409);
+    expect((await adminCall(a, 'POST', '/admin/v1/merchants', admin, { id: 'shop 2' })).status).toBe(400);
     expect(
-      (await call(a, 'POST', '/admin/v1/merchants/MCH_ama/keys', admin, { publicId: LIVE_KEY.publicId, secret: LIVE_KEY.secret })).status,
+      (await adminCall(a, 'POST', '/admin/v1/merchants/MCH_ama/keys', admin, { publicId: LIVE_KEY.publicId, secret: LIVE_KEY.secret }))
+        .status,
     ).toBe(201);
-    const created = await call(a, 'POST', '/admin/v1/merchants/MCH_ama/tokens', admin, { label: 'front-counter' });
+    const created = await adminCall(a, 'POST', '/admin/v1/merchants/MCH_ama/tokens', admin, { label: 'front-counter' });
     expect(created.status).toBe(201);
     const till = (created.json as { token: string }).token;
     expect(till).toMatch(/^rt_/);
-    expect((await call(a, 'GET', '/admin/v1/merchants/MCH_nobody/keys', admin)).status).toBe(404);
+    expect((await adminCall(a, 'GET', '/admin/v1/merchants/MCH_nobody/keys', admin)).status).toBe(404);
 
     // Served within the reload period.
     await waitFor(async () => (await deliver(relay.url, transaction('live'), LIVE_KEY)).status === 200, 5_000, 'the key to be served');
     expect((await get(`${relay.url}/v1/transactions?after=0`, till)).status).toBe(200);
-    const keys = (await call(a, 'GET', '/admin/v1/merchants/MCH_ama/keys', admin)).json as Array<Record<string, unknown>>;
+    const keys = (await adminCall(a, 'GET', '/admin/v1/merchants/MCH_ama/keys', admin)).json as Array<Record<string, unknown>>;
     expect(keys).toMatchObject([{ publicId: LIVE_KEY.publicId, environment: 'live' }]);
     expect(JSON.stringify(keys)).not.toContain(LIVE_KEY.secret);
 
     // Suspended: deliveries 403 MERCHANT_SUSPENDED (the service retries any non-2xx), the stream ends, till reads 403.
     const stream = await SseClient.connect(`${relay.url}/v1/events`, till);
-    expect((await call(a, 'POST', '/admin/v1/merchants/MCH_ama/suspend', admin)).json).toMatchObject({ suspended: true, changed: true });
+    expect((await adminCall(a, 'POST', '/admin/v1/merchants/MCH_ama/suspend', admin)).json).toMatchObject({
+      suspended: true,
+      changed: true,
+    });
     await stream.waitFor((c) => c.closed, 5_000);
     await waitFor(async () => (await deliver(relay.url, transaction('live'), LIVE_KEY)).status === 403, 5_000, 'deliveries to get 403');
     const refusedDelivery = await deliver(relay.url, transaction('live'), LIVE_KEY);
@@ -99,13 +85,16 @@ describePg('relay on PostgreSQL: the admin API', () => {
     const refusedRead = await get(`${relay.url}/v1/transactions?after=0`, till);
     expect(refusedRead.status).toBe(403);
     expect(refusedRead.json).toMatchObject({ error: { code: 'MERCHANT_SUSPENDED' } });
-    expect((await call(a, 'DELETE', '/admin/v1/merchants/MCH_ama/tokens/nope', admin)).status).toBe(404);
-    expect((await call(a, 'POST', '/admin/v1/merchants/MCH_ama/resume', admin)).json).toMatchObject({ suspended: false, changed: true });
+    expect((await adminCall(a, 'DELETE', '/admin/v1/merchants/MCH_ama/tokens/nope', admin)).status).toBe(404);
+    expect((await adminCall(a, 'POST', '/admin/v1/merchants/MCH_ama/resume', admin)).json).toMatchObject({
+      suspended: false,
+      changed: true,
+    });
     await waitFor(async () => (await deliver(relay.url, transaction('live'), LIVE_KEY)).status === 200, 5_000, 'deliveries again');
 
     const usage = await waitFor(
       async () => {
-        const u = (await call(a, 'GET', '/admin/v1/merchants/MCH_ama/usage', admin)).json as { days: Array<Record<string, unknown>> };
+        const u = (await adminCall(a, 'GET', '/admin/v1/merchants/MCH_ama/usage', admin)).json as { days: Array<Record<string, unknown>> };
         return u.days[0] && (u.days[0].deliveries as number) >= 2 && u.days[0].tillsConnected === 1 ? u : false;
       },
       15_000,
@@ -115,7 +104,7 @@ describePg('relay on PostgreSQL: the admin API', () => {
     expect(usage.days[0]!.lastDeliveryAt).toEqual(expect.any(String));
     const tokens = await waitFor(
       async () => {
-        const t = (await call(a, 'GET', '/admin/v1/tokens', admin)).json as Array<{ lastUsedAt: string | null }>;
+        const t = (await adminCall(a, 'GET', '/admin/v1/tokens', admin)).json as Array<{ lastUsedAt: string | null }>;
         return t[0]?.lastUsedAt ? t : false;
       },
       15_000,
@@ -124,8 +113,12 @@ describePg('relay on PostgreSQL: the admin API', () => {
     expect(tokens).toMatchObject([{ merchantId: 'MCH_ama', label: 'front-counter' }]);
 
     // Removing needs a suspended merchant.
-    expect((await call(a, 'DELETE', '/admin/v1/merchants/MCH_ama', admin)).status).toBe(409);
-    const audit = (await call(a, 'GET', '/admin/v1/audit', admin)).json as Array<{ actor: string; action: string; merchantId: string }>;
+    expect((await adminCall(a, 'DELETE', '/admin/v1/merchants/MCH_ama', admin)).status).toBe(409);
+    const audit = (await adminCall(a, 'GET', '/admin/v1/audit', admin)).json as Array<{
+      actor: string;
+      action: string;
+      merchantId: string;
+    }>;
     expect(audit.map((e) => e.action).reverse()).toEqual([
       'admin-token.create',
       'merchant.add',
@@ -136,7 +129,7 @@ describePg('relay on PostgreSQL: the admin API', () => {
     ]);
     expect(audit.filter((e) => e.action !== 'admin-token.create').every((e) => e.actor === 'admin:ops')).toBe(true);
     expect(JSON.stringify(audit)).not.toMatch(/sk_live_|rt_/);
-    const health = (await call(a, 'GET', '/admin/v1/health', admin)).json;
+    const health = (await adminCall(a, 'GET', '/admin/v1/health', admin)).json;
     expect(health).toMatchObject({ ok: true, store: 'postgres', merchants: 1, unreadableKeys: [], database: { ok: true } });
   });
 
@@ -144,7 +137,7 @@ describePg('relay on PostgreSQL: the admin API', () => {
     const dir = tempDir('relay-admin-sqlite');
     const relay = await startRelay({ dataDir: dir, adminPort: 0, config: makeConfig().config, log: () => {} });
     try {
-      const res = await call(relay.adminUrl!, 'GET', '/admin/v1/merchants', null);
+      const res = await adminCall(relay.adminUrl!, 'GET', '/admin/v1/merchants', null);
       expect(res.status).toBe(501);
       expect(res.body).toMatch(/PostgreSQL/);
     } finally {

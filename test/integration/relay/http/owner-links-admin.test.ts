@@ -5,30 +5,14 @@
  * within seconds, saying truthfully that the relay's operator turned it off (not the shop owner).
  * Removing a merchant takes its summary and links with it.
  */
-import { request } from 'node:http';
 import { expect, it } from 'vitest';
 import { startRelay } from '../../../../relay/http/index.js';
 import { createAdminToken, listAudit, openPgPool, removeMerchant, setSuspended } from '../../../../relay/store/pg/index.js';
 import { closeAfterEach } from '../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
-import { deliver, get, LIVE_KEY, post, transaction, type PostResult } from '../helpers.js';
+import { adminCall, deliver, get, LIVE_KEY, post, transaction } from '../helpers.js';
 import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
 import { OPERATOR, openPage } from '../owner-page.js';
-
-function call(base: string, method: string, path: string, token: string): Promise<PostResult> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const t = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: t, json: t ? (JSON.parse(t) as unknown) : null });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describePg('owner links, the operator’s side: admin API', () => {
   const cluster = usePgCluster();
@@ -45,7 +29,7 @@ describePg('owner links, the operator’s side: admin API', () => {
 
     const efua = await openPage(relay.url, token, "Auntie Efua's phone");
     open.push({ close: async () => efua.sse.close() });
-    const listed = await call(adminUrl, 'GET', `/admin/v1/merchants/${TEST_MERCHANT}/owner-links`, admin);
+    const listed = await adminCall(adminUrl, 'GET', `/admin/v1/merchants/${TEST_MERCHANT}/owner-links`, admin);
     expect(listed.status).toBe(200);
     expect(listed.json).toEqual([
       expect.objectContaining({
@@ -58,10 +42,10 @@ describePg('owner links, the operator’s side: admin API', () => {
     ]);
     expect(listed.body).not.toContain(efua.token);
     expect(listed.body).not.toContain('sha256:');
-    expect((await call(adminUrl, 'GET', '/admin/v1/merchants/MCH_nobody/owner-links', admin)).status).toBe(404);
+    expect((await adminCall(adminUrl, 'GET', '/admin/v1/merchants/MCH_nobody/owner-links', admin)).status).toBe(404);
 
     const sent = Date.now();
-    const off = await call(adminUrl, 'DELETE', `/admin/v1/owner-links/${efua.id}`, admin);
+    const off = await adminCall(adminUrl, 'DELETE', `/admin/v1/owner-links/${efua.id}`, admin);
     expect(off.status).toBe(200);
     expect(off.json).toMatchObject({ id: efua.id, revokedBy: 'operator', changed: true });
     await efua.sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 5000);
@@ -73,9 +57,9 @@ describePg('owner links, the operator’s side: admin API', () => {
       .toMatchObject({ error: { message: OPERATOR, revoked: true } });
 
     // Again: nothing changes, nothing more is audited; an unknown link is 404.
-    expect((await call(adminUrl, 'DELETE', `/admin/v1/owner-links/${efua.id}`, admin)).json).toMatchObject({ changed: false });
-    expect((await call(adminUrl, 'DELETE', '/admin/v1/owner-links/ol_AAAAAAAAAAAA', admin)).status).toBe(404);
-    expect((await call(adminUrl, 'DELETE', '/admin/v1/owner-links/nonsense', admin)).status).toBe(404);
+    expect((await adminCall(adminUrl, 'DELETE', `/admin/v1/owner-links/${efua.id}`, admin)).json).toMatchObject({ changed: false });
+    expect((await adminCall(adminUrl, 'DELETE', '/admin/v1/owner-links/ol_AAAAAAAAAAAA', admin)).status).toBe(404);
+    expect((await adminCall(adminUrl, 'DELETE', '/admin/v1/owner-links/nonsense', admin)).status).toBe(404);
     const audit = (await listAudit(pool, { merchantId: TEST_MERCHANT })).filter((a) => a.action === 'owner-link.revoke');
     expect(audit).toEqual([
       expect.objectContaining({ actor: 'admin:ops', target: efua.id, detail: { environment: 'live', label: "Auntie Efua's phone" } }),
@@ -89,7 +73,7 @@ describePg('owner links, the operator’s side: admin API', () => {
     expect(JSON.parse(kofi.sse.messages.find((m) => m.event === 'revoked')!.data)).toEqual({
       message: 'This link was turned off by the shop owner',
     });
-    expect((await call(adminUrl, 'GET', `/admin/v1/merchants/${TEST_MERCHANT}/owner-links`, admin)).json).toEqual(
+    expect((await adminCall(adminUrl, 'GET', `/admin/v1/merchants/${TEST_MERCHANT}/owner-links`, admin)).json).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: kofi.id, revokedBy: 'owner' })]),
     );
   });

@@ -7,9 +7,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../support/free-port.js';
 
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 export const CADDY = ['/usr/bin/caddy', '/usr/local/bin/caddy'].find((p) => existsSync(p));
@@ -59,17 +59,6 @@ export function selfSignedCert(dir: string): { cert: string; key: string; ca: Bu
   return { cert, key, ca: readFileSync(cert) };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** The document's upstream addresses, replaced by the test's relay instances (host:port). */
 function upstreams(config: string, instances: string[]): string {
   return config
@@ -117,22 +106,23 @@ async function ready(proc: ChildProcess, { host, port }: Listen, output: () => s
   throw new Error(`proxy did not answer on ${port}: ${output()}`);
 }
 
-function collect(proc: ChildProcess): () => string {
-  let text = '';
-  proc.stdout?.setEncoding('utf8').on('data', (c: string) => (text += c));
-  proc.stderr?.setEncoding('utf8').on('data', (c: string) => (text += c));
-  return () => text;
+/** Waits until the spawned proxy answers, then hands it over; `logged` adds what it writes elsewhere (a log file) to its output. */
+async function running(proc: ChildProcess, listen: Listen, logged: () => string = () => ''): Promise<Proxy> {
+  let printed = '';
+  proc.stdout?.setEncoding('utf8').on('data', (c: string) => (printed += c));
+  proc.stderr?.setEncoding('utf8').on('data', (c: string) => (printed += c));
+  const output = () => `${printed}${logged()}`;
+  await ready(proc, listen, output);
+  return started(proc, listen, output);
 }
 
+type TlsFiles = { cert: string; key: string };
+/** Where a proxy is to listen: as asked, or on a free loopback port. */
+const listenOn = async (at?: Listen): Promise<Listen> => at ?? { host: '127.0.0.1', port: await freePort() };
+
 /** Runs one nginx block of the document (a server, with its upstream) in the foreground, on a free loopback port. */
-export async function startNginx(
-  block: string,
-  dir: string,
-  instances: string[],
-  tls: { cert: string; key: string },
-  at?: Listen,
-): Promise<Proxy> {
-  const listen = at ?? { host: '127.0.0.1', port: await freePort() };
+export async function startNginx(block: string, dir: string, instances: string[], tls: TlsFiles, at?: Listen): Promise<Proxy> {
+  const listen = await listenOn(at);
   const port = listen.port;
   const server = upstreams(block, instances)
     .replace('listen 443 ssl;', `listen ${listen.host}:${port} ssl;`)
@@ -156,10 +146,8 @@ export async function startNginx(
   const proc = spawn(NGINX as string, ['-p', dir, '-c', file, '-e', join(dir, 'error.log'), '-g', 'daemon off;'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output = collect(proc);
-  const all = () => `${output()}${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''}`;
-  await ready(proc, listen, all);
-  return started(proc, listen, all);
+  const errorLog = join(dir, 'error.log');
+  return running(proc, listen, () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''));
 }
 
 /**
@@ -167,14 +155,8 @@ export async function startNginx(
  * ACME, no admin API). A block that already has its `tls` line (the document's trial) keeps it; on port 443 the
  * site keeps its bare name, as in the document, and is only bound to the test's address.
  */
-export async function startCaddy(
-  block: string,
-  dir: string,
-  instances: string[],
-  tls: { cert: string; key: string },
-  at?: Listen,
-): Promise<Proxy> {
-  const listen = at ?? { host: '127.0.0.1', port: await freePort() };
+export async function startCaddy(block: string, dir: string, instances: string[], tls: TlsFiles, at?: Listen): Promise<Proxy> {
+  const listen = await listenOn(at);
   const port = listen.port;
   const address = port === 443 ? HOST : `${HOST}:${port}`;
   const ownTls = /^\s*tls /m.test(block) ? '' : `\n\ttls ${tls.cert} ${tls.key}`;
@@ -185,9 +167,7 @@ export async function startCaddy(
   writeFileSync(file, globals + site);
   const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
   const proc = spawn(CADDY as string, ['run', '--config', file, '--adapter', 'caddyfile'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = collect(proc);
-  await ready(proc, listen, output);
-  return started(proc, listen, output);
+  return running(proc, listen);
 }
 
 /** The root certificate of Caddy's own CA (`tls internal`) for a Caddy started by startCaddy in `dir`. */

@@ -103,13 +103,7 @@ describePg('one merchant refused behind the documented proxies', () => {
     const present = Boolean(kind.binary && OPENSSL);
     describe.skipIf(!present)(`${kind.name}${present ? '' : ' (skipped: not installed)'}`, () => {
       it('a suspended merchant retried by the service: 403 MERCHANT_SUSPENDED through the proxy, 0 failures for the others', async () => {
-        const proxy = await kind.start(
-          docBlocks(kind.language)[1] as string,
-          dir,
-          instances.map((r) => new URL(r.url).host),
-          tls,
-        );
-        proxies.push(proxy);
+        const proxy = await twoInstanceProxy();
         await setSuspended(pool, 'MCH_noisy', true);
         try {
           for (const r of instances) {
@@ -130,13 +124,7 @@ describePg('one merchant refused behind the documented proxies', () => {
       }, 120_000);
 
       it('a till over its stream share asking again and again: 429 with Retry-After, 0 failures for the others', async () => {
-        const proxy = await kind.start(
-          docBlocks(kind.language)[1] as string,
-          dir,
-          instances.map((r) => new URL(r.url).host),
-          tls,
-        );
-        proxies.push(proxy);
+        const proxy = await twoInstanceProxy();
         // The token's one stream on each instance, held open straight to the instances.
         const held = instances.map((r) =>
           fetch(`${r.url}/v1/events?after=1000000`, { headers: { authorization: `Bearer ${tokens.MCH_noisy}` } }),
@@ -158,6 +146,18 @@ describePg('one merchant refused behind the documented proxies', () => {
           for (const o of opened) await o.body?.cancel();
         }
       }, 120_000);
+
+      /** The document's two-instance block for this proxy, started in front of both relays. */
+      async function twoInstanceProxy(): Promise<Proxy> {
+        const proxy = await kind.start(
+          docBlocks(kind.language)[1] as string,
+          dir,
+          instances.map((r) => new URL(r.url).host),
+          tls,
+        );
+        proxies.push(proxy);
+        return proxy;
+      }
 
       /** One stream request by the noisy till through the proxy. */
       function fetchThrough(proxy: Proxy) {

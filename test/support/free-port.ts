@@ -1,0 +1,13 @@
+import { createServer } from 'node:net';
+
+/** A loopback port nothing listens on just now (the caller binds it soon; another process may still take it first). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
