@@ -42,6 +42,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          // The renderer is built once for the whole run, not once per file.
+          globalSetup: ['test/browser-bridge/renderer.setup.ts'],
           ...ONE_SCREEN_AT_A_TIME,
         },
       },

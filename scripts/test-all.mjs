@@ -2,7 +2,7 @@
 // `npm test`: type-check, lint, build the renderer, then every vitest project (unit, integration,
 // browser, electron, faults) under a private D-Bus session with a real unlocked gnome-keyring.
 // Ends with one line: "N passed, N failed[, N skipped]" summed over every test run.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,23 +23,49 @@ function run(label, command, args, extraEnv = {}) {
   return ok;
 }
 
+/** `run`, with the output held and printed at the end (for steps that run side by side). */
+function runQuietly(label, command, args) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: process.env });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const ok = code === 0;
+      console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+      process.stdout.write(Buffer.concat(output));
+      steps.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds}s)`);
+      if (!ok) failedSteps += 1;
+      resolve(ok);
+    });
+  });
+}
+
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
-run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
-run('lint', bin('eslint'), ['.', '--max-warnings=0']);
-run('import boundaries (dependency-cruiser)', bin('depcruise'), [
-  '--config',
-  '.dependency-cruiser.cjs',
-  'electron',
-  'relay',
-  'sandbox',
-  'shared',
-  'renderer',
-  'scripts',
-  'bench',
+// The static checks and the build read the sources only: they run side by side, each one's output
+// printed whole when it ends, so two never interleave.
+const checks = await Promise.all([
+  runQuietly('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+  runQuietly('lint', bin('eslint'), ['.', '--max-warnings=0']),
+  runQuietly('import boundaries (dependency-cruiser)', bin('depcruise'), [
+    '--config',
+    '.dependency-cruiser.cjs',
+    'electron',
+    'relay',
+    'sandbox',
+    'shared',
+    'renderer',
+    'scripts',
+    'bench',
+  ]),
+  runQuietly('format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level=warn']),
+  runQuietly('build (electron-vite)', bin('electron-vite'), ['build']),
 ]);
-run('format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level=warn']);
-const built = run('build (electron-vite)', bin('electron-vite'), ['build']);
+const built = checks[4];
 
 // One vitest run per group, one after another: the timing-sensitive integration and browser tests
 // never share the (small) machine with another group.

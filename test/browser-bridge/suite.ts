@@ -1,8 +1,7 @@
-/** One till per test file: browser + built renderer + a real core, opened in beforeAll and closed in afterAll. */
-import { rmSync } from 'node:fs';
+/** One till per test file: a browser + the run's built renderer + a real core, opened in beforeAll and closed in afterAll. */
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { buildRenderer } from './build-renderer.js';
+import { builtRenderer } from './built-renderer.js';
 import { launchBrowser, openTill, type CoreOptions, type Till } from './harness.js';
 
 /** The simulator runs at a tenth of real time: a 30 s slow approval takes 3 s, a 60 s prompt time-out 6 s. */
@@ -20,13 +19,13 @@ export function useTill(
   let rendererDir: string | undefined;
   let till: Till | undefined;
   beforeAll(async () => {
-    [browser, rendererDir] = await Promise.all([launchBrowser(), buildRenderer()]);
+    rendererDir = builtRenderer();
+    browser = await launchBrowser();
     till = await openTill(browser, rendererDir, await coreOptions(), firstStart);
   });
   afterAll(async () => {
     await till?.close();
     await browser?.close();
-    if (rendererDir) rmSync(rendererDir, { recursive: true, force: true });
   });
   return {
     get: () => {
