@@ -24,6 +24,9 @@ import { build } from 'esbuild';
 const root = JSON.parse(readFileSync('package.json', 'utf8'));
 const relay = JSON.parse(readFileSync('relay/package.json', 'utf8'));
 const deps = Object.keys(relay.dependencies);
+// The root's `dependencies` are what the packaged till ships; a package only the relay loads (pg, prom-client)
+// is a root devDependency, installed for the tests and `npm run relay`, never put in the installer.
+const rootRange = (p) => root.dependencies[p] ?? root.devDependencies[p];
 
 /**
  * Our files (not packages) have no side effects at import, so a bundle leaves out every module it does
@@ -81,8 +84,8 @@ const problems = [
   ...[...imported].filter((p) => !deps.includes(p)).map((p) => `the relay imports ${p}, missing from relay/package.json dependencies`),
   ...deps.filter((p) => !imported.has(p)).map((p) => `relay/package.json lists ${p}, which the relay does not import`),
   ...deps
-    .filter((p) => root.dependencies[p] !== relay.dependencies[p])
-    .map((p) => `${p}: relay/package.json has ${relay.dependencies[p]}, package.json has ${root.dependencies[p] ?? 'nothing'}`),
+    .filter((p) => rootRange(p) !== relay.dependencies[p])
+    .map((p) => `${p}: relay/package.json has ${relay.dependencies[p]}, package.json has ${rootRange(p) ?? 'nothing'}`),
 ];
 if (problems.length > 0) {
   console.error(`build:relay: ${problems.join('; ')}`);
