@@ -11,6 +11,7 @@ import type { SignIn } from './people/index.js';
 import type { StaffRepo } from './people/index.js';
 import type { PaymentEngine } from './payments/index.js';
 import type { PaymentsRepo } from './payments/index.js';
+import type { LeftOpen } from './payments/index.js';
 import type { ServiceClient } from './payments/index.js';
 import type { EnvironmentConfig, SettingsStore } from './settings/index.js';
 import type { CleanEnvironmentInput } from './settings/index.js';
@@ -33,6 +34,8 @@ export type CoreContext = {
   dayClose: DayClose;
   engine: PaymentEngine;
   repo: PaymentsRepo;
+  /** The payments open when the till last stopped, and what has happened to them since this start. */
+  leftOpen: LeftOpen;
   transactions: TransactionsStore;
   alerts: Alerts;
   /** Tell every screen a payment changed (payment:updated). */

@@ -26,7 +26,7 @@ import { History } from './history/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { ensurePrivateDir } from '../../shared/sqlite-file.js';
 import { PaymentEngine } from './payments/index.js';
-import { PaymentsRepo } from './payments/index.js';
+import { LeftOpen, PaymentsRepo } from './payments/index.js';
 import { PinGuard } from './people/index.js';
 import { PrintService, type SystemPrinter } from './printing/index.js';
 import { RelayConnections, type RelayTuning } from './relay-link/index.js';
@@ -173,6 +173,8 @@ export async function createTillCore(options: TillCoreOptions): Promise<TillCore
 function buildParts(base: Base): Parts {
   const { options, dataDir, now, log, events, secrets, settings, db } = base;
   const repo = new PaymentsRepo(db);
+  // Before anything can land: the relays' catch-up and the engine's resume run only after this.
+  const leftOpen = new LeftOpen(repo);
   const transactions = new TransactionsStore(db, settings.settings.timeZone);
   const alerts = new Alerts(db, now, (open) => events.emit('alerts:changed', { open }));
   const client = createServiceClient({
@@ -211,7 +213,7 @@ function buildParts(base: Base): Parts {
     onState: (environment, state) => events.emit('relay:state', { state, environment }),
     tuning: options.relay,
   });
-  const context = coreContext(base, { repo, transactions, alerts, client, configs, engine, relays });
+  const context = coreContext(base, { repo, leftOpen, transactions, alerts, client, configs, engine, relays });
   const { signIn } = context;
   const dispatcher = createDispatcher({
     handlers: createHandlers(context),
@@ -226,14 +228,14 @@ function buildParts(base: Base): Parts {
   return { client, configs, engine, relays, signIn, dispatcher };
 }
 
-type Services = Pick<CoreContext, 'repo' | 'transactions' | 'alerts' | 'client' | 'engine'> & {
+type Services = Pick<CoreContext, 'repo' | 'leftOpen' | 'transactions' | 'alerts' | 'client' | 'engine'> & {
   configs: ServiceConfigs;
   relays: RelayConnections;
 };
 
 /** What the handlers reach: the parts, the people of the till, and the steps that change an environment. */
 function coreContext({ options, now, log, events, settings, db }: Base, services: Services): CoreContext {
-  const { repo, transactions, alerts, client, configs, engine, relays } = services;
+  const { repo, leftOpen, transactions, alerts, client, configs, engine, relays } = services;
   const staff = new StaffRepo(db);
   adoptLegacyOwnerPin(settings, staff, now);
   const audit = new AuditLog(db, now);
@@ -264,6 +266,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     dayClose: new DayClose(db, now, () => ({ id: settings.settings.tillId, name: settings.settings.tillName })),
     engine,
     repo,
+    leftOpen,
     transactions,
     alerts,
     emitPayment: (view) => events.emit('payment:updated', view),

@@ -24,7 +24,9 @@ import { usePages } from './nav/use-pages';
 export function App() {
   const { status, error, refresh } = useAppStatus();
   const announce = useAnnounce();
-  const late = useLateResults(announce, status?.environment);
+  // Payments are read only once someone may see them: not at the lock.
+  const who = !status || status.caller === 'locked' ? null : (status.signedIn?.id ?? status.caller);
+  const late = useLateResults(announce, status?.environment, who);
   const sale = useSale(late.watch, status?.counter.amountEntry ?? 'cedis');
   const session = useSession(Boolean(status?.signedIn), refresh);
   const [firstStartDone, setFirstStartDone] = useState(ownerPinSkipped);

@@ -124,10 +124,15 @@ export const paymentChannels = {
     request: z.object({ msisdn: z.string().max(32), amount: z.string().max(16) }).strict(),
     response: z.object({ earlier: similarPaymentSchema.nullable() }),
   },
-  /** This till's payments in the active environment that have no final state yet (newest first). */
+  /**
+   * `items`: this till's payments in the active environment that have no final state yet (newest first).
+   * `leftOpen`: payments that were open when the till last stopped and have changed since it started (a
+   * result that landed while it was down, starting or locked; sending that ended at its deadline), in any
+   * environment, as they are now (newest first). Both only as far as the caller may see them.
+   */
   'payments:pending': {
     request: z.object({}).strict(),
-    response: z.object({ items: z.array(paymentViewSchema) }),
+    response: z.object({ items: z.array(paymentViewSchema), leftOpen: z.array(paymentViewSchema) }),
   },
   'history:search': {
     request: z

@@ -55,6 +55,8 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'payments:similar': SELLERS,
   'payments:get': SELLERS,
   'payments:stopWaiting': SELLERS,
+  // Not at the lock: the screens read the open payments, and what happened to those a restart left open,
+  // once someone has signed in (a cashier only their own shift's).
   'payments:pending': SELLERS,
   'payments:settle': MANAGERS,
   'alerts:list': OWNER,

@@ -9,9 +9,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser } from 'playwright-core';
 import { buildRenderer } from '../browser-bridge/build-renderer.js';
 import { launchBrowser } from '../browser-bridge/harness.js';
-import { resultTitle, sell, sellToWaiting, text } from '../browser-bridge/cashier.js';
-import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
-import { disagreements, openShop, records, type Shop } from './support/shop.js';
+import { sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
+import { signIn } from '../browser-bridge/sign-in.js';
+import { openShop, records, type Shop } from './support/shop.js';
+import * as check from './support/scenario.js';
 
 let browser: Browser;
 let rendererDir: string;
@@ -37,25 +38,10 @@ afterEach(async (context) => {
   await shop?.close();
 });
 
-/** The till and the service agree, whatever the fault was. */
-async function expectRecordsAgree(): Promise<void> {
-  await expect.poll(async () => disagreements(await records(shop), typed), { timeout: 20_000 }).toEqual([]);
-}
-
-async function serviceStatus(msisdn: string): Promise<string | undefined> {
-  return (await sandboxTransactions(shop.sandbox.baseUrl)).find((t) => t.msisdn === msisdn)?.status;
-}
-
-/** How many prompts the service sent to this number (one per sale, whatever the fault). */
-async function prompts(msisdn: string): Promise<number> {
-  return (await sandboxTransactions(shop.sandbox.baseUrl)).filter((t) => t.msisdn === msisdn).length;
-}
-
-/** The result screen shows `title` for the amount typed. */
-async function expectResult(title: 'PAID' | 'NOT PAID', amount: string): Promise<void> {
-  expect(await resultTitle(shop.page, 30_000)).toBe(title);
-  expect(await text(shop.page, 'result-amount')).toBe(amount);
-}
+const expectRecordsAgree = () => check.expectRecordsAgree(shop, typed);
+const serviceStatus = (msisdn: string) => check.serviceStatus(shop, msisdn);
+const prompts = (msisdn: string) => check.prompts(shop, msisdn);
+const expectResult = (title: 'PAID' | 'NOT PAID', amount: string) => check.expectResult(shop, title, amount);
 
 describe('the till under faults', () => {
   it('kill -9 of the till while the customer approves: after the restart the payment is PAID once, at the amount typed', async () => {
@@ -69,9 +55,10 @@ describe('the till under faults', () => {
     await expectRecordsAgree();
     const { till } = await records(shop);
     expect(till.map((p) => [p.state, p.amount])).toEqual([['success', 1500]]);
-    // The new start types nothing on the cashier's behalf.
+    // The new start types nothing on the cashier's behalf, and says what happened to the sale it left open.
     await page.locator('#amount').waitFor();
     expect(await page.inputValue('#amount')).toBe('');
+    await expect.poll(() => text(page, 'late-notice')).toMatch(/^PAID: GH₵15\.00 from 024 123 0011 \(open when the till stopped\)/);
   });
 
   it('the relay unreachable (refused) while the customer approves: the result lands once it is back, PAID once', async () => {
@@ -163,6 +150,41 @@ describe('the till under faults', () => {
     till.resume();
     await expectResult('NOT PAID', 'GH₵9.00');
     expect(await prompts('233241230001')).toBe(1);
+    await expectRecordsAgree();
+  });
+});
+
+describe('a till with staff under faults', () => {
+  const AMA = '2580';
+
+  it('kill -9 mid-charge: results that land while the till is down and while it waits at the lock show to Ama once she signs in', async () => {
+    const { page, clock } = shop;
+    await check.staffTheTill(shop, [{ name: 'Ama', role: 'cashier', pin: AMA }]);
+    await signIn(page, AMA, 'Ama');
+    clock.hold(); // both customers have their prompt and have not answered yet
+    typed.push('15.00', '16.00');
+    await sellToWaiting(page, '15', '0241230015');
+    await stopWaiting(page); // Ama stops waiting for the first: it stays open
+    await sellToWaiting(page, '16', '0241230006'); // 06: this customer answers 30 s later
+    await expect.poll(() => prompts('233241230006')).toBe(1);
+    await shop.restartAfterKill(() => clock.release()); // the first customer approves while the till is dead
+    await expect.poll(() => serviceStatus('233241230015')).toBe('SUCCESS');
+    await page.getByRole('heading', { name: 'Who is selling?' }).waitFor();
+    clock.advance(30_000); // the second approves while the till waits at the lock
+    await expect.poll(() => serviceStatus('233241230006')).toBe('SUCCESS');
+    await expect.poll(async () => (await records(shop)).till.map((p) => p.state)).toEqual(['success', 'success']);
+    await signIn(page, AMA, 'Ama');
+    const notice = page.getByTestId('late-notice');
+    await expect
+      .poll(() => text(page, 'late-notice'))
+      .toMatch(/^PAID: GH₵16\.00 from 024 123 0006 \(open when the till stopped; started by Ama\) — 1 more/);
+    await notice.getByRole('button', { name: /Dismiss/ }).click();
+    await expect
+      .poll(() => text(page, 'late-notice'))
+      .toMatch(/^PAID: GH₵15\.00 from 024 123 0015 \(open when the till stopped; started by Ama/);
+    expect(await page.inputValue('#amount')).toBe('');
+    expect(await prompts('233241230015')).toBe(1);
+    expect(await prompts('233241230006')).toBe(1);
     await expectRecordsAgree();
   });
 });

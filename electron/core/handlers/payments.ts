@@ -13,7 +13,10 @@ import { formatAmount, MoneyError, parseAmount } from '../../../shared/money.js'
 import type { SimilarPayment } from '../../../shared/ipc/contract.js';
 
 /** What the Charge and Waiting screens' channels use of the core. */
-export type PaymentsDeps = Pick<CoreContext, 'db' | 'settings' | 'signIn' | 'shifts' | 'engine' | 'repo' | 'client' | 'configFor' | 'now'>;
+export type PaymentsDeps = Pick<
+  CoreContext,
+  'db' | 'settings' | 'signIn' | 'shifts' | 'engine' | 'repo' | 'leftOpen' | 'client' | 'configFor' | 'now'
+>;
 
 /** `payments:settle` is with settling by hand (settle.ts). */
 export function paymentHandlers(ctx: PaymentsDeps): HandlerMap<Exclude<ChannelsOf<'payments'>, 'payments:settle'>> {
@@ -48,11 +51,16 @@ export function paymentHandlers(ctx: PaymentsDeps): HandlerMap<Exclude<ChannelsO
     'payments:stopWaiting': async ({ id, send }) =>
       visiblePayment(ctx, id) ? ctx.engine.stopWaiting(id, ctx.signIn.current()?.name ?? null, send ?? 'keep') : null,
 
+    // Refused at the lock (the role table): the screens ask once someone has signed in, and only for what they may see.
     'payments:pending': async () => {
       const scope = cashierScope(ctx);
       return {
         items: ctx.repo
           .open(active())
+          .filter((row) => inScope(scope, row))
+          .map(toPaymentView),
+        leftOpen: ctx.leftOpen
+          .changed()
           .filter((row) => inScope(scope, row))
           .map(toPaymentView),
       };

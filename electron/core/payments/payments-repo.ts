@@ -155,6 +155,7 @@ export class PaymentsRepo {
         `SELECT * FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) ORDER BY created_at DESC LIMIT 200`,
       ),
       toResume: db.prepare(`SELECT * FROM payments WHERE state IN (${sqlList(RESENDABLE_STATES)}) ORDER BY created_at`),
+      openEverywhere: db.prepare(`SELECT * FROM payments WHERE state IN (${sqlList(OPEN_STATES)}) ORDER BY created_at DESC LIMIT 200`),
     };
   }
 
@@ -192,6 +193,11 @@ export class PaymentsRepo {
 
   open(environment: Environment): PaymentRow[] {
     return this.stmts.open.all(environment) as PaymentRow[];
+  }
+
+  /** Open payments in every environment (newest first): what a start finds left open. */
+  openEverywhere(): PaymentRow[] {
+    return this.stmts.openEverywhere.all() as PaymentRow[];
   }
 
   toResume(): PaymentRow[] {

@@ -1,11 +1,11 @@
-/** Notices for payments the cashier stopped waiting for: they still resolve, and say so here. */
+/** Notices for payments the cashier stopped waiting for, or the till had open when it stopped: they still resolve, and say so here. */
 import type { PaymentView } from '../../../shared/ipc/contract';
 import { ghs, phone } from '../format';
-import { lateNoticeWho } from './late-results';
+import { lateNoticeTitle, lateNoticeWho, type LateNotice } from './late-results';
 import '../components/components.css';
 import './sale.css';
 
-type Props = { notices: PaymentView[]; onDismiss: (id: string) => void; onOpen: (payment: PaymentView) => void };
+type Props = { notices: LateNotice[]; onDismiss: (id: string) => void; onOpen: (payment: PaymentView) => void };
 
 export function LateNotices({ notices, onDismiss, onOpen }: Props) {
   // One at a time in the place kept for it: dismissing the newest shows the next.
@@ -16,8 +16,7 @@ export function LateNotices({ notices, onDismiss, onOpen }: Props) {
     <ul className="notices" aria-label="Late results of payments nobody waited for">
       <li className={`notice ${p.state === 'success' ? 'notice-ok' : 'notice-bad'}`} data-testid="late-notice">
         <span className="notice-text">
-          {p.state === 'success' ? 'PAID' : 'NOT PAID'}: {ghs(p.amount)} from {phone(p.msisdn)} ({lateNoticeWho(p)})
-          {more > 0 ? ` — ${more} more` : ''}
+          {lateNoticeTitle(p)}: {ghs(p.amount)} from {phone(p.msisdn)} ({lateNoticeWho(p)}){more > 0 ? ` — ${more} more` : ''}
         </span>
         <button type="button" className="link" onClick={() => onOpen(p)}>
           Show

@@ -21,7 +21,7 @@ import { TillProcess, type TillProcessOptions } from './till-process.js';
 
 /** The simulator at a tenth of real time, as the browser tests: a customer answers in 0.2 s. */
 export const TIME_SCALE = 0.1;
-const OWNER_PIN = '1357';
+export const OWNER_PIN = '1357';
 
 export type Shop = {
   page: Page;

@@ -1,6 +1,6 @@
 /** Late-result notices never cross environments: a sandbox result is not shown or announced in LIVE. */
 import { describe, expect, it } from 'vitest';
-import { announceLateResult, lateNoticeWho, noticesFor } from '../../../renderer/src/sale/late-results.js';
+import { announceLateResult, lateNoticeTitle, lateNoticeWho, noticesFor } from '../../../renderer/src/sale/late-results.js';
 import type { PaymentView } from '../../../shared/ipc/contract.js';
 
 const view = (id: string, environment: 'test' | 'live'): PaymentView => ({
@@ -57,5 +57,22 @@ describe('who a late-result notice names (issue 20 item 3)', () => {
   it('says "you" only on a till without staff, where nobody is named', () => {
     expect(lateNoticeWho({ startedBy: null, stoppedBy: null })).toBe('you stopped waiting');
     expect(lateNoticeWho({ startedBy: null })).toBe('you stopped waiting');
+  });
+});
+
+describe('a notice for a payment the till had open when it stopped', () => {
+  it('says so first: the till stopped, nobody stopped waiting', () => {
+    expect(lateNoticeWho({ startedBy: null, stoppedBy: null, leftOpen: true })).toBe('open when the till stopped');
+    expect(lateNoticeWho({ startedBy: 'Ama', stoppedBy: null, leftOpen: true })).toBe('open when the till stopped; started by Ama');
+    expect(lateNoticeWho({ startedBy: 'Ama', stoppedBy: 'Ama', leftOpen: true })).toBe(
+      'open when the till stopped; started by Ama, who stopped waiting',
+    );
+  });
+
+  it('names how its sending ended when no result came: no prompt, or one that may have gone out', () => {
+    expect(lateNoticeTitle({ state: 'success' })).toBe('PAID');
+    expect(lateNoticeTitle({ state: 'failed' })).toBe('NOT PAID');
+    expect(lateNoticeTitle({ state: 'not_sent' })).toBe('NOT SENT (no prompt went out)');
+    expect(lateNoticeTitle({ state: 'unconfirmed' })).toMatch(/^NO ANSWER \(it may have reached the payment service/);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * A cashier's payment channels on a real core: payments:get, payments:pending, payments:stopWaiting,
  * receipt:preview and receipt:print see only the payments the cashier started in their own open shift;
- * any other answers as an unknown id does. A manager sees every payment.
+ * any other answers as an unknown id does. A manager sees every payment. After a restart, what happened
+ * to the payments left open is told once someone has signed in, in the same scope; nothing at the lock.
  */
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TillCore } from '../../../../electron/core/index.js';
+import { createMemorySecretStore, createTillCore, type TillCore } from '../../../../electron/core/index.js';
+import { openDatabase } from '../../../../electron/core/storage/database.js';
 import { openUnitCore, signInShift } from '../../../support/unit-core.js';
 import { writeShiftPayments } from '../../../support/payment-rows.js';
 
@@ -78,5 +81,38 @@ describe("a cashier's payment channels", () => {
     expect(await pendingIds()).toEqual(['AMA-WAIT', 'KOFI-WAIT']);
     expect(await code(core.invoke('receipt:preview', { paymentId: 'AMA-PAID' }))).toBe('answered');
     expect(await code(core.invoke('receipt:print', { paymentId: 'KOFI-OLD-PAID', reprint: true }))).toBe('answered');
+  });
+});
+
+/** A result lands on a payment, as the relay's catch-up would, through another connection to till.db. */
+function land(id: string, state: 'success' | 'failed'): void {
+  const db = openDatabase(join(dir, 'till.db'));
+  try {
+    db.prepare('UPDATE payments SET state = ?, completed_at = 5000, reference = ? WHERE id = ?').run(state, `REF-${id}`, id);
+  } finally {
+    db.close();
+  }
+}
+
+describe('after a restart', () => {
+  it('nothing at the lock; once signed in, the payments left open whose state changed since the start, as far as the caller may see', async () => {
+    await core.close();
+    const restarted = await createTillCore({ dataDir: dir, embedded: false, secretStore: createMemorySecretStore(), log: () => undefined });
+    try {
+      const pending = async () => {
+        const { items, leftOpen } = await restarted.invoke('payments:pending', {});
+        return { items: items.map((p) => p.id).sort(), leftOpen: leftOpen.map((p) => `${p.id} ${p.state}`).sort() };
+      };
+      land('KOFI-WAIT', 'success'); // while the till starts
+      expect(await code(restarted.invoke('payments:pending', {}))).toBe('FORBIDDEN');
+      await restarted.invoke('session:signIn', { pin: PINS.kofi });
+      expect(await pending()).toEqual({ items: [], leftOpen: ['KOFI-WAIT success'] });
+      land('AMA-WAIT', 'failed'); // while Kofi sells: Ama's, not his to see
+      expect(await pending()).toEqual({ items: [], leftOpen: ['KOFI-WAIT success'] });
+      await restarted.invoke('session:signIn', { pin: PINS.efua });
+      expect(await pending()).toEqual({ items: [], leftOpen: ['AMA-WAIT failed', 'KOFI-WAIT success'] });
+    } finally {
+      await restarted.close();
+    }
   });
 });
