@@ -33,9 +33,18 @@ export function resolveAppPath(requestUrl: string, root: string): string | null 
     return null;
   }
   if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return null;
+  return rendererFile(url.pathname, root)?.file ?? null;
+}
+
+/**
+ * The file under `root` that a URL's (still encoded) pathname names, `/` being index.html, and whether it is
+ * that page; null for anything that would leave the folder (`..`, encoded slashes or NULs, a bad escape).
+ * Both shells serve the built renderer through it: Electron's app:// protocol and browser mode's server.
+ */
+export function rendererFile(pathname: string, root: string): { file: string; isIndex: boolean } | null {
   let path: string;
   try {
-    path = decodeURIComponent(url.pathname);
+    path = decodeURIComponent(pathname);
   } catch {
     return null;
   }
@@ -43,5 +52,5 @@ export function resolveAppPath(requestUrl: string, root: string): string | null 
   if (path === '/' || path === '') path = '/index.html';
   const base = normalize(root.endsWith(sep) ? root : root + sep);
   const file = normalize(join(base, path));
-  return file.startsWith(base) ? file : null;
+  return file.startsWith(base) ? { file, isIndex: path === '/index.html' } : null;
 }
