@@ -54,6 +54,40 @@ export const relayCursorAheadSchema = z.object({
 });
 
 /**
+ * A till resuming after `after` also names the event it read there: `afterReceivedAt=<its receivedAt>`
+ * (on `GET /v1/transactions` and `GET /v1/events`). When the log's event `after` was received at
+ * another time, the log was restored from a backup (or otherwise rewound) and numbered again past it:
+ * the till's cursor means nothing in it. Paging answers 409 with this code; the stream sends `reset`.
+ */
+export const CURSOR_FORKED = 'CURSOR_FORKED';
+export const AFTER_RECEIVED_AT_PARAM = 'afterReceivedAt';
+export const relayCursorForkedSchema = z.object({
+  error: z.object({
+    code: z.literal(CURSOR_FORKED),
+    message: z.string(),
+    logId: relayLogIdSchema,
+    lastSeq: z.number().int().nonnegative(),
+  }),
+});
+
+/**
+ * `event: reset` on a stream (no `id:`), after `hello`: the stream does not read on from the till's
+ * cursor but from `readFrom`. `restored`: the log was rewound past the cursor (see CURSOR_FORKED), it
+ * reads again from 0. `pruned`: the events after the cursor up to `prunedThrough` were pruned.
+ */
+export const relayResetSchema = z.discriminatedUnion('reason', [
+  z.object({ reason: z.literal('restored'), logId: relayLogIdSchema, lastSeq: z.number().int().nonnegative(), readFrom: z.literal(0) }),
+  z.object({
+    reason: z.literal('pruned'),
+    logId: relayLogIdSchema,
+    lastSeq: z.number().int().nonnegative(),
+    prunedThrough: z.number().int().positive(),
+    readFrom: z.number().int().positive(),
+  }),
+]);
+export type RelayReset = z.infer<typeof relayResetSchema>;
+
+/**
  * `GET /v1/transactions?after=<seq>` with `after` (not 0) below the log's pruned-through mark answers
  * 410 with this code: the events from `after + 1` to `prunedThrough` were pruned by the relay's
  * retention and cannot be sent. The till reads on from `prunedThrough` (the oldest kept event follows).

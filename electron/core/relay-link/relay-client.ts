@@ -6,7 +6,9 @@
  * sequence is kept in SQLite per environment with the relay log it belongs to (the relay's `logId`).
  * The cursor goes back to 0 when the relay URL changes, when the relay names another log (its
  * database was wiped or replaced: numbers start from 1 again), or when the relay says the cursor is
- * beyond its last sequence (409 CURSOR_AHEAD on paging, or the stream's `hello` lastSeq); reading
+ * beyond its last sequence (409 CURSOR_AHEAD on paging, or the stream's `hello` lastSeq), or when the
+ * event at the cursor is not the one the till read there (the relay's database was restored from a
+ * backup: 409 CURSOR_FORKED, or the stream's `reset`; the till names that event's receivedAt); reading
  * again from 0 is harmless, final transactions are kept once per reference. When the relay's retention
  * pruned events the till never read (410 CURSOR_PRUNED), the cursor moves on to the oldest kept event.
  */
@@ -14,10 +16,11 @@ import { Agent, request } from 'undici';
 import { z } from 'zod';
 import {
   RELAY_LOG_ID_HEADER,
+  AFTER_RECEIVED_AT_PARAM,
   relayCursorAheadSchema,
+  relayCursorForkedSchema,
   relayCursorPrunedSchema,
   relayEventSchema,
-  relayHelloSchema,
   relayLogIdSchema,
   relayPageSchema,
   type RelayEvent,
@@ -25,8 +28,9 @@ import {
 import type { RelayState } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import type { Logger } from '../logger.js';
-import { RelayCursor } from './relay-cursor.js';
+import { RelayCursor, receivedAtOf } from './relay-cursor.js';
 import { SseParser } from './sse-parser.js';
+import { onHello, onReset } from './stream-notices.js';
 import type { Environment } from '../../../shared/domain.js';
 
 export type RelayClientOptions = {
@@ -152,6 +156,12 @@ export class RelayClient {
     return { authorization: `Bearer ${this.o.token}`, accept: 'application/json' };
   }
 
+  /** Where the till resumes: its cursor, and the event it read there when it knows it. */
+  private resumeParams(): Record<string, string> {
+    const receivedAt = this.cursor.receivedAt;
+    return { after: String(this.lastSeq), ...(receivedAt ? { [AFTER_RECEIVED_AT_PARAM]: receivedAt } : {}) };
+  }
+
   private url(path: string, params: Record<string, string>): URL {
     const url = new URL(path, `${this.o.relayUrl.replace(/\/+$/, '')}/`);
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
@@ -168,18 +178,23 @@ export class RelayClient {
     let skips = 0;
     for (let pages = 0; pages < 10_000 && !this.stopped; pages += 1) {
       const after = this.lastSeq;
-      const response = await request(this.url('v1/transactions', { after: String(after), limit: '500', environment: this.o.environment }), {
-        dispatcher: this.agent,
-        headers: this.headers(),
-        signal: this.abort.signal,
-      });
+      const response = await request(
+        this.url('v1/transactions', { ...this.resumeParams(), limit: '500', environment: this.o.environment }),
+        {
+          dispatcher: this.agent,
+          headers: this.headers(),
+          signal: this.abort.signal,
+        },
+      );
       if (response.statusCode === 409) {
-        const ahead = relayCursorAheadSchema.safeParse(await response.body.json().catch(() => null));
+        const body: unknown = await response.body.json().catch(() => null);
+        const ahead = relayCursorAheadSchema.or(relayCursorForkedSchema).safeParse(body);
         if (!ahead.success || after === 0 || resets > 0) throw new RelayHttpError(409);
         resets += 1;
+        const { code, logId, lastSeq } = ahead.data.error;
         const stored = this.logId;
-        const reason = stored !== null && stored !== ahead.data.error.logId ? 'log_changed' : 'cursor_ahead';
-        this.cursor.reset(reason, ahead.data.error.logId, { relayLastSeq: ahead.data.error.lastSeq });
+        const reason = stored !== null && stored !== logId ? 'log_changed' : code === 'CURSOR_FORKED' ? 'log_forked' : 'cursor_ahead';
+        this.cursor.reset(reason, logId, { relayLastSeq: lastSeq });
         continue;
       }
       if (response.statusCode === 410) {
@@ -213,15 +228,16 @@ export class RelayClient {
           });
         }
       }
-      if (page.nextAfter > this.lastSeq) this.cursor.save(page.nextAfter);
+      if (page.nextAfter > this.lastSeq) this.cursor.save(page.nextAfter, receivedAtOf(page.items, page.nextAfter));
       if (!page.hasMore) return;
     }
   }
 
   /** Follows the stream; 'resync' when its hello reset the cursor (catch up again before following). */
   private async follow(): Promise<'ended' | 'resync'> {
-    const after = String(this.lastSeq);
-    const response = await request(this.url('v1/events', { environment: this.o.environment, after }), {
+    const params = this.resumeParams();
+    const after = params.after as string;
+    const response = await request(this.url('v1/events', { environment: this.o.environment, ...params }), {
       dispatcher: this.agent,
       headers: { ...this.headers(), accept: 'text/event-stream', 'last-event-id': after },
       signal: this.abort.signal,
@@ -235,8 +251,12 @@ export class RelayClient {
     let resync = false;
     const parser = new SseParser((message) => {
       if (resync) return;
-      if (message.event === 'hello') {
-        resync = this.onHello(message.data);
+      if (message.event === 'hello' || message.event === 'reset') {
+        const { cursor, o } = this;
+        resync =
+          message.event === 'hello'
+            ? onHello(cursor, o.log, o.environment, message.data)
+            : onReset(cursor, o.log, o.environment, message.data, Number(after));
         return;
       }
       if (message.event !== 'transaction') return;
@@ -261,30 +281,9 @@ export class RelayClient {
     return resync ? 'resync' : 'ended';
   }
 
-  /** The stream's first event: the relay's log id and last sequence. True when the cursor was reset. */
-  private onHello(data: string): boolean {
-    let json: unknown;
-    try {
-      json = JSON.parse(data);
-    } catch {
-      json = null;
-    }
-    const hello = relayHelloSchema.safeParse(json);
-    if (!hello.success) {
-      this.o.log.warn('relay.bad_hello', { environment: this.o.environment, issue: hello.error.issues[0]?.message });
-      return false;
-    }
-    if (this.cursor.checkLog(hello.data.logId)) return true;
-    if (hello.data.lastSeq < this.lastSeq) {
-      this.cursor.reset('cursor_ahead', hello.data.logId, { relayLastSeq: hello.data.lastSeq });
-      return true;
-    }
-    return false;
-  }
-
   private handle(event: RelayEvent): void {
     if (event.environment === this.o.environment) this.o.onEvent(event);
-    if (event.seq > this.lastSeq) this.cursor.save(event.seq);
+    if (event.seq > this.lastSeq) this.cursor.save(event.seq, event.receivedAt);
   }
 
   async stop(): Promise<void> {

@@ -4,7 +4,13 @@ import type { Db } from '../storage/index.js';
 import type { Logger } from '../logger.js';
 
 /** Why the cursor went back to 0 (logged; never personal data). */
-export type ResetReason = 'log_changed' | 'cursor_ahead';
+export type ResetReason = 'log_changed' | 'cursor_ahead' | 'log_forked';
+
+/** The receivedAt of a page's item `seq` (null when that item could not be read). */
+export function receivedAtOf(items: unknown[], seq: number): string | null {
+  const item = items.find((i) => (i as { seq?: unknown } | null)?.seq === seq) as { receivedAt?: unknown } | undefined;
+  return typeof item?.receivedAt === 'string' ? item.receivedAt : null;
+}
 
 export class RelayCursor {
   /** A cursor kept for another relay URL means nothing here: it starts again from 0. */
@@ -18,7 +24,7 @@ export class RelayCursor {
       { relay_url: string } | undefined;
     if (!row || row.relay_url !== relayUrl) {
       db.prepare(
-        'INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0, log_id = NULL',
+        'INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES (?, ?, 0) ON CONFLICT (environment) DO UPDATE SET relay_url = excluded.relay_url, last_seq = 0, log_id = NULL, last_received_at = NULL',
       ).run(environment, relayUrl);
     }
   }
@@ -27,6 +33,13 @@ export class RelayCursor {
     const row = this.db.prepare('SELECT last_seq FROM relay_cursor WHERE environment = ?').get(this.environment) as
       { last_seq: number } | undefined;
     return row?.last_seq ?? 0;
+  }
+
+  /** The receivedAt of the event at the cursor (the till names it when it resumes); null when unknown. */
+  get receivedAt(): string | null {
+    const row = this.db.prepare('SELECT last_received_at FROM relay_cursor WHERE environment = ?').get(this.environment) as
+      { last_received_at: string | null } | undefined;
+    return row?.last_received_at ?? null;
   }
 
   /** The relay log the cursor belongs to; null until the relay first names it. */
@@ -57,7 +70,7 @@ export class RelayCursor {
   reset(reason: ResetReason, logId: string | null, fields: { relayLastSeq?: number }): void {
     this.log.warn('relay.cursor_reset', { environment: this.environment, reason, cursor: this.lastSeq, ...fields });
     this.db
-      .prepare('UPDATE relay_cursor SET last_seq = 0, log_id = coalesce(?, log_id) WHERE environment = ?')
+      .prepare('UPDATE relay_cursor SET last_seq = 0, last_received_at = NULL, log_id = coalesce(?, log_id) WHERE environment = ?')
       .run(logId, this.environment);
   }
 
@@ -76,12 +89,14 @@ export class RelayCursor {
       prunedThrough: relay.prunedThrough,
       missed: relay.prunedThrough - after,
     });
-    this.save(relay.prunedThrough);
+    this.save(relay.prunedThrough, null);
     return true;
   }
 
-  /** Moves forward only. */
-  save(seq: number): void {
-    this.db.prepare('UPDATE relay_cursor SET last_seq = ? WHERE environment = ? AND last_seq < ?').run(seq, this.environment, seq);
+  /** Moves forward only, to the event received at `receivedAt` (null: to no event the till read). */
+  save(seq: number, receivedAt: string | null): void {
+    this.db
+      .prepare('UPDATE relay_cursor SET last_seq = ?, last_received_at = ? WHERE environment = ? AND last_seq < ?')
+      .run(seq, receivedAt, this.environment, seq);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Server-Sent Events to tills, per merchant: `event: hello` first ({logId, lastSeq}), then
+ * Server-Sent Events to tills, per merchant: `event: hello` first ({logId, lastSeq}), `event: reset` when
+ * the stream reads on from elsewhere than the till's cursor (the log restored past it, or pruned), then
  * `event: transaction`, `id: <seq>`, `data: <RelayEvent JSON>`, a heartbeat comment at least every
  * 15 s, resumption from a sequence number.
  *
@@ -17,6 +18,8 @@ import { performance } from 'node:perf_hooks';
 import type { Environment } from '../../../shared/domain.js';
 import type { LogFn, RelayMetrics } from '../../ops/index.js';
 import { eventJson, type RelayStore, type TillIdentity } from '../../store/index.js';
+import { resumeFrom } from './cursor-check.js';
+import { bump, frame, type Stream } from './stream-parts.js';
 
 const PAGE = 256;
 
@@ -28,31 +31,6 @@ export type StreamLimits = { maxClients: number; maxPerMerchant: number; maxPerT
 /** Why a stream was refused. */
 export type StreamRefusal = 'relay_full' | 'merchant_full' | 'token_full';
 
-type Stream = {
-  res: ServerResponse;
-  /** Caught up once: what it reads from the store from then on is live (committed elsewhere), and timed. */
-  live: boolean;
-  till: TillIdentity;
-  logId: string;
-  environment: Environment | undefined;
-  cursor: number;
-  /** Reading from the store (or opening): live events wait for that read. */
-  busy: boolean;
-  /** Waiting for 'drain'; it reads from the store when writable again. */
-  blocked: boolean;
-  closed: boolean;
-};
-
-function frame(seq: number, json: string): string {
-  return `event: transaction\nid: ${seq}\ndata: ${json}\n\n`;
-}
-
-function bump(map: Map<string, number>, key: string, by: number): void {
-  const n = (map.get(key) ?? 0) + by;
-  if (n > 0) map.set(key, n);
-  else map.delete(key);
-}
-
 export class EventStreams {
   private readonly streams = new Set<Stream>();
   private readonly byMerchant = new Map<string, Set<Stream>>();
@@ -62,7 +40,7 @@ export class EventStreams {
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
-    private readonly store: Pick<RelayStore, 'rowsAfter' | 'lastSeq' | 'logId'>,
+    private readonly store: Pick<RelayStore, 'rowsAfter' | 'lastSeq' | 'logId' | 'prunedThrough'>,
     private readonly metrics: RelayMetrics,
     /** perMerchantMetrics: a multi-merchant relay (PostgreSQL), where other instances commit too. */
     private readonly options: StreamLimits & { heartbeatMs: number; log: LogFn; perMerchantMetrics?: boolean },
@@ -80,14 +58,32 @@ export class EventStreams {
     return this.byMerchant.keys();
   }
 
-  /** Opens a stream for an authenticated till, resuming after `after`; or says why not. */
-  open(req: IncomingMessage, res: ServerResponse, till: TillIdentity, after: number, environment?: Environment): StreamRefusal | null {
+  /** Opens a stream for an authenticated till, resuming after `from.after`; or says why not. */
+  open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    till: TillIdentity,
+    from: { after: number; receivedAt?: string },
+    environment?: Environment,
+  ): StreamRefusal | null {
+    const { after, receivedAt } = from;
     const { maxClients, maxPerMerchant, maxPerToken } = this.options;
     if (this.streams.size >= maxClients) return 'relay_full';
     if ((this.byMerchant.get(till.merchantId)?.size ?? 0) >= maxPerMerchant) return 'merchant_full';
     if ((this.perToken.get(till.tokenHash) ?? 0) >= maxPerToken) return 'token_full';
     const logId = this.store.logId(till.merchantId);
-    const stream: Stream = { res, till, logId, environment, cursor: after, live: false, busy: true, blocked: false, closed: false };
+    const stream: Stream = {
+      res,
+      till,
+      logId,
+      environment,
+      cursor: after,
+      receivedAt,
+      live: false,
+      busy: true,
+      blocked: false,
+      closed: false,
+    };
     this.add(stream);
     req.socket.setNoDelay(true);
     req.socket.setKeepAlive(true, 30_000);
@@ -112,10 +108,23 @@ export class EventStreams {
   private async hello(stream: Stream): Promise<void> {
     const merchantId = stream.till.merchantId;
     try {
-      const lastSeq = await this.store.lastSeq(merchantId);
+      const { lastSeq, reset } = await resumeFrom(this.store, merchantId, stream.logId, stream.cursor, stream.receivedAt);
       if (stream.closed) return;
       this.advance(merchantId, lastSeq);
       stream.res.write(`event: hello\ndata: ${JSON.stringify({ logId: stream.logId, lastSeq })}\n\n`);
+      if (reset) {
+        // Said before any event, so the till knows the next ids do not follow its cursor.
+        this.options.log({
+          level: 'info',
+          msg: 'sse_cursor_reset',
+          merchantId,
+          reason: reset.reason,
+          cursor: stream.cursor,
+          readFrom: reset.readFrom,
+        });
+        stream.res.write(`event: reset\ndata: ${JSON.stringify(reset)}\n\n`);
+        stream.cursor = reset.readFrom;
+      }
     } catch (err) {
       // The store cannot be read: end the stream; the till reconnects (retry: 2000).
       this.options.log({ level: 'warn', msg: 'sse_open_failed', merchantId, error: (err as Error).message });

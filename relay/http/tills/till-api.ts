@@ -5,11 +5,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { environmentSchema } from '../../../shared/domain-schemas.js';
-import { CURSOR_AHEAD, CURSOR_PRUNED, RELAY_LOG_ID_HEADER, RELAY_TOKEN, type RelayPage } from '../../../shared/relay-wire.js';
+import {
+  CURSOR_AHEAD,
+  CURSOR_FORKED,
+  CURSOR_PRUNED,
+  RELAY_LOG_ID_HEADER,
+  RELAY_TOKEN,
+  type RelayPage,
+} from '../../../shared/relay-wire.js';
 import { hashRelayToken, type RelayConfig, type LogFn, type RelayMetrics, type WarningSummary } from '../../ops/index.js';
 import { sendError, sendJson } from '../../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
 import { requestIdOf } from '../request-id.js';
+import { cursorStanding } from './cursor-check.js';
 import { sendInstanceUnavailable, sendRateLimited, sendSuspended } from '../refusals.js';
 import { rowToEvent, type RelayStore, type TillIdentity } from '../../store/index.js';
 
@@ -18,13 +26,18 @@ const seqParam = z
   .regex(/^[0-9]{1,15}$/, 'must be a non-negative whole number')
   .transform(Number);
 
+/** The receivedAt of the event the till read at `after` (shared/relay-wire.ts, CURSOR_FORKED). */
+const receivedAtParam = z.string().min(1).max(64);
+
 const eventsQuerySchema = z.object({
   after: seqParam.optional(),
+  afterReceivedAt: receivedAtParam.optional(),
   environment: environmentSchema.optional(),
 });
 
 const transactionsQuerySchema = z.object({
   after: seqParam.optional(),
+  afterReceivedAt: receivedAtParam.optional(),
   limit: z
     .string()
     .regex(/^[0-9]{1,6}$/, 'must be a whole number')
@@ -87,7 +100,9 @@ function events(deps: TillApiDeps, req: IncomingMessage, res: ServerResponse, ur
     if (!parsed.success) return sendError(res, 400, 'VALIDATION_ERROR', 'Last-Event-ID: must be a sequence number');
     after = parsed.data;
   }
-  const refused = deps.streams.open(req, res, till, after, q.data.environment);
+  // The URL's receivedAt names the event at the URL's `after`: a browser's reconnect keeps the URL and moves Last-Event-ID on.
+  const receivedAt = after === q.data.after ? q.data.afterReceivedAt : undefined;
+  const refused = deps.streams.open(req, res, till, { after, receivedAt }, q.data.environment);
   if (refused) {
     if (deps.perMerchantMetrics) deps.metrics.merchantTillRefusals.inc({ merchant: till.merchantId, reason: refused });
     deps.warnings.warn('sse_refused', refused, { merchantId: till.merchantId, till: till.label, requestId: requestIdOf(req) });
@@ -123,8 +138,21 @@ async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, me
       },
     });
   }
-  const prunedThrough = after > 0 ? await store.prunedThrough(merchantId) : 0;
-  if (after < prunedThrough) {
+  const standing = await cursorStanding(store, merchantId, after, q.data.afterReceivedAt);
+  if (standing.kind === 'forked') {
+    // The event at the till's cursor is not the one it read: the log was restored from a backup and
+    // numbered again past it. The till reads it again from 0 (it keeps each result once per reference).
+    return sendJson(res, 409, {
+      error: {
+        code: CURSOR_FORKED,
+        message: `event ${after} is not the one this till read (the log was restored from an earlier copy); read again from 0`,
+        logId,
+        lastSeq,
+      },
+    });
+  }
+  if (standing.kind === 'pruned') {
+    const { prunedThrough } = standing;
     // Retention pruned events this till never read: said plainly (and logged by the till), then it
     // reads on from the oldest kept event. A till starting from 0 simply gets what is kept.
     return sendJson(res, 410, {

@@ -26,6 +26,7 @@ import { migration as m0017 } from './0017-z-rows-by-reference.js';
 import { migration as m0018 } from './0018-z-rows-kept-by-results.js';
 import { migration as m0019 } from './0019-migration-history.js';
 import { migration as m0020 } from './0020-charge-deadline.js';
+import { migration as m0021 } from './0021-relay-cursor-mark.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0021,
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -14,7 +14,7 @@ import { openDatabase } from '../../../../electron/core/storage/database.js';
 import { createLogger } from '../../../../electron/core/logger.js';
 import { RelayClient } from '../../../../electron/core/relay-link/relay-client.js';
 import { waitFor } from '../../../support/wait-for.js';
-import { deliver, get, LIVE_KEY, TEST_KEY, transaction } from '../helpers.js';
+import { deliver, get, LIVE_KEY, SseClient, TEST_KEY, transaction } from '../helpers.js';
 import { describeEachStore, type StoreFixture } from '../stores.js';
 
 const DAY = 86_400_000;
@@ -86,7 +86,7 @@ describeEachStore('relay retention', (store) => {
     }
   });
 
-  it('tells a till whose cursor is in the pruned part (410 CURSOR_PRUNED); from 0 it gets what is kept', async () => {
+  it("tells a till whose cursor is in the pruned part (410 CURSOR_PRUNED, the stream's reset); from 0 it gets what is kept", async () => {
     const r = await startAged(store);
     try {
       for (let i = 0; i < 4; i++) expect((await r.send(transaction('test'))).status).toBe(200);
@@ -97,6 +97,16 @@ describeEachStore('relay retention', (store) => {
       const behind = await page(r.relay.url, r.token, 2);
       expect(behind.status).toBe(410);
       expect(behind.json).toMatchObject({ error: { code: 'CURSOR_PRUNED', prunedThrough: 4, lastSeq: 5 } });
+      // The stream says so too (it used to jump from 2 to 5 without a word), then reads on from the mark.
+      const stream = await SseClient.connect(`${r.relay.url}/v1/events`, r.token, { 'last-event-id': '2' });
+      try {
+        await stream.waitFor((c) => c.events.length === 1);
+        const reset = stream.messages.find((m) => m.event === 'reset');
+        expect(JSON.parse(reset?.data ?? 'null')).toMatchObject({ reason: 'pruned', prunedThrough: 4, readFrom: 4, lastSeq: 5 });
+        expect(stream.events.map((e) => e.seq)).toEqual([5]);
+      } finally {
+        stream.close();
+      }
       const atMark = relayPageSchema.parse((await page(r.relay.url, r.token, 4)).json);
       expect(atMark.items.map((e) => e.seq)).toEqual([5]);
       const fromZero = relayPageSchema.parse((await page(r.relay.url, r.token, 0)).json);

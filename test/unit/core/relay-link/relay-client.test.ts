@@ -137,7 +137,9 @@ async function firstRunToEight(): Promise<RelayClient> {
 }
 const streamOpened = () => log.some((l) => l.path.startsWith('/v1/events'));
 const pagePaths = () => log.filter((l) => l.path.startsWith('/v1/transactions')).map((l) => l.path);
-const page = (after: number) => `/v1/transactions?after=${after}&limit=500&environment=test`;
+/** The receivedAt of the fake relay's events, which a resuming till names (afterReceivedAt) with its cursor. */
+const MARK = `afterReceivedAt=${encodeURIComponent('2026-11-21T10:00:00Z')}`;
+const page = (after: number) => `/v1/transactions?after=${after}${after > 0 ? `&${MARK}` : ''}&limit=500&environment=test`;
 
 describe('relay client', () => {
   it('catches up page by page, then follows the stream from the last sequence; only its environment', async () => {
@@ -148,7 +150,7 @@ describe('relay client', () => {
     expect(got.map((e) => e.seq)).toEqual([1, 2, 3, 5, 6, 7, 8]); // 4 is live
     expect(pagePaths()).toEqual([page(0), page(3), page(6)]);
     const stream = log.find((l) => l.path.startsWith('/v1/events'));
-    expect(stream).toEqual({ path: '/v1/events?environment=test&after=7', lastEventId: '7' });
+    expect(stream).toEqual({ path: `/v1/events?environment=test&after=7&${MARK}`, lastEventId: '7' });
     expect(states).toEqual(['reconnecting', 'connected', 'offline']);
     expect(c.lastSeq).toBe(8);
   });

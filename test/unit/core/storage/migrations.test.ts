@@ -114,5 +114,13 @@ describe('migration 19: the migration history', () => {
 });
 
 it('every migration is covered by a test, here or in migrations-0001-0010.test.ts, migrations-0011-0018.test.ts and migrations-0020.test.ts', () => {
-  expect(SCHEMA_VERSION).toBe(20);
+  expect(SCHEMA_VERSION).toBe(21);
+});
+
+it('migration 21 gives the relay cursor the receivedAt of its event, unknown (NULL) for a cursor kept from before', () => {
+  const path = tillFileAt(20, (old) => {
+    old.prepare("INSERT INTO relay_cursor (environment, relay_url, last_seq) VALUES ('test', 'https://relay.example', 7)").run();
+  });
+  const db = track(openDatabase(path));
+  expect(db.prepare('SELECT last_seq, last_received_at FROM relay_cursor').get()).toEqual({ last_seq: 7, last_received_at: null });
 });
