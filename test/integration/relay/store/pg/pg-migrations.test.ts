@@ -9,6 +9,7 @@ import { expect, it } from 'vitest';
 import { migratePg, openPgPool, PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../../../../relay/store/pg/index.js';
 import { closeAfterEach } from '../../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
+import { frontAmaRow, hourOf, summarySaleJson } from '../../../../support/owner-summary-sales.js';
 
 describePg('relay on PostgreSQL: the migrations', () => {
   const cluster = usePgCluster();
@@ -88,16 +89,7 @@ describePg('relay on PostgreSQL: the migrations', () => {
     const client = await databaseAt(6);
     await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_one', 'log-one')");
     const tx = (reference: string, status: string, amount: string) =>
-      JSON.stringify({
-        reference,
-        status,
-        amount,
-        fee: '0.10',
-        net: '0.00',
-        completedAt: '2026-11-20T10:15:00.000Z',
-        customer: { network: 'MTN' },
-        metadata: { till: 'T1', tillName: 'Front', cashierId: 'C1', cashier: 'Ama' },
-      });
+      summarySaleJson(reference, status, amount, '2026-11-20T10:15:00.000Z');
     await client.query('SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
       'MCH_one',
       ['live', 'live'],
@@ -118,12 +110,8 @@ describePg('relay on PostgreSQL: the migrations', () => {
       {
         merchant_id: 'MCH_one',
         environment: 'live',
-        hour: String(Math.floor(Date.parse('2026-11-20T10:15:00.000Z') / 3_600_000)),
-        till_id: 'T1',
-        till_name: 'Front',
-        cashier_id: 'C1',
-        cashier_name: 'Ama',
-        network: 'MTN',
+        ...frontAmaRow('2026-11-20T10:15:00.000Z'),
+        hour: String(hourOf('2026-11-20T10:15:00.000Z')),
         succeeded: 1,
         failed: 1,
         gross: '1250',

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog, MIGRATIONS as RELAY_MIGRATIONS, openRelayDatabase, SCHEMA_VERSION } from '../../../../../relay/store/sqlite/index.js';
 import { expectFolderListed, inMemoryDatabases, insertRow, migrateTo } from '../../../../support/migrations.js';
+import { frontAmaRow, summarySaleJson } from '../../../../support/owner-summary-sales.js';
 
 const memory = inMemoryDatabases();
 
@@ -92,16 +93,7 @@ describe("relay migration 5: the owner's view", () => {
     const db = memory();
     migrateTo(db, RELAY_MIGRATIONS, 4);
     const sale = (reference: string, amount: string, status = 'SUCCESS') =>
-      JSON.stringify({
-        reference,
-        status,
-        amount,
-        fee: '0.10',
-        net: '0.00',
-        completedAt: '2026-11-21T10:05:00.000Z',
-        customer: { network: 'MTN' },
-        metadata: { till: 'T1', tillName: 'Front', cashierId: 'C1', cashier: 'Ama' },
-      });
+      summarySaleJson(reference, status, amount, '2026-11-21T10:05:00.000Z');
     insertRow(db, 'events', event('A', { transaction_json: sale('A', '12.50') }));
     insertRow(db, 'events', event('B', { transaction_json: sale('B', '7.00', 'FAILED') }));
     insertRow(db, 'events', event('C', { transaction_json: '{"deep":' }));
@@ -110,14 +102,7 @@ describe("relay migration 5: the owner's view", () => {
       db
         .prepare('SELECT hour, till_id, till_name, cashier_id, cashier_name, network, succeeded, failed, gross, fees FROM owner_hourly')
         .all();
-    const row = {
-      hour: Math.floor(Date.parse('2026-11-21T10:05:00.000Z') / 3_600_000),
-      till_id: 'T1',
-      till_name: 'Front',
-      cashier_id: 'C1',
-      cashier_name: 'Ama',
-      network: 'MTN',
-    };
+    const row = frontAmaRow('2026-11-21T10:05:00.000Z');
     expect(summary()).toEqual([{ ...row, succeeded: 1, failed: 1, gross: 1250, fees: 10 }]);
     insertRow(db, 'events', event('D', { transaction_json: sale('D', '1.00') }));
     expect(summary()).toEqual([{ ...row, succeeded: 2, failed: 1, gross: 1350, fees: 20 }]);

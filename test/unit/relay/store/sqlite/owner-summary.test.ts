@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import { EventLog, MIGRATIONS, rebuildOwnerSummary, SqlitePruner } from '../../../../../relay/store/sqlite/index.js';
 import type { Delivery } from '../../../../../relay/store/index.js';
 import { inMemoryDatabases, insertRow, migrateTo } from '../../../../support/migrations.js';
+import { frontAmaRow } from '../../../../support/owner-summary-sales.js';
 
 const memory = inMemoryDatabases();
 
@@ -153,12 +154,7 @@ describe("relay SQLite: the owner's summary written by the committer", () => {
     expect(summary(db)).toEqual([
       {
         environment: 'live',
-        hour: Math.floor(Date.parse('2026-11-21T10:05:00.000Z') / 3_600_000),
-        till_id: 'T1',
-        till_name: 'Front',
-        cashier_id: 'C1',
-        cashier_name: 'Ama',
-        network: 'MTN',
+        ...frontAmaRow('2026-11-21T10:05:00.000Z'),
         succeeded: 2,
         failed: 0,
         gross: 2500,
