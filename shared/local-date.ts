@@ -62,3 +62,21 @@ export function localParts(ms: number, timeZone: string): LocalParts {
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '00';
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }
+
+/** [start, end) in Unix ms of a calendar date in a time zone. */
+export function dayBoundsMs(date: string, timeZone: string): [number, number] {
+  const startOf = (d: string) => {
+    const utcMidnight = Date.parse(`${d}T00:00:00Z`);
+    let guess = utcMidnight;
+    for (let i = 0; i < 3; i += 1) guess = utcMidnight - offsetMs(guess, timeZone);
+    return guess;
+  };
+  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return [startOf(date), startOf(next)];
+}
+
+function offsetMs(at: number, timeZone: string): number {
+  const p = localParts(at, timeZone);
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return asUtc - Math.floor(at / 1000) * 1000;
+}

@@ -8,6 +8,14 @@ import { isOpen, type PaymentState } from './domain.js';
 
 export const OVERDUE_AFTER_MS = 15 * 60_000;
 
+/**
+ * Still waiting for the service's result: open, or unconfirmed (the till stopped sending it, but an attempt
+ * may have reached the service, whose result lands if it did). A not_sent payment waits for nothing.
+ */
+export function awaitsResult(state: PaymentState): boolean {
+  return isOpen(state) || state === 'unconfirmed';
+}
+
 export function isOverdue(state: PaymentState, createdAtMs: number, nowMs: number): boolean {
-  return isOpen(state) && nowMs - createdAtMs > OVERDUE_AFTER_MS;
+  return awaitsResult(state) && nowMs - createdAtMs > OVERDUE_AFTER_MS;
 }

@@ -61,6 +61,12 @@ export function dayText(date: string): string {
 const DAY_FIRST = /^(\d{1,2})[/.\- ](\d{1,2})[/.\- ](\d{4})$/;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
+/** A chart axis' day, day first as the till's locale reads dates: "2026-11-26" -> "26 Nov". */
+export function axisDay(date: string): string {
+  const m = /^\d{4}-(\d{2})-(\d{2})$/.exec(date);
+  return m ? `${Number(m[2])} ${(MONTHS[Number(m[1]) - 1] ?? '').slice(0, 3)}` : date;
+}
+
 /**
  * A date typed as the till's locale writes it, day first ("22/11/2026"; "2/3/2026", "22-11-2026" and
  * "22.11.2026" too) to YYYY-MM-DD, or what is wrong with it in words a cashier can act on.

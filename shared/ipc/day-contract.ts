@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { environmentSchema } from '../domain-schemas.js';
-import { takingsTotalsSchema } from './takings-contract.js';
+import { NO_UNSENT, takingsTotalsSchema, unsentTotalsSchema } from './takings-contract.js';
 import { printResultSchema } from './receipt-contract.js';
 import { wireAmount } from './wire-schemas.js';
 
@@ -49,6 +49,23 @@ const awaitingLineSchema = z.object({
   whatToDo: z.string(),
 });
 export type DayAwaitingLine = z.infer<typeof awaitingLineSchema>;
+
+/**
+ * This till's payment that ended before the service acknowledged it (its deadline passed, or the cashier said
+ * stop): in no total, neither paid nor failed. not_sent: no prompt went out; unconfirmed: it may have reached the
+ * service, whose result still lands (and is counted) if it did.
+ */
+const unsentLineSchema = z.object({
+  merchantRef: z.string(),
+  startedAt: iso,
+  endedAt: iso,
+  msisdn: z.string(),
+  amount: wireAmount,
+  network: z.string(),
+  cashier: z.string().nullable(),
+  state: z.enum(['not_sent', 'unconfirmed']),
+});
+export type DayUnsentLine = z.infer<typeof unsentLineSchema>;
 
 /**
  * A payment settled by hand and counted so in an earlier Z, whose late result from the service disagreed:
@@ -101,6 +118,12 @@ export const dayReportSchema = z.object({
   corrections: z.array(correctionLineSchema).default([]),
   awaiting: z.array(awaitingLineSchema),
   /**
+   * This till's payments that ended without the service's acknowledgement since the previous close (the latest
+   * FAILURES_LISTED listed), counted apart from every total (absent in Zs made before they were: none then).
+   */
+  unsent: unsentTotalsSchema.default(NO_UNSENT),
+  unsentLines: z.array(unsentLineSchema).default([]),
+  /**
    * Every till receives every result of the shop, so a report sums the shop's results as this till received
    * them: the till it was made at (absent in Zs made before reports said so: the till's name then comes from Settings).
    */
@@ -144,6 +167,12 @@ export function closeWarningsOf(report: Pick<DayReport, 'earlierToday' | 'otherT
  * answering at once on a large till). The CSV of a Z has every row.
  */
 export const FAILURES_LISTED = 100;
+
+/** How a report names the two ways a payment ends without the service's acknowledgement (screen, paper, CSV alike). */
+export const UNSENT_NAMES = {
+  not_sent: 'Not sent: no prompt went out',
+  unconfirmed: 'May have reached the service: counted when its result comes',
+} as const;
 
 /** How many failures a report counts in all (a Z made before the list was bounded listed every one). */
 export const failuresCountOf = (report: Pick<DayReport, 'failures' | 'failuresCount'>): number =>

@@ -26,6 +26,18 @@ export const takingsAwaitingSchema = z.object({
 });
 export type TakingsAwaiting = z.infer<typeof takingsAwaitingSchema>;
 
+/** How many payments, and their amount (summed in pesewas by the core). */
+export const countAmountSchema = z.object({ count: z.number().int().nonnegative(), amount: wireAmount });
+
+/**
+ * This till's payments that ended before the service acknowledged them (their deadline passed, or the cashier
+ * said stop), by the day they ended: neither paid nor failed, so in none of the totals. `notSent`: no prompt
+ * went out. `unconfirmed`: an attempt may have reached the service; its result still lands if it did.
+ */
+export const unsentTotalsSchema = z.object({ notSent: countAmountSchema, unconfirmed: countAmountSchema });
+export type UnsentTotals = z.infer<typeof unsentTotalsSchema>;
+export const NO_UNSENT: UnsentTotals = { notSent: { count: 0, amount: '0.00' }, unconfirmed: { count: 0, amount: '0.00' } };
+
 export const takingsReportSchema = z.object({
   environment: environmentSchema,
   from: isoDate,
@@ -41,6 +53,7 @@ export const takingsReportSchema = z.object({
   /** The part of the totals settled by hand that the service has not corrected. */
   byHand: takingsTotalsSchema,
   awaiting: takingsAwaitingSchema,
+  unsent: unsentTotalsSchema,
 });
 export type TakingsReport = z.infer<typeof takingsReportSchema>;
 

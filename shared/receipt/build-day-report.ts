@@ -4,7 +4,7 @@
  * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter.
  * Pure: the core prints exactly what the screen shows.
  */
-import { closeWarningsOf, failuresCountOf, reportScopeOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';
+import { closeWarningsOf, failuresCountOf, reportScopeOf, UNSENT_NAMES, type DayReport, type TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
 import { maskMsisdn, row, shopHeader } from './build-receipt.js';
 import { figureRows, leftText as text, signedMoney as money } from './figure-rows.js';
@@ -59,6 +59,16 @@ function lists(report: DayReport): PrintBlock[] {
     blocks.push(row(`${a.status.toUpperCase()} ${maskMsisdn(a.msisdn)}`, money(a.amount), true));
     blocks.push(text(`${when(a.startedAt)}, ref ${a.merchantRef}`), text(a.whatToDo));
   }
+  const { notSent, unconfirmed } = report.unsent;
+  if (notSent.count + unconfirmed.count) {
+    blocks.push(...section('No answer from the service (not counted)'));
+    blocks.push(row(`Not sent: ${notSent.count}`, money(notSent.amount)), text(UNSENT_NAMES.not_sent));
+    blocks.push(row(`May have reached: ${unconfirmed.count}`, money(unconfirmed.amount)), text(UNSENT_NAMES.unconfirmed));
+  }
+  for (const u of report.unsentLines) {
+    blocks.push(row(`${u.state === 'not_sent' ? 'NOT SENT' : 'MAY HAVE REACHED'} ${maskMsisdn(u.msisdn)}`, money(u.amount), true));
+    blocks.push(text(`${when(u.startedAt)}, ref ${u.merchantRef}`));
+  }
   return blocks;
 }
 
@@ -67,7 +77,7 @@ export function buildDayReportDocument(report: DayReport, settings: ReceiptSetti
   const title = report.kind === 'z' ? `Z REPORT ${report.label}` : 'X REPORT';
   const head: PrintBlock[] = [
     { kind: 'heading', text: title, large: true },
-    { kind: 'text', text: report.kind === 'z' ? 'Day closed' : 'The day so far: nothing is closed', align: 'center', bold: false },
+    { kind: 'text', text: report.kind === 'z' ? 'Day closed' : 'Since the last close: nothing is closed', align: 'center', bold: false },
     row('From', report.openedAt ? dateTime(report.openedAt, report.timeZone) : '—'),
     row(report.kind === 'z' ? 'Closed' : 'Printed', dateTime(report.at, report.timeZone)),
   ];

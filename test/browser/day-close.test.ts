@@ -98,7 +98,7 @@ describe('the day close', () => {
     await switchTo(page, OWNER, 'Owner');
     await openDayClose(page);
     await page.getByTestId('day-x').click();
-    await page.getByRole('heading', { name: /X report \(so far today\)/ }).waitFor();
+    await page.getByRole('heading', { name: /X report \(since the last close\)/ }).waitFor();
     expect(await shownFigures(page)).toEqual(figures(await delivered()));
     expect(await text(page, 'day-report-env')).toBe('TEST');
     expect(await text(page, 'day-by-cashier')).toContain('Kofi');

@@ -9,10 +9,11 @@ import type { DayReport, EarlierClose, SinceCloseLine, TakingsTotals, ZSummary }
 import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
 import type { Db } from '../storage/index.js';
-import { buildDayReport, zLabel, type ZRow } from './day-report.js';
+import { buildDayReport, storedReport, zLabel, type ZRow } from './day-report.js';
 import { SinceClose } from './day-since.js';
 import { DayCorrections } from './day-corrections.js';
 import { DaySums } from './day-sums.js';
+import { DayUnsent } from './day-unsent.js';
 import { ZRows } from './day-rows.js';
 import { zCsv } from './day-csv.js';
 import { CoreError } from '../errors.js';
@@ -30,6 +31,7 @@ export class DayClose {
   private readonly corrections;
   private readonly sums;
   private readonly zRows;
+  private readonly unsent;
 
   constructor(
     private readonly db: Db,
@@ -56,6 +58,7 @@ export class DayClose {
     this.corrections = new DayCorrections(db);
     this.sums = new DaySums(db);
     this.zRows = new ZRows(db);
+    this.unsent = new DayUnsent(db);
   }
 
   /** The day so far: what closing now would report. */
@@ -129,14 +132,14 @@ export class DayClose {
   /** A stored Z as frozen, and what has happened since its close to the payments of its day. */
   view(environment: Environment, id: number): { id: number; report: DayReport; sinceClose: SinceCloseLine[] } {
     const row = this.get(environment, id);
-    const report = JSON.parse(row.report) as DayReport;
+    const report = storedReport(row.report);
     return { id, report, sinceClose: this.sinceClose.lines(row, report) };
   }
 
   /** A stored Z's CSV, built now from its rows (day-rows.ts) and its frozen figures. */
   exportCsv(environment: Environment, id: number): { filename: string; csv: string } {
     const row = this.get(environment, id);
-    const report = JSON.parse(row.report) as DayReport;
+    const report = storedReport(row.report);
     return zCsv(report, this.zRows.lines(id, environment, report, row.rows_kept), this.till().name);
   }
 
@@ -173,6 +176,7 @@ export class DayClose {
       timeZone,
       ...this.sums.read(environment, previousCloseAt),
       awaiting: this.stmts.awaiting.all(environment) as PaymentRow[],
+      ...this.unsent.read(environment, previousCloseAt, at),
       tillNames,
       closedDayOf,
       corrections,

@@ -1,12 +1,20 @@
 /**
  * A Z report's CSV: one row per transaction it counted (read by reference at export, day-rows.ts), then one
  * row per payment still awaiting its result at the close (PENDING or OVERDUE, as the screen and the paper list
- * them: counted_in_totals=no, never in any sum), then its summary rows (totals, by cashier, by till, by
- * network). Numbers are written `024 123 4567`, which spreadsheets keep as text; cells go through
+ * them: counted_in_totals=no, never in any sum), then one per payment that ended without the service's
+ * acknowledgement (NOT_SENT or UNCONFIRMED, the latest the report lists; counted_in_totals=no), then its summary
+ * rows (totals, by cashier, by till, by network, and the two counted apart: their amount in `gross`, never taken). Numbers are written `024 123 4567`, which spreadsheets keep as text; cells go through
  * shared/csv.ts' csvCell (quoting, no formulas). local_date and local_time (the till's time zone, e.g.
  * 2026-11-22 and 14:05:09) are what a spreadsheet reads as a date and a time; completed_at stays UTC ISO.
  */
-import { reportScopeOf, type DayAwaitingLine, type DayReport, type TakingsTotals } from '../../../shared/ipc/contract.js';
+import {
+  reportScopeOf,
+  UNSENT_NAMES,
+  type DayAwaitingLine,
+  type DayReport,
+  type DayUnsentLine,
+  type TakingsTotals,
+} from '../../../shared/ipc/contract.js';
 import { tillIdOfMerchantRef } from '../takings/index.js';
 import { formatAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
@@ -106,6 +114,15 @@ function awaitingRow(a: DayAwaitingLine, report: DayReport): CsvLine {
   ];
 }
 
+/** A payment that ended without the service's acknowledgement: never in a sum; local date and time of its start. */
+function unsentRow(u: DayUnsentLine, report: DayReport): CsvLine {
+  const [date, time] = csvLocalDateAndTime(Date.parse(u.startedAt), report.timeZone);
+  const till = report.receivedBy?.tillId === tillIdOfMerchantRef(u.merchantRef) ? report.receivedBy.tillName : null;
+  const status = u.state === 'not_sent' ? 'NOT_SENT' : 'UNCONFIRMED';
+  const line: CsvLine = [null, null, u.merchantRef, till ?? tillIdOfMerchantRef(u.merchantRef), u.cashier ?? '(nobody signed in)'];
+  return [...line, u.network, u.msisdn, status, u.amount, null, null, null, null, null, null, 'no', date, time];
+}
+
 /** A till's name as a file name may hold it: letters and digits, the rest one dash. */
 const fileSafe = (name: string) => name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 
@@ -122,10 +139,22 @@ export function zCsv(report: DayReport, rows: Iterable<ZCsvRow>, tillName: strin
     ...report.byCashier.map((c) => summary('cashier', c.cashier ?? '(nobody signed in)', c)),
     ...report.byTill.map((t) => summary('till', t.tillName ?? t.tillId, t)),
     ...report.byNetwork.map((n) => summary('network', n.network, n)),
+    ['not counted', UNSENT_NAMES.not_sent, String(report.unsent.notSent.count), null, null, report.unsent.notSent.amount, null, null],
+    [
+      'not counted',
+      UNSENT_NAMES.unconfirmed,
+      String(report.unsent.unconfirmed.count),
+      null,
+      null,
+      report.unsent.unconfirmed.amount,
+      null,
+      null,
+    ],
   ];
   const text = [TRANSACTION_COLUMNS];
   for (const row of rows) text.push(cells(exported(row, report.timeZone)));
   for (const a of report.awaiting) text.push(cells(awaitingRow(a, report)));
+  for (const u of report.unsentLines) text.push(cells(unsentRow(u, report)));
   text.push('', SUMMARY_COLUMNS, ...summaries.map(cells));
   const day = localDate(Date.parse(report.at), report.timeZone);
   const name = ['momo', report.label, till, report.environment.toUpperCase(), day].filter(Boolean).join('-');

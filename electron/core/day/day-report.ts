@@ -6,7 +6,16 @@
  */
 import { formatAmount } from '../../../shared/money.js';
 import { displayMsisdn } from '../../../shared/phone.js';
-import type { DayAwaitingLine, DayCorrectionLine, DayReport, DayReportLine, EarlierClose } from '../../../shared/ipc/contract.js';
+import type {
+  DayAwaitingLine,
+  DayCorrectionLine,
+  DayReport,
+  DayReportLine,
+  DayUnsentLine,
+  EarlierClose,
+  UnsentTotals,
+} from '../../../shared/ipc/contract.js';
+import { NO_UNSENT } from '../../../shared/ipc/contract.js';
 import type { Environment } from '../../../shared/domain.js';
 import { isOverdue } from '../../../shared/overdue.js';
 import type { PaymentRow } from '../payments/index.js';
@@ -52,6 +61,9 @@ export type DayReportInput = {
   firstStart: number | null;
   corrections: DayCorrection[];
   awaiting: PaymentRow[];
+  /** This till's payments that ended without the service's acknowledgement in the report's span (day-unsent.ts). */
+  unsent: UnsentTotals;
+  unsentLines: DayUnsentLine[];
   tillNames: ReadonlyMap<string, string>;
   /** The label of the closed Z whose day an instant belongs to (the first Z closed after it). */
   closedDayOf: (ms: number) => string | null;
@@ -86,6 +98,10 @@ export const DAY_ROWS_SQL = `SELECT t.reference, t.client_reference, t.status, t
     t.settled_by_hand, p.created_at AS started_at, t.z_report_id,
     CASE WHEN t.settled_by_hand = 1 THEN 'Settled by hand: ' || p.hand_note ELSE p.error_message END AS reason
   FROM transactions t LEFT JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference`;
+
+/** A stored Z's report as its fields are now: a Z made before payments could end unsent counted none. */
+export const storedReport = (json: string): DayReport =>
+  ({ unsent: NO_UNSENT, unsentLines: [], ...(JSON.parse(json) as Partial<DayReport>) }) as DayReport;
 
 export const zLabel = (number: number): string => `Z-${String(number).padStart(4, '0')}`;
 
@@ -211,6 +227,8 @@ export function buildDayReport(input: DayReportInput): DayReport {
     arrivedAfterClose: input.late.map((row) => ({ ...lineOf(row, tillNames), closedDay: input.closedDayOf(startOf(row)) })),
     corrections: input.corrections.map((c) => c.line),
     awaiting: input.awaiting.map((p) => awaitingLine(p, input.at)),
+    unsent: input.unsent,
+    unsentLines: input.unsentLines,
     receivedBy: { tillId: till.id, tillName: till.name },
     otherTills: otherTills(tillNames, sums.byTill, till.id),
     earlierToday: input.earlierToday,

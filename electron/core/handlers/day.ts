@@ -4,6 +4,7 @@ import type { DayReport } from '../../../shared/ipc/contract.js';
 import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { printDocuments } from '../printing/index.js';
+import { storedReport } from '../day/index.js';
 
 /** What the day's channels use of the core. */
 export type DayDeps = Pick<CoreContext, 'dayClose' | 'settings' | 'signIn' | 'audit' | 'log' | 'printing'>;
@@ -12,7 +13,7 @@ export function dayHandlers(ctx: DayDeps): HandlerMap<ChannelsOf<'day'>> {
   const { dayClose } = ctx;
   const active = () => ctx.settings.settings.active;
   const timeZone = () => ctx.settings.settings.timeZone;
-  const stored = (id: number) => JSON.parse(dayClose.get(active(), id).report) as DayReport;
+  const stored = (id: number): DayReport => storedReport(dayClose.get(active(), id).report);
 
   return {
     'day:xReport': async () => dayClose.xReport(active(), timeZone()),

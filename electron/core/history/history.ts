@@ -9,34 +9,18 @@ import type { IpcResponse } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import { numberEnd, referencePrefixes } from '../../../shared/history-query.js';
 import { receiptNoOf } from '../../../shared/receipt-number.js';
-import { localParts } from '../../../shared/local-date.js';
+import { dayBoundsMs } from '../../../shared/local-date.js';
 import { toPaymentViewAt, type PaymentRow } from '../payments/index.js';
 import type { Environment } from '../../../shared/domain.js';
 import type { ShiftScope } from './cashier-scope.js';
+
+export { dayBoundsMs };
 
 /** A search returns at most this many matches per field (reference, merchantRef, phone digits). */
 export const MAX_MATCHES = 1000;
 
 /** `cashierId`: one person's payments (null: started with nobody signed in); ignored inside a cashier's shift scope. */
 type SearchInput = { query?: string; date?: string; page: number; pageSize: number; cashierId?: string | null };
-
-/** [start, end) in Unix ms of a calendar date in a time zone. */
-export function dayBoundsMs(date: string, timeZone: string): [number, number] {
-  const startOf = (d: string) => {
-    const utcMidnight = Date.parse(`${d}T00:00:00Z`);
-    let guess = utcMidnight;
-    for (let i = 0; i < 3; i += 1) guess = utcMidnight - offsetMs(guess, timeZone);
-    return guess;
-  };
-  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  return [startOf(date), startOf(next)];
-}
-
-function offsetMs(at: number, timeZone: string): number {
-  const p = localParts(at, timeZone);
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return asUtc - Math.floor(at / 1000) * 1000;
-}
 
 /** The smallest string greater than every string starting with `prefix`. */
 const after = (prefix: string) => `${prefix}\uffff`;

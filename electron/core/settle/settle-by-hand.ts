@@ -1,11 +1,14 @@
 /**
  * Settle by hand: a payment of this till that never got a result (overdue: its webhook
  * most likely failed every attempt) is given the outcome a manager verified on the service's dashboard.
+ * That includes an unconfirmed one (the till stopped sending it, but it may have reached the service: the
+ * dashboard says whether it did). A not_sent one never reached the service, so there is nothing to settle:
+ * refused, paid or not, so that it cannot be counted as paid by mistake.
  * One SQLite transaction writes the payment's final state with the hand settlement, a transaction row
  * counted by takings, the rollup and the CSV (settled_by_hand = 1), and the audit entry; a refusal changes
  * nothing. The service's own result, if it comes later, is reconciled by hand-result.ts.
  */
-import { OPEN_STATES, isFinal, type Environment } from '../../../shared/domain.js';
+import { OPEN_STATES, isFinal, type Environment, type PaymentState } from '../../../shared/domain.js';
 import { formatGhs } from '../../../shared/money.js';
 import type { IpcResponse } from '../../../shared/ipc/contract.js';
 import type { Actor, AuditLog } from '../people/index.js';
@@ -14,6 +17,9 @@ import { isOverdue, OVERDUE_AFTER_MS } from '../../../shared/overdue.js';
 import { toPaymentView, type PaymentRow } from '../payments/index.js';
 import { handReferenceOf } from '../payments/index.js';
 import { checkSettlement, refuse, type CheckedSettlement, type SettleRefusal, type SettleRequest } from './settle-rules.js';
+
+/** Without the service's result, and possibly at the service (awaitsResult). */
+const SETTLEABLE_STATES: readonly PaymentState[] = [...OPEN_STATES, 'unconfirmed'];
 
 /** The engine's stores, clock and till id (settling writes where the engine's own results go), and the audit log. */
 export type SettleDeps = Pick<EngineDeps, 'db' | 'repo' | 'transactions' | 'now' | 'tillId'> & { audit: AuditLog };
@@ -52,6 +58,8 @@ function whyNotSettleable(payment: PaymentRow, environment: Environment, tillId:
     return `This payment already has the service's result (${payment.state === 'success' ? 'PAID' : 'NOT PAID'}).`;
   if (payment.state === 'rejected')
     return 'The service refused this payment when it was sent: no money moved and there is nothing to settle.';
+  if (payment.state === 'not_sent')
+    return 'This payment never reached the payment service: no prompt went out, so no money moved and there is nothing to settle. If the customer paid another way, that is not a payment of this till.';
   if (!isOverdue(payment.state, payment.created_at, now)) {
     const minutes = Math.ceil((payment.created_at + OVERDUE_AFTER_MS - now) / 60_000);
     return `Only an overdue payment can be settled by hand: its result may still come. Wait ${minutes} more minute${minutes === 1 ? '' : 's'}.`;
@@ -95,7 +103,7 @@ function writeSettlement(deps: SettleDeps, payment: PaymentRow, checked: Checked
       hand_check: null,
     },
     at,
-    OPEN_STATES,
+    SETTLEABLE_STATES,
   );
   if (!settled) return null;
   deps.transactions.insertByHand(

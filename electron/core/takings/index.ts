@@ -4,3 +4,4 @@ export type { Sums } from './sums.js';
 export { Takings } from './takings.js';
 export { SANDBOX_NETWORK, TAKINGS_NETWORK_SQL, tillIdOfMerchantRef, TransactionsStore } from './transactions-store.js';
 export type { TransactionRow } from './transactions-store.js';
+export { UnsentSums } from './unsent.js';

@@ -9,13 +9,14 @@ import { addSums, ROLLUP_SUMS_SQL, toTotals, zeroSums, type Sums } from './sums.
 import type { TakingsAwaiting, TakingsReport } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import { CoreError } from '../errors.js';
-import { datesBetween } from '../../../shared/local-date.js';
+import { datesBetween, dayBoundsMs } from '../../../shared/local-date.js';
 import { OVERDUE_AFTER_MS } from '../../../shared/overdue.js';
 import { NOBODY, TAKINGS_NETWORK_SQL } from './transactions-store.js';
 import { OPEN_STATES, type Environment } from '../../../shared/domain.js';
 import { sqlList } from '../../../shared/sql-list.js';
 import { csvCell, csvFile, csvLocalDateTime } from '../../../shared/csv.js';
 import { formatReceiptNo } from '../../../shared/receipt-number.js';
+import { UnsentSums } from './unsent.js';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -44,6 +45,7 @@ export class Takings {
   private readonly tillNames;
   private readonly cashierSums;
   private readonly handSums;
+  private readonly unsent;
 
   constructor(
     db: Db,
@@ -55,6 +57,7 @@ export class Takings {
        FROM payments WHERE environment = ? AND state IN (${sqlList(OPEN_STATES)}) AND ${WHO_ROW_SQL}`,
     );
     this.tillNames = db.prepare('SELECT till_id, name FROM till_names');
+    this.unsent = new UnsentSums(db);
     // Everything below reads the daily rollup (one row per environment, day, till, network, cashier and whether
     // settled by hand), never the range's transactions: a 30-day range is a few hundred rows at any volume.
     const RANGE = 'FROM daily_takings WHERE environment = @environment AND local_date BETWEEN @from AND @to';
@@ -116,6 +119,8 @@ export class Takings {
       byDay: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, s]) => ({ date, ...toTotals(s) })),
       byHand: toTotals(this.handSums.get({ ...range, ...who(cashierId) }) as Sums),
       awaiting: this.awaiting(environment, cashierId),
+      // By the day each ended, as the figures above count a result by the day it completed.
+      unsent: this.unsent.totals(environment, dayBoundsMs(from, timeZone)[0] - 1, dayBoundsMs(to, timeZone)[1] - 1, cashierId),
     };
   }
 

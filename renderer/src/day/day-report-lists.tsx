@@ -1,9 +1,10 @@
 /**
  * A day report's lists: the failures, the results that arrived after the previous close (counted in this
- * report), this till's payments still awaiting a result with what to do about each, and, for a closed Z,
+ * report), this till's payments still awaiting a result with what to do about each, those that ended without
+ * the service's acknowledgement (counted apart from every figure), and, for a closed Z,
  * what has happened since its close to the payments of its day.
  */
-import type { DayReport, SinceCloseLine } from '../../../shared/ipc/contract';
+import { UNSENT_NAMES, type DayReport, type SinceCloseLine } from '../../../shared/ipc/contract';
 import type { ReactNode } from 'react';
 import { TableHead, type Column } from '../components/table-head';
 import { dayTime, ghs } from '../format';
@@ -129,6 +130,32 @@ function Awaiting({ report, timeZone }: Lines) {
   );
 }
 
+/** Neither paid nor failed: their count and amount apart from every figure, then the latest one by one. */
+function Unsent({ report, timeZone }: Lines) {
+  const { notSent, unconfirmed } = report.unsent;
+  if (notSent.count + unconfirmed.count === 0) return null;
+  return (
+    <section className="awaiting" aria-labelledby="day-unsent-title" data-testid="day-unsent">
+      <h3 id="day-unsent-title">Ended without the service’s answer: not in the figures</h3>
+      <p data-testid="day-unsent-not-sent">
+        {UNSENT_NAMES.not_sent}: {notSent.count}, {ghs(notSent.amount)}
+      </p>
+      <p data-testid="day-unsent-unconfirmed">
+        {UNSENT_NAMES.unconfirmed}: {unconfirmed.count}, {ghs(unconfirmed.amount)}
+      </p>
+      <ul className="day-awaiting-list">
+        {report.unsentLines.map((u) => (
+          <li key={u.merchantRef} data-testid={`day-unsent-${u.state}`}>
+            <strong>{u.state === 'not_sent' ? 'Not sent' : 'May have reached the service'}</strong>: {u.msisdn}, {ghs(u.amount)}, started{' '}
+            {dayTime(u.startedAt, timeZone)}
+            {u.cashier ? ` by ${u.cashier}` : ''} (merchant reference <span>{u.merchantRef}</span>).
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function DayReportLists(props: Lines) {
   return (
     <>
@@ -136,6 +163,7 @@ export function DayReportLists(props: Lines) {
       <ArrivedAfterClose {...props} />
       <Corrections {...props} />
       <Awaiting {...props} />
+      <Unsent {...props} />
     </>
   );
 }

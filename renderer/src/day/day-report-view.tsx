@@ -2,6 +2,7 @@
  * An X or Z report on screen: what it covers, the totals, by cashier, till and network, then its lists
  * (day-report-lists.tsx). A TEST report says TEST at its head. Print and, for a Z, Export CSV.
  */
+import { X_REPORT_TITLE, xSpanNote } from './x-span';
 import { useEffect, useRef } from 'react';
 import { closeWarningsOf, reportScopeOf, type DayReport, type SinceCloseLine } from '../../../shared/ipc/contract';
 import type { PrintResult } from '../../../shared/ipc/receipt-contract';
@@ -31,7 +32,7 @@ function Covers({ report, timeZone }: { report: DayReport; timeZone: string }) {
     <p data-testid="day-covers">
       {report.kind === 'z'
         ? `From ${from} to the close on ${dayTime(report.at, timeZone)}${report.closedBy ? `, closed by ${report.closedBy}` : ''}.`
-        : `From ${from} to now (${dayTime(report.at, timeZone)}). Nothing is closed: this is a read of the day so far.`}
+        : `From ${from} to now (${dayTime(report.at, timeZone)}). Nothing is closed: this is a read since the last close.`}
     </p>
   );
 }
@@ -58,7 +59,8 @@ export function DayReportView({ report, timeZone, tillName, sinceClose, printJob
   // A report opened from the list below (or taken anew) is shown above it: take the reader there.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [report]);
-  const title = report.kind === 'z' ? `Z report ${report.label}` : 'X report (so far today)';
+  const title = report.kind === 'z' ? `Z report ${report.label}` : X_REPORT_TITLE;
+  const span = xSpanNote(report, timeZone);
   return (
     <section className="day-report" aria-labelledby="day-report-title" data-testid="day-report">
       <h2 id="day-report-title" ref={heading} tabIndex={-1}>
@@ -68,6 +70,11 @@ export function DayReportView({ report, timeZone, tillName, sinceClose, printJob
         </span>
       </h2>
       <Covers report={report} timeZone={timeZone} />
+      {span ? (
+        <p className="warning-text" data-testid="day-x-span">
+          {span}
+        </p>
+      ) : null}
       <Scope report={report} timeZone={timeZone} tillName={tillName} />
       {report.settledByHand > 0 ? (
         <p data-testid="day-by-hand">

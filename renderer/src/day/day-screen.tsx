@@ -4,6 +4,7 @@
  * day into the next Z report after a confirmation (it cannot be undone), the past Z reports, one Z as it
  * was frozen with what happened since, Print and Export CSV. Everything is of the active environment.
  */
+import { X_REPORT_TITLE } from './x-span';
 import { useCallback, useEffect, useState } from 'react';
 import { closeWarningsOf, type DayReport, type SinceCloseLine, type ZSummary } from '../../../shared/ipc/contract';
 import { call, errorMessage } from '../api';
@@ -129,7 +130,7 @@ export function DayScreen({ timeZone, tillName }: { timeZone: string; tillName: 
       <FormError message={error} />
       <div className="day-actions">
         <button type="button" className="secondary" onClick={() => void xReport()} data-testid="day-x">
-          X report (so far today)
+          {X_REPORT_TITLE}
         </button>
         <button type="button" className="danger" onClick={() => void askToClose()} data-testid="day-close">
           Close the day

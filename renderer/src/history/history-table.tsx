@@ -11,6 +11,16 @@ function handTag(check: 'confirmed' | 'overridden' | null): string {
   return check === 'confirmed' ? 'settled by hand, confirmed' : 'settled by hand';
 }
 
+/**
+ * History lists a payment by the day it was started; Takings counts it on the day its result arrived. When the
+ * two differ (a sale across midnight), the row says the day it completed, the day Takings counts it under.
+ */
+export function completedOtherDay(p: Pick<PaymentView, 'createdAt' | 'completedAt'>, timeZone: string): string | null {
+  if (!p.completedAt) return null;
+  const day = isoDate(new Date(p.completedAt), timeZone);
+  return day === isoDate(new Date(p.createdAt), timeZone) ? null : `completed ${dayText(day)} ${time(p.completedAt, timeZone)}`;
+}
+
 type Props = { items: PaymentView[]; timeZone: string; onOpen: (payment: PaymentView) => void };
 
 export function HistoryTable({ items, timeZone, onOpen }: Props) {
@@ -25,6 +35,12 @@ export function HistoryTable({ items, timeZone, onOpen }: Props) {
             <tr key={p.id} data-testid="history-row" className={isFinal(p.state) ? '' : 'row-pending'}>
               <td>
                 {day === today ? `Today ${time(p.createdAt, timeZone)}` : `${dayText(day)} ${time(p.createdAt, timeZone)}`}
+                {completedOtherDay(p, timeZone) ? (
+                  <span className="muted" data-testid="history-completed-day">
+                    {' '}
+                    ({completedOtherDay(p, timeZone)})
+                  </span>
+                ) : null}
                 {p.startedBy ? (
                   <span className="muted" data-testid="history-cashier">
                     {' '}

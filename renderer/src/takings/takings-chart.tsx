@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { TakingsReport } from '../../../shared/ipc/contract';
 import { formatGhs, parseAmount } from '../../../shared/money';
-import { addDays, dayText } from '../format';
+import { addDays, axisDay, dayText } from '../format';
 
 type Point = { date: string; label: string; net: number; gross: number };
 
@@ -13,7 +13,7 @@ export function chartPoints(report: TakingsReport): Point[] {
     const day = byDate.get(date);
     points.push({
       date,
-      label: date.slice(5),
+      label: axisDay(date),
       net: day ? parseAmount(day.net, { allowZero: true }) : 0,
       gross: day ? parseAmount(day.gross, { allowZero: true }) : 0,
     });

@@ -6,6 +6,7 @@ import { addDays, dayText, networkLabel, parseDayText } from '../format';
 import { TakingsBreakdown } from './takings-breakdown';
 import { TakingsCards } from './takings-cards';
 import { TakingsChart } from './takings-chart';
+import { TakingsUnsent } from './takings-unsent';
 
 type Range = { from: string; to: string };
 
@@ -85,6 +86,7 @@ export function TakingsRangeReport({ report, till }: { report: TakingsReport; ti
         {dayText(report.from)} to {dayText(report.to)}
       </h2>
       <TakingsCards totals={report.totals} label="Totals for the range" testPrefix="range" />
+      <TakingsUnsent unsent={report.unsent} testId="range-unsent" />
       <TakingsChart report={report} />
       <div className="breakdowns">
         <TakingsBreakdown

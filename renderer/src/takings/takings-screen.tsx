@@ -8,6 +8,7 @@ import { addDays, dayText, isoDate } from '../format';
 import { downloadCsv } from '../download-csv';
 import { TakingsAwaiting } from './takings-awaiting';
 import { TakingsByHand } from './takings-by-hand';
+import { TakingsUnsent } from './takings-unsent';
 import { TakingsCards } from './takings-cards';
 import { TakingsRangeForm, TakingsRangeReport, useTypedRange } from './takings-range';
 import { FormError } from '../components/form-error';
@@ -68,9 +69,13 @@ export function TakingsScreen({ timeZone, till }: { timeZone: string; till: { id
       <FormError message={error} />
       {report ? <TakingsCashier report={report} value={cashier} onChange={setCashier} /> : null}
       <h2>Today ({dayText(today)})</h2>
+      <p className="hint" data-testid="takings-day-rule">
+        A payment counts on the day its result arrived. History lists it by the day it was started, and says so when the two differ.
+      </p>
       {todayReport ? <TakingsCards totals={todayReport.totals} label="Today's totals" testPrefix="today" /> : <p>Loading…</p>}
       {todayReport ? <TakingsByHand totals={todayReport.byHand} testId="today-by-hand" /> : null}
       {todayReport ? <TakingsAwaiting awaiting={todayReport.awaiting} /> : null}
+      {todayReport ? <TakingsUnsent unsent={todayReport.unsent} testId="today-unsent" /> : null}
       <TakingsRangeForm
         typed={typed}
         onShow={setRange}

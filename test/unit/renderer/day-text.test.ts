@@ -1,6 +1,6 @@
 /** Dates typed day first, as the till's locale (en-GH) writes them, and the words for what is wrong. */
 import { describe, expect, it } from 'vitest';
-import { dayText, parseDayText } from '../../../renderer/src/format.js';
+import { axisDay, dayText, parseDayText } from '../../../renderer/src/format.js';
 
 describe('parseDayText', () => {
   it('reads a day-first date with any usual separator, one or two digits for day and month', () => {
@@ -26,5 +26,13 @@ describe('parseDayText', () => {
     expect(parseDayText('0/1/2026')).toEqual({ ok: false, message: 'January 2026 has no day 0 (it has 31 days).' });
     expect(parseDayText('22/11/26')).toEqual({ ok: false, message: '“22/11/26” is not a date: write it day first, as 22/11/2026.' });
     expect(parseDayText('22/11/1926')).toEqual({ ok: false, message: '1926 is out of range: write this century’s year in full, as 2026.' });
+  });
+});
+
+describe('axisDay', () => {
+  it("labels the takings chart's days day first, never month first", () => {
+    expect(axisDay('2026-11-26')).toBe('26 Nov');
+    expect(axisDay('2026-01-03')).toBe('3 Jan');
+    expect(axisDay('2026-12-31')).toBe('31 Dec');
   });
 });

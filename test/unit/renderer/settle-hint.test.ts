@@ -24,4 +24,12 @@ describe('the settle-by-hand hint of a pending payment', () => {
     const hand = { outcome: 'paid' as const, reference: null, fee: null, note: '', by: 'Efua', at: pending.createdAt, check: null };
     expect(settleHintText({ ...pending, settledByHand: hand }, started, 'yes', 'Africa/Accra')).toBeNull();
   });
+
+  it('an unconfirmed payment (it may have reached the service) says so and when; a not_sent one has nothing to wait for', () => {
+    const unconfirmed = { ...pending, state: 'unconfirmed' as const };
+    expect(settleHintText(unconfirmed, started + 6 * 60_000, 'no', 'Africa/Accra')).toBe(
+      'It may have reached the payment service: its result lands here if it did. If none comes, a manager or the owner can settle it by hand in 9 minutes (at 10:15).',
+    );
+    expect(settleHintText({ ...pending, state: 'not_sent' }, started + 6 * 60_000, 'yes', 'Africa/Accra')).toBeNull();
+  });
 });

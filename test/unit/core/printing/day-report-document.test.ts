@@ -68,6 +68,29 @@ const report: DayReport = {
       whatToDo: 'Overdue: find it on the dashboard, replay its webhook, or settle it by hand.',
     },
   ],
+  unsent: { notSent: { count: 1, amount: '10.00' }, unconfirmed: { count: 1, amount: '7.50' } },
+  unsentLines: [
+    {
+      merchantRef: 'TFRONT1.10',
+      startedAt: '2026-11-22T17:10:00.000Z',
+      endedAt: '2026-11-22T17:11:00.000Z',
+      msisdn: '024 123 4510',
+      amount: '10.00',
+      network: 'MTN',
+      cashier: 'Kofi',
+      state: 'not_sent',
+    },
+    {
+      merchantRef: 'TFRONT1.11',
+      startedAt: '2026-11-22T17:20:00.000Z',
+      endedAt: '2026-11-22T17:21:00.000Z',
+      msisdn: '024 123 4511',
+      amount: '7.50',
+      network: 'MTN',
+      cashier: 'Kofi',
+      state: 'unconfirmed',
+    },
+  ],
   receivedBy: { tillId: 'TFRONT1', tillName: 'Front counter' },
   otherTills: [],
   earlierToday: null,
@@ -88,6 +111,11 @@ describe('a day report on paper', () => {
     expect(joined).toMatch(/024 \*\*\* 4501 \(by hand\)/);
     expect(joined).toMatch(/024 \*\*\* 4502 by hand PAID\s+-GHS 12\.25/);
     expect(joined).toMatch(/OVERDUE 024 \*\*\* 4509/);
+    // Ended without the service's answer: apart from the totals, in their own words.
+    expect(joined).toMatch(/No answer from the service \(not counted\)\nNot sent: 1\s+GHS 10\.00\nNot sent: no prompt went out/);
+    expect(joined).toMatch(/May have reached: 1\s+GHS 7\.50\nMay have reached the service: counted when its\s+result comes/);
+    expect(joined).toMatch(/NOT SENT 024 \*\*\* 4510\s+GHS 10\.00/);
+    expect(joined).toMatch(/MAY HAVE REACHED 024 \*\*\* 4511\s+GHS 7\.50/);
     expect(joined).not.toMatch(/123 45/);
     expect(buildDayReportDocument({ ...report, environment: 'live' }, DEFAULT_RECEIPT_SETTINGS, 'Front counter').blocks[0]?.kind).not.toBe(
       'banner',

@@ -68,6 +68,7 @@ const report = () => new Takings(db, () => now).report('test', DAY, DAY, 'Africa
 const byHand = () => new Takings(db, () => now).report('test', DAY, DAY, 'Africa/Accra').byHand;
 const csvLine = () => new Takings(db, () => now).exportCsv('test', DAY, DAY).csv.trim().split('\r\n')[1];
 const audits = () => audit.list({ action: 'settle_by_hand' });
+const setState = (state: 'not_sent' | 'unconfirmed') => db.prepare('UPDATE payments SET state = ?, reference = NULL').run(state);
 
 /** A Z report counted every transaction so far (as electron/core/day-close.ts does). */
 function closeTheDay(): void {
@@ -101,6 +102,18 @@ describe('refusals: a clear message, and nothing changes', () => {
     ['another till', () => db.prepare("UPDATE payments SET till_id = 'T2'").run(), {}, /another till/],
     ['a final payment', () => db.prepare("UPDATE payments SET state = 'success'").run(), {}, /already has the service's result \(PAID\)/],
     ['a rejected payment', () => db.prepare("UPDATE payments SET state = 'rejected'").run(), {}, /refused this payment.*nothing to settle/],
+    [
+      'never sent, even as paid',
+      () => setState('not_sent'),
+      { outcome: 'paid', reference: 'TX_AAAA1' },
+      /never reached the .*nothing to settle/,
+    ],
+    [
+      'an unconfirmed payment before its result could have come',
+      () => (setState('unconfirmed'), (now = T0 + 5 * 60_000)),
+      {},
+      /Only an overdue payment.*Wait 10 more minutes/,
+    ],
     ['paid without a reference', () => {}, { outcome: 'paid' }, /Type the service reference/, 'reference'],
     ['a reference of the wrong shape', () => {}, { outcome: 'paid', reference: 'TX 1' }, /4–128 letters/, 'reference'],
     [
@@ -154,6 +167,16 @@ describe('refusals: a clear message, and nothing changes', () => {
       message: expect.stringMatching(/already belongs/),
     });
     expect(payment().state).toBe('awaiting_customer');
+  });
+});
+
+describe('settling an unconfirmed payment (it may have reached the service)', () => {
+  it('once overdue, paid with the reference the dashboard shows: PAID by hand, counted, no longer unconfirmed', () => {
+    setState('unconfirmed');
+    expect(settle({ outcome: 'paid', reference: 'TX_DASH7', note: 'Dashboard shows it approved' })).toMatchObject({ ok: true });
+    expect(payment()).toMatchObject({ state: 'success', hand_outcome: 'paid', hand_reference: 'TX_DASH7' });
+    expect(report()).toMatchObject({ succeeded: 1, gross: '12.50' });
+    expect(new Takings(db, () => now).report('test', DAY, DAY, 'Africa/Accra').unsent.unconfirmed.count).toBe(0);
   });
 });
 
