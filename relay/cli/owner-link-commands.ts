@@ -28,7 +28,7 @@ function listed(l: OwnerLink) {
   return { id, merchantId, environment, label, timeZone, createdBy, createdAt, lastUsedAt, revokedAt, revokedBy };
 }
 
-function line(l: OwnerLink): string {
+function line(l: ReturnType<typeof listed>): string {
   return [
     l.id,
     l.environment,

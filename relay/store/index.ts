@@ -60,3 +60,13 @@ export {
   type OwnerSums,
   type OwnerViewStore,
 } from './owner-view.js';
+export {
+  DEVICE_DAYS,
+  deviceName,
+  INVITATION_MINUTES,
+  invitationRefusal,
+  type InvitationClaim,
+  type NewOwnerDevice,
+  type OwnerDevice,
+  type OwnerDeviceStore,
+} from './owner-devices.js';

@@ -7,6 +7,8 @@
  * time zone (exact for zones a whole number of hours from UTC: docs/provider-contract.md).
  */
 import type { Environment } from '../../shared/domain.js';
+import type { OwnerDeviceStore } from './owner-devices.js';
+import type { NewOwnerLink, OwnerLink, OwnerLinkRevoker } from './owner-link.js';
 
 /** A stored event as `latest` returns it (relay-store.ts's EventRow is this type). */
 export type OwnerEventRow = {
@@ -24,34 +26,11 @@ export type OwnerSums = { succeeded: number; failed: number; gross: number; fees
 
 export type OwnerBreakdownRow = OwnerSums & { tillId: string; tillName: string; cashierId: string; cashierName: string; network: string };
 
-/** Who turned a link off: the shop's owner (at the till) or the relay's operator (CLI, admin API). */
-export type OwnerLinkRevoker = 'owner' | 'operator';
-
-/** What an open page of a link turned off says (a link gone with its merchant counts as the operator's doing). */
-export function revokedMessage(by: OwnerLinkRevoker | null): string {
-  return by === 'operator'
-    ? "This link was turned off by the relay's operator (the service that runs it), not by the shop owner"
-    : 'This link was turned off by the shop owner';
-}
-
-/** A viewer link as the till lists it (never its token: only its hash is stored). */
-export type OwnerLink = {
-  id: string;
-  merchantId: string;
-  environment: Environment;
-  label: string;
-  timeZone: string;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  revokedBy: OwnerLinkRevoker | null;
-};
-
-export type NewOwnerLink = Omit<OwnerLink, 'lastUsedAt' | 'revokedAt' | 'revokedBy'> & { tokenHash: string };
-
+export { revokedMessage, type NewOwnerLink, type OwnerLink, type OwnerLinkRevoker } from './owner-link.js';
 /** What each store offers the owner's view (relay/http/owner/). */
 export interface OwnerViewStore {
+  /** The invitations and the phones that exchanged them (store/owner-devices.ts). */
+  readonly devices: OwnerDeviceStore;
   createLink(link: NewOwnerLink): Promise<void>;
   listLinks(merchantId: string): Promise<OwnerLink[]>;
   /** The link whose token hashes to `tokenHash` (revoked ones too: the page says it was turned off). */

@@ -1,7 +1,9 @@
 /**
  * Viewer links, asked for by a till with its till token: `POST /v1/owner-links` makes one
- * (the token is answered once, only its hash is kept), `GET /v1/owner-links` lists the merchant's,
- * `DELETE /v1/owner-links/<id>` turns one off at once (its open pages are told), and
+ * (its one-time invitation is answered once, only its hash is kept), `GET /v1/owner-links` lists the
+ * merchant's with their phones, `DELETE /v1/owner-links/<id>` turns one off at once (its open pages are
+ * told), `POST /v1/owner-links/<id>/invitation` invites another phone (link-phones.ts),
+ * `DELETE /v1/owner-links/<id>/devices/<od_…>` turns one phone off, and
  * `PATCH /v1/owner-links` `{"timeZone":"…"}` moves every link of the merchant to the shop's new time
  * zone (the till sends it when the owner changes the zone in Settings). A link reads one merchant and
  * one environment, and nothing but the owner's page's data.
@@ -17,6 +19,7 @@ import { hashRelayToken, type LogFn } from '../../ops/index.js';
 import type { OwnerLink, RelayStore, TillIdentity } from '../../store/index.js';
 import { sendSuspended } from '../refusals.js';
 import { neutralise } from './figures.js';
+import { invitationExpiry, invite, linkView, list, revokeDevice } from './link-phones.js';
 
 /** A viewer token: `ov_` + 32 random bytes, base64url. Never logged, never in a URL the browser sends. */
 export const OWNER_TOKEN = /^ov_[A-Za-z0-9_-]{43}$/;
@@ -32,24 +35,12 @@ const createSchema = z.strictObject({
   timeZone: z.string().max(64).refine(isValidTimeZone, 'not a time zone this relay knows (e.g. Africa/Accra)').optional(),
 });
 
-/** A link as the till lists it. */
-export function linkView(l: OwnerLink) {
-  return {
-    id: l.id,
-    label: l.label,
-    environment: l.environment,
-    timeZone: l.timeZone,
-    createdBy: l.createdBy,
-    createdAt: l.createdAt,
-    lastUsedAt: l.lastUsedAt,
-    revokedAt: l.revokedAt,
-  };
-}
-
 export type OwnerLinksDeps = {
   store: RelayStore;
   /** A link was turned off here: its open pages and cached look-ups hear it at once. */
   onRevoked: (id: string) => void;
+  /** A phone was turned off here: its open pages and cached look-ups hear it at once. */
+  onDeviceRevoked: (id: string) => void;
   /** Links changed here (their time zone): cached look-ups are dropped. */
   onChanged: () => void;
   log: LogFn;
@@ -74,6 +65,7 @@ async function create(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerRes
     return sendError(res, 400, 'VALIDATION_ERROR', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
   }
   const token = `ov_${randomBytes(32).toString('base64url')}`;
+  const expiresAt = invitationExpiry(deps.now());
   const link: OwnerLink = {
     id: `ol_${randomBytes(9).toString('base64url')}`,
     merchantId: till.merchantId,
@@ -85,11 +77,14 @@ async function create(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerRes
     lastUsedAt: null,
     revokedAt: null,
     revokedBy: null,
+    inviteExpiresAt: expiresAt,
+    inviteUsedAt: null,
+    createdByToken: till.tokenHash,
   };
   await deps.store.ownerView.createLink({ ...link, tokenHash: hashRelayToken(token) });
   deps.log({ level: 'info', msg: 'owner_link_created', merchantId: till.merchantId, link: link.id, environment: link.environment });
   // The token travels in the fragment: browsers never send it to a server nor in a Referer.
-  sendJson(res, 201, { link: linkView(link), token, path: `/owner#t=${token}` });
+  sendJson(res, 201, { link: linkView(link, []), token, path: `/owner#t=${token}`, expiresAt });
 }
 
 const zoneSchema = z.strictObject({
@@ -122,12 +117,13 @@ async function revoke(deps: OwnerLinksDeps, res: ServerResponse, till: TillIdent
 export function createOwnerLinksApi(deps: OwnerLinksDeps) {
   return function handleOwnerLinks(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     const one = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})$/.exec(url.pathname);
+    const sub = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})\/(invitation|devices\/(od_[A-Za-z0-9_-]{12}))$/.exec(url.pathname);
     if (url.pathname !== '/v1/owner-links' && !url.pathname.startsWith('/v1/owner-links/')) return false;
-    if (url.pathname !== '/v1/owner-links' && !one) {
+    if (url.pathname !== '/v1/owner-links' && !one && !sub) {
       sendError(res, 404, 'NOT_FOUND', 'No such link');
       return true;
     }
-    const allowed = one ? 'DELETE' : 'GET, POST, PATCH';
+    const allowed = one ? 'DELETE' : sub ? (sub[3] ? 'DELETE' : 'POST') : 'GET, POST, PATCH';
     if (!allowed.split(', ').includes(req.method ?? '')) {
       sendError(res, 405, 'VALIDATION_ERROR', `Only ${allowed} is allowed here`, { allow: allowed });
       return true;
@@ -149,13 +145,11 @@ export function createOwnerLinksApi(deps: OwnerLinksDeps) {
       if (!res.headersSent) sendError(res, 503, 'INTERNAL', 'The relay cannot reach its store right now; retry later');
     };
     if (one) revoke(deps, res, till, one[1] as string).catch(failed);
+    else if (sub?.[3]) revokeDevice(deps, res, till, sub[1] as string, sub[3]).catch(failed);
+    else if (sub) invite(deps, res, till, sub[1] as string).catch(failed);
     else if (req.method === 'POST') create(deps, req, res, till).catch(failed);
     else if (req.method === 'PATCH') moveZone(deps, req, res, till).catch(failed);
-    else
-      deps.store.ownerView
-        .listLinks(till.merchantId)
-        .then((links) => sendJson(res, 200, { links: links.map(linkView) }))
-        .catch(failed);
+    else list(deps, res, till).catch(failed);
     return true;
   };
 }

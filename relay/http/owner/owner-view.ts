@@ -43,7 +43,18 @@ export function createOwnerView(deps: {
     viewer.forget();
     streams.revoked(id);
   };
-  const links = createOwnerLinksApi({ store: deps.store, onRevoked, onChanged: () => viewer.forget(), log: deps.log, now: deps.now });
+  const onDeviceRevoked = (id: string) => {
+    viewer.forget();
+    streams.deviceRevoked(id);
+  };
+  const links = createOwnerLinksApi({
+    store: deps.store,
+    onRevoked,
+    onDeviceRevoked,
+    onChanged: () => viewer.forget(),
+    log: deps.log,
+    now: deps.now,
+  });
   return {
     streams,
     handle: (req, res, url) => handleOwnerPage(req, res, url) || links(req, res, url) || viewer.handle(req, res, url),

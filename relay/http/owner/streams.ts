@@ -3,16 +3,17 @@
  * environment only, each new committed result as the phone shows it (`event: payment`, `id: <seq>`),
  * never the raw event. Woken by this instance's commits and by other instances' (PostgreSQL), it
  * reads the committed rows after each page's cursor, so a page that reconnects with Last-Event-ID
- * catches up with exactly what it missed. A link turned off ends its streams with `event: revoked`
- * (at once on this instance; within `checkMs` on another).
+ * catches up with exactly what it missed. A link or phone turned off ends its streams with `event: revoked`
+ * (at once on this instance; within `checkMs` on another); a suspended merchant's with `event: suspended`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Environment } from '../../../shared/domain.js';
 import type { LogFn } from '../../ops/index.js';
 import { revokedMessage, type OwnerLink, type OwnerLinkRevoker, type RelayStore } from '../../store/index.js';
+import { DEVICE_OFF_MESSAGE, SUSPENDED_MESSAGE, type Access } from './device-gate.js';
 import { ownerPayment } from './figures.js';
 
-type Viewer = { res: ServerResponse; link: OwnerLink; cursor: number };
+type Viewer = { res: ServerResponse; link: OwnerLink; deviceId: string; cursor: number };
 
 const PAGE = 200;
 
@@ -41,7 +42,7 @@ export class OwnerStreams {
   }
 
   /** Opens a page's stream after `after`; false when the relay holds too many already. */
-  open(req: IncomingMessage, res: ServerResponse, link: OwnerLink, after: number): boolean {
+  open(req: IncomingMessage, res: ServerResponse, { link, device }: Access, after: number): boolean {
     if (this.viewers.size >= this.options.maxViewers) return false;
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -49,7 +50,7 @@ export class OwnerStreams {
       'x-accel-buffering': 'no',
     });
     res.write(`retry: 2000\n\n`);
-    const viewer: Viewer = { res, link, cursor: after };
+    const viewer: Viewer = { res, link, deviceId: device.id, cursor: after };
     this.viewers.add(viewer);
     const drop = () => this.viewers.delete(viewer);
     req.on('close', drop);
@@ -68,9 +69,15 @@ export class OwnerStreams {
     for (const v of this.viewers) if (v.link.id === linkId) this.end(v, by);
   }
 
-  private end(v: Viewer, by: OwnerLinkRevoker): void {
+  /** A phone turned off here (at a till): its pages hear it now. */
+  deviceRevoked(deviceId: string): void {
+    for (const v of this.viewers) if (v.deviceId === deviceId) this.end(v, DEVICE_OFF_MESSAGE);
+  }
+
+  private end(v: Viewer, by: OwnerLinkRevoker | string, event = 'revoked'): void {
     this.viewers.delete(v);
-    v.res.write(`event: revoked\ndata: ${JSON.stringify({ message: revokedMessage(by) })}\n\n`);
+    const message = by === 'owner' || by === 'operator' ? revokedMessage(by) : by;
+    v.res.write(`event: ${event}\ndata: ${JSON.stringify({ message })}\n\n`);
     v.res.end();
   }
 
@@ -109,15 +116,26 @@ export class OwnerStreams {
     }
   }
 
-  /** Links turned off on another instance, and a heartbeat so proxies keep the stream open. */
+  /**
+   * Links and phones turned off on another instance, links whose till token is gone, merchants suspended
+   * (their pages say so, and come back once resumed); and a heartbeat so proxies keep the stream open.
+   */
   private async check(): Promise<void> {
     const ids = [...new Set([...this.viewers].map((v) => v.link.id))];
     if (ids.length === 0) return;
     try {
       const off = await this.store.ownerView.revokedAmong(ids);
+      const phonesOff = await this.store.ownerView.devices.offAmong(
+        [...new Set([...this.viewers].map((v) => v.deviceId))],
+        new Date().toISOString(),
+      );
       for (const v of [...this.viewers]) {
         const by = off.get(v.link.id);
+        const maker = v.link.createdByToken ? this.store.findTill(v.link.createdByToken) : undefined;
         if (by) this.end(v, by);
+        else if (v.link.createdByToken && !maker) this.end(v, 'operator');
+        else if (phonesOff.has(v.deviceId)) this.end(v, DEVICE_OFF_MESSAGE);
+        else if (maker?.suspended) this.end(v, SUSPENDED_MESSAGE, 'suspended');
       }
     } catch (err) {
       this.options.log({ level: 'warn', msg: 'owner_link_check_failed', error: (err as Error).message });

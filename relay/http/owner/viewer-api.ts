@@ -1,48 +1,40 @@
 /**
  * What a phone link reads, read-only, for its one merchant and environment:
- * - `POST /v1/owner/session` `{"token":"ov_…"}`: the page hands over the token it read from its URL
- *   fragment and gets it back as a cookie (HttpOnly, SameSite=Strict, Path=/v1/owner, Secure behind
- *   TLS): why, in docs/security.md;
+ * - `POST /v1/owner/session` `{"token":"ov_…"}`: the page hands over the one-time invitation it read from
+ *   its URL fragment and gets this phone's own device credential as a cookie (HttpOnly, SameSite=Strict,
+ *   Path=/v1/owner, Secure behind TLS); the invitation is then spent: why, in docs/security.md;
  * - `GET /v1/owner/summary[?date=YYYY-MM-DD]`: a day's figures (today by default) by till, cashier and
  *   network, and with today the latest payments;
  * - `GET /v1/owner/days`: the last 30 days;
  * - `GET /v1/owner/stream`: new results, live (streams.ts).
- * A turned-off link answers 401 with `revoked: true`. Requests are rate-limited per link, and wrong
- * tokens per client (guard.ts): a client past its limit is answered 429 before any look-up. The sign-in
+ * A turned-off link or phone answers 401 with `revoked: true`, a suspended merchant 403 with `suspended:
+ * true` (device-gate.ts). Requests are rate-limited per link, and wrong tokens per client (guard.ts): a client past its limit is answered 429 before any look-up. The sign-in
  * takes only `application/json` and refuses what another site started.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { localDate } from '../../../shared/local-date.js';
 import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-util.js';
-import { hashRelayToken, type LogFn } from '../../ops/index.js';
-import { revokedMessage, type OwnerLink, type RelayStore } from '../../store/index.js';
-import { dayFigures, daysFigures, ownerPayment } from './figures.js';
+import { hashRelayToken } from '../../ops/index.js';
+import { DEVICE_DAYS, deviceName, invitationRefusal, revokedMessage, type OwnerLink } from '../../store/index.js';
+import { deviceExpiry, DeviceGate, type Access, type GateDeps } from './device-gate.js';
+import { dayFigures, daysFigures, neutralise, ownerPayment } from './figures.js';
 import { OWNER_TOKEN } from './owner-links-api.js';
 import type { OwnerStreams } from './streams.js';
-import { clientAddress, crossSiteReason, GuessLimiter } from './guard.js';
+import { clientAddress, crossSiteReason } from './guard.js';
 
 export const OWNER_COOKIE = 'momo_owner';
 const LATEST = 20;
 
-export type OwnerViewerDeps = {
-  store: RelayStore;
-  streams: OwnerStreams;
-  log: LogFn;
-  now: () => number;
-  /** Per link: a bucket of `burst` requests refilled at `perSecond`. */
-  rate: { burst: number; perSecond: number };
-  /** Wrong tokens: per client `burst` refilled at `perSecond`; all clients together `globalPerSecond` look-ups. */
-  guesses: { burst: number; perSecond: number; globalPerSecond: number };
-  /** Addresses of the operator's proxies, whose X-Forwarded-For names the client. */
-  trustedProxies: () => readonly string[];
-};
+export type OwnerViewerDeps = GateDeps & { streams: OwnerStreams };
 
-type Bucket = { tokens: number; at: number };
+/** A device credential: `od_` + 32 random bytes, base64url. Only ever in the HttpOnly cookie, never in a URL. */
+export const DEVICE_TOKEN = /^od_[A-Za-z0-9_-]{43}$/;
 
-function cookieToken(req: IncomingMessage): string | null {
+function cookieCredential(req: IncomingMessage): string | null {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [name, value] = part.trim().split('=');
-    if (name === OWNER_COOKIE && value && OWNER_TOKEN.test(value)) return value;
+    if (name === OWNER_COOKIE && value && DEVICE_TOKEN.test(value)) return value;
   }
   return null;
 }
@@ -51,91 +43,20 @@ function isTls(req: IncomingMessage): boolean {
   return (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
 }
 
-/** 401: no such link, or one turned off (saying by whom: the shop owner or the relay's operator). */
-function refuse(res: ServerResponse, link: OwnerLink | null): void {
-  const revoked = Boolean(link?.revokedAt);
-  const message = link?.revokedAt ? revokedMessage(link.revokedBy) : 'This link is not valid: ask the shop owner for a new one';
-  sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message, revoked } });
+/** The device's cookie, good for DEVICE_DAYS from now (set again on each load: it slides as the store's end does). */
+function deviceCookie(req: IncomingMessage, credential: string): string {
+  const maxAge = DEVICE_DAYS * 86_400;
+  return `${OWNER_COOKIE}=${credential}; Path=/v1/owner; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${isTls(req) ? '; Secure' : ''}`;
 }
 
-/** Who may read: a link's look-up (cached for a second), its rate limit, its "last used". */
-class LinkGate {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly cache = new Map<string, { link: OwnerLink | undefined; at: number }>();
-  private readonly touched = new Map<string, number>();
-  private readonly guesses: GuessLimiter;
-  /** Hashes of tokens that opened a link here: no guess, so never held back by the guessing limits. */
-  private readonly known = new Set<string>();
+const linkInfo = (link: OwnerLink) => ({ label: link.label, environment: link.environment, timeZone: link.timeZone });
 
-  constructor(private readonly deps: OwnerViewerDeps) {
-    this.guesses = new GuessLimiter({ ...deps.guesses, now: deps.now });
-  }
-
-  /** The link of a token hash; looked up at most once a second, so a link turned off elsewhere stops within a second. */
-  private async find(tokenHash: string): Promise<OwnerLink | undefined> {
-    const hit = this.cache.get(tokenHash);
-    if (hit && this.deps.now() - hit.at < 1_000) return hit.link;
-    const link = await this.deps.store.ownerView.findLink(tokenHash);
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(tokenHash, { link, at: this.deps.now() });
-    if (link) {
-      if (this.known.size > 10_000) this.known.clear();
-      this.known.add(tokenHash);
-    }
-    return link;
-  }
-
-  forget(): void {
-    this.cache.clear();
-  }
-
-  private allow(linkId: string): boolean {
-    const now = this.deps.now();
-    const { burst, perSecond } = this.deps.rate;
-    const b = this.buckets.get(linkId) ?? { tokens: burst, at: now };
-    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * perSecond);
-    b.at = now;
-    if (this.buckets.size > 10_000) this.buckets.clear();
-    this.buckets.set(linkId, b);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
-    return true;
-  }
-
-  private touch(link: OwnerLink): void {
-    const now = this.deps.now();
-    if (now - (this.touched.get(link.id) ?? 0) < 60_000) return;
-    this.touched.set(link.id, now);
-    this.deps.store.ownerView
-      .touchLink(link.id, new Date(now).toISOString())
-      .catch((err: unknown) => this.deps.log({ level: 'warn', msg: 'owner_link_touch_failed', error: (err as Error).message }));
-  }
-
-  /** The link of `token`, or an answer already sent (401, 429). */
-  async authorise(req: IncomingMessage, res: ServerResponse, token: string | null): Promise<OwnerLink | null> {
-    const client = clientAddress(req, this.deps.trustedProxies());
-    const tokenHash = token ? hashRelayToken(token) : null;
-    const wait = tokenHash && this.known.has(tokenHash) ? 0 : this.guesses.waitFor(client);
-    if (wait > 0) {
-      sendError(res, 429, 'RATE_LIMITED', 'Too many wrong links tried from here; wait and try again', { 'retry-after': String(wait) });
-      return null;
-    }
-    const link = tokenHash ? await this.find(tokenHash) : undefined;
-    if (!link) this.guesses.missed(client);
-    if (!link || link.revokedAt) {
-      refuse(res, link ?? null);
-      return null;
-    }
-    if (!this.allow(link.id)) {
-      sendError(res, 429, 'RATE_LIMITED', 'Too many requests from this link; wait a few seconds', { 'retry-after': '5' });
-      return null;
-    }
-    this.touch(link);
-    return link;
-  }
-}
-
-async function session(gate: LinkGate, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * The exchange: a one-time invitation (`ov_…`, from the QR code's fragment) for this phone's own device
+ * credential, set as a cookie. A spent or expired invitation opens nothing and says why; a phone already
+ * in on that link (its cookie) is simply let in again.
+ */
+async function session(deps: OwnerViewerDeps, gate: DeviceGate, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const crossSite = crossSiteReason(req);
   if (crossSite) {
     req.resume();
@@ -148,16 +69,52 @@ async function session(gate: LinkGate, req: IncomingMessage, res: ServerResponse
   }
   const body = await readBody(req, 1024);
   const json = body.ok ? parseJson(body.raw) : null;
-  const token = json?.ok ? (json.value as { token?: unknown } | null)?.token : undefined;
-  const link = await gate.authorise(req, res, typeof token === 'string' && OWNER_TOKEN.test(token) ? token : null);
-  if (!link) return;
-  const cookie = `${OWNER_COOKIE}=${token}; Path=/v1/owner; HttpOnly; SameSite=Strict; Max-Age=31536000${isTls(req) ? '; Secure' : ''}`;
-  sendJson(res, 200, { label: link.label, environment: link.environment, timeZone: link.timeZone }, { 'set-cookie': cookie });
+  const given = json?.ok ? (json.value as { token?: unknown } | null)?.token : undefined;
+  const token = typeof given === 'string' && OWNER_TOKEN.test(given) ? given : null;
+  const client = clientAddress(req, deps.trustedProxies());
+  const wait = gate.guesses.waitFor(client);
+  if (wait > 0) {
+    return sendError(res, 429, 'RATE_LIMITED', 'Too many wrong links tried from here; wait and try again', { 'retry-after': String(wait) });
+  }
+  const now = deps.now();
+  const at = new Date(now).toISOString();
+  const credential = `od_${randomBytes(32).toString('base64url')}`;
+  const device = {
+    id: `od_${randomBytes(9).toString('base64url')}`,
+    linkId: '',
+    name: neutralise(deviceName(req.headers['user-agent']), 80),
+    createdAt: at,
+    lastSeenAt: at,
+    expiresAt: deviceExpiry(now),
+    credentialHash: hashRelayToken(credential),
+  };
+  const claim = token
+    ? await deps.store.ownerView.devices.claim(hashRelayToken(token), device, at)
+    : { claimed: false as const, link: undefined };
+  if (!claim.link) {
+    gate.guesses.missed(client);
+    return sendJson(res, 401, {
+      error: { code: 'UNAUTHENTICATED', message: 'This link is not valid: ask the till for a new one', revoked: false },
+    });
+  }
+  const link = claim.link;
+  if (claim.claimed) {
+    gate.know(credential);
+    deps.log({ level: 'info', msg: 'owner_device_added', merchantId: link.merchantId, link: link.id, device: device.id });
+    return sendJson(res, 200, linkInfo(link), { 'set-cookie': deviceCookie(req, credential) });
+  }
+  // The owner scanned the same code again on the phone that is already in: nothing to refuse.
+  const mine = await gate.peek(cookieCredential(req));
+  if (mine && mine.link.id === link.id) return sendJson(res, 200, linkInfo(link));
+  const message = link.revokedAt
+    ? revokedMessage(link.revokedBy)
+    : (invitationRefusal(link, at) ?? 'This link is not valid: ask the till for a new one');
+  sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message, revoked: Boolean(link.revokedAt), used: Boolean(link.inviteUsedAt) } });
 }
 
-type Route = (deps: OwnerViewerDeps, req: IncomingMessage, res: ServerResponse, url: URL, link: OwnerLink) => Promise<void>;
+type Route = (deps: OwnerViewerDeps, req: IncomingMessage, res: ServerResponse, url: URL, access: Access) => Promise<void>;
 
-const summary: Route = async (deps, _req, res, url, link) => {
+const summary: Route = async (deps, req, res, url, { link }) => {
   const today = localDate(deps.now(), link.timeZone);
   const date = url.searchParams.get('date') ?? today;
   if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || date > today) {
@@ -169,19 +126,21 @@ const summary: Route = async (deps, _req, res, url, link) => {
   const day = await dayFigures(store.ownerView, link.merchantId, link.environment, date, link.timeZone);
   const latest = date === today ? (await store.ownerView.latest(link.merchantId, link.environment, LATEST)).map(ownerPayment) : [];
   const info = { label: link.label, environment: link.environment, timeZone: link.timeZone };
-  sendJson(res, 200, { link: info, today, lastSeq, day, latest, at: new Date(deps.now()).toISOString() });
+  const credential = cookieCredential(req);
+  const cookie: Record<string, string> = credential ? { 'set-cookie': deviceCookie(req, credential) } : {};
+  sendJson(res, 200, { link: info, today, lastSeq, day, latest, at: new Date(deps.now()).toISOString() }, cookie);
 };
 
-const days: Route = async (deps, _req, res, _url, link) => {
+const days: Route = async (deps, _req, res, _url, { link }) => {
   const today = localDate(deps.now(), link.timeZone);
   const list = await daysFigures(deps.store.ownerView, link.merchantId, link.environment, today, link.timeZone, 30);
   sendJson(res, 200, { today, days: list });
 };
 
-const stream: Route = async (deps, req, res, url, link) => {
+const stream: Route = async (deps, req, res, url, access) => {
   const given = req.headers['last-event-id'] ?? url.searchParams.get('after') ?? '0';
   const after = typeof given === 'string' && /^[0-9]{1,15}$/.test(given.trim()) ? Number(given.trim()) : 0;
-  if (!deps.streams.open(req, res, link, after)) {
+  if (!deps.streams.open(req, res, access, after)) {
     sendError(res, 503, 'RATE_LIMITED', 'Too many pages are open on this relay; retry shortly', { 'retry-after': '10' });
   }
 };
@@ -189,7 +148,7 @@ const stream: Route = async (deps, req, res, url, link) => {
 const ROUTES: Record<string, Route> = { '/v1/owner/summary': summary, '/v1/owner/days': days, '/v1/owner/stream': stream };
 
 export function createOwnerViewerApi(deps: OwnerViewerDeps) {
-  const gate = new LinkGate(deps);
+  const gate = new DeviceGate(deps);
 
   /** Handles /v1/owner/… ; false when the path is not one of them. */
   function handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
@@ -203,11 +162,11 @@ export function createOwnerViewerApi(deps: OwnerViewerDeps) {
     const method = url.pathname === '/v1/owner/session' ? 'POST' : 'GET';
     if (!route && method === 'GET') sendError(res, 404, 'NOT_FOUND', 'No such endpoint');
     else if (req.method !== method) sendError(res, 405, 'VALIDATION_ERROR', `Only ${method} is allowed here`, { allow: method });
-    else if (!route) session(gate, req, res).catch(failed);
+    else if (!route) session(deps, gate, req, res).catch(failed);
     else
       gate
-        .authorise(req, res, cookieToken(req))
-        .then((link) => (link ? route(deps, req, res, url, link) : undefined))
+        .authorise(req, res, cookieCredential(req))
+        .then((access) => (access ? route(deps, req, res, url, access) : undefined))
         .catch(failed);
     return true;
   }

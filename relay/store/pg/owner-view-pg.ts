@@ -15,35 +15,13 @@ import {
   type OwnerSums,
   type OwnerViewStore,
 } from '../index.js';
+import type { OwnerDeviceStore } from '../owner-devices.js';
+import { PgOwnerDevices } from './owner-devices-pg.js';
+import { LINK_COLUMNS, toLink, type LinkRow } from './owner-link-row.js';
 
-type LinkRow = {
-  id: string;
-  merchant_id: string;
-  environment: Environment;
-  label: string;
-  time_zone: string;
-  created_by: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  revoked_by: OwnerLinkRevoker | null;
-};
+export { LINK_COLUMNS, toLink } from './owner-link-row.js';
 
-export const LINK_COLUMNS = 'id, merchant_id, environment, label, time_zone, created_by, created_at, last_used_at, revoked_at, revoked_by';
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
-
-export const toLink = (row: LinkRow): OwnerLink => ({
-  id: row.id,
-  merchantId: row.merchant_id,
-  environment: row.environment,
-  label: row.label,
-  timeZone: row.time_zone,
-  createdBy: row.created_by,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-  revokedAt: row.revoked_at,
-  revokedBy: row.revoked_at ? (row.revoked_by ?? 'owner') : null,
-});
 
 const numbers = <T extends OwnerSums>(row: T): T => ({
   ...row,
@@ -55,13 +33,29 @@ const numbers = <T extends OwnerSums>(row: T): T => ({
 });
 
 export class PgOwnerView implements OwnerViewStore {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly devices: OwnerDeviceStore;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.devices = new PgOwnerDevices(pool);
+  }
 
   async createLink(link: NewOwnerLink): Promise<void> {
     await this.pool.query(
-      `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [link.id, link.merchantId, link.tokenHash, link.environment, link.label, link.timeZone, link.createdBy, link.createdAt],
+      `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at,
+         invite_expires_at, created_by_token)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        link.id,
+        link.merchantId,
+        link.tokenHash,
+        link.environment,
+        link.label,
+        link.timeZone,
+        link.createdBy,
+        link.createdAt,
+        link.inviteExpiresAt,
+        link.createdByToken,
+      ],
     );
   }
 

@@ -17,6 +17,9 @@ import {
   type OwnerSums,
   type OwnerViewStore,
 } from '../index.js';
+import type { OwnerDeviceStore } from '../owner-devices.js';
+import { SqliteOwnerDevices } from './owner-devices-sqlite.js';
+import { LINK_COLUMNS, sqliteLink, type LinkRow } from './owner-link-row.js';
 
 export const SUMMARY_INSERT = `INSERT INTO owner_hourly (environment, hour, till_id, till_name, cashier_id, cashier_name, network,
     succeeded, failed, gross, fees, net)`;
@@ -27,48 +30,39 @@ export const SUMMARY_UPSERT = `ON CONFLICT (environment, hour, till_id, cashier_
     till_name = CASE WHEN excluded.till_name <> '' THEN excluded.till_name ELSE till_name END,
     cashier_name = CASE WHEN excluded.cashier_name <> '' THEN excluded.cashier_name ELSE cashier_name END`;
 
-type LinkRow = {
-  id: string;
-  environment: Environment;
-  label: string;
-  time_zone: string;
-  created_by: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  revoked_by: OwnerLinkRevoker | null;
-};
-
-const LINK_COLUMNS = 'id, environment, label, time_zone, created_by, created_at, last_used_at, revoked_at, revoked_by';
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
 export class SqliteOwnerView implements OwnerViewStore {
+  readonly devices: OwnerDeviceStore;
+
   constructor(
     private readonly db: Database.Database,
     private readonly merchantId: string,
-  ) {}
+  ) {
+    this.devices = new SqliteOwnerDevices(db, merchantId);
+  }
 
   private toLink(row: LinkRow): OwnerLink {
-    return {
-      id: row.id,
-      merchantId: this.merchantId,
-      environment: row.environment,
-      label: row.label,
-      timeZone: row.time_zone,
-      createdBy: row.created_by,
-      createdAt: row.created_at,
-      lastUsedAt: row.last_used_at,
-      revokedAt: row.revoked_at,
-      revokedBy: row.revoked_at ? (row.revoked_by ?? 'owner') : null,
-    };
+    return sqliteLink(row, this.merchantId);
   }
 
   async createLink(link: NewOwnerLink): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO owner_links (id, token_hash, environment, label, time_zone, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO owner_links (id, token_hash, environment, label, time_zone, created_by, created_at, invite_expires_at, created_by_token)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(link.id, link.tokenHash, link.environment, link.label, link.timeZone, link.createdBy, link.createdAt);
+      .run(
+        link.id,
+        link.tokenHash,
+        link.environment,
+        link.label,
+        link.timeZone,
+        link.createdBy,
+        link.createdAt,
+        link.inviteExpiresAt,
+        link.createdByToken,
+      );
   }
 
   async listLinks(merchantId: string): Promise<OwnerLink[]> {

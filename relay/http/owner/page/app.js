@@ -1,6 +1,7 @@
 // The owner's phone page. Plain JavaScript, no framework, nothing from another site.
-// The link's token arrives in the URL fragment (never sent to a server, never in a Referer); it is
-// handed to the relay once for an HttpOnly cookie and wiped from the address bar. Figures always come
+// The link's one-time invitation arrives in the URL fragment (never sent to a server, never in a
+// Referer); it is exchanged once for this phone's own credential, an HttpOnly cookie, and wiped from the
+// address bar. A copy of the link (history, a screenshot) is spent by then and opens nothing. Figures always come
 // from the relay's summary (never added up here), so a reconnect can never count a payment twice; the
 // latest payments are kept by sequence number, so a replayed one replaces itself.
 
@@ -33,8 +34,35 @@ function showGone(message) {
   document.title = 'Link turned off';
 }
 
+// The shop's relay access is suspended: the figures stay as last shown, the status says why, and the page
+// comes back by itself once the relay's operator resumes the shop.
+let suspendedTimer = null;
+function showSuspended(message) {
+  if (state.source) state.source.close();
+  state.source = null;
+  $('status').classList.add('offline');
+  $('status').textContent = message;
+  if (suspendedTimer) return;
+  suspendedTimer = setInterval(async () => {
+    const res = await fetch('/v1/owner/summary', { credentials: 'same-origin', cache: 'no-store' }).catch(() => null);
+    if (res?.ok) location.reload();
+    else if (res?.status === 401) {
+      clearInterval(suspendedTimer);
+      const body = await res.json().catch(() => ({}));
+      showGone(body?.error?.message ?? 'This link is not valid');
+    }
+  }, 5000);
+}
+
 async function api(path, options) {
   const res = await fetch(path, { credentials: 'same-origin', cache: 'no-store', ...options });
+  if (res.status === 403) {
+    const body = await res.json().catch(() => ({}));
+    if (body?.error?.suspended) {
+      showSuspended(body.error.message);
+      throw new Error('gone');
+    }
+  }
   if (res.status === 401) {
     const body = await res.json().catch(() => ({}));
     const message = body?.error?.message ?? 'This link is not valid';
@@ -183,6 +211,7 @@ function connect() {
     refreshSoon();
   });
   source.addEventListener('revoked', (e) => showGone(JSON.parse(e.data).message));
+  source.addEventListener('suspended', (e) => showSuspended(JSON.parse(e.data).message));
   source.addEventListener('error', () => {
     if (state.source !== source) return;
     $('status').classList.add('offline');
@@ -193,7 +222,7 @@ function connect() {
         () =>
           api('/v1/owner/summary').then(
             () => state.source === source && connect(),
-            () => setTimeout(connect, 3000),
+            (err) => err.message !== 'gone' && setTimeout(connect, 3000),
           ),
         2000,
       );

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { OwnerLink, OwnerLinkRevoked } from '../../index.js';
 import { inTransaction, type Db } from '../transaction.js';
 import { audit, cliActor } from './audit.js';
-import { LINK_COLUMNS, toLink } from '../owner-view-pg.js';
+import { LINK_COLUMNS, toLink } from '../owner-link-row.js';
 import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js';
 
 /** A link id as the relay makes them (relay/http/owner/owner-links-api.ts). */
@@ -21,7 +21,8 @@ export async function listOwnerLinks(db: Db, merchantId: string): Promise<OwnerL
   const { rows } = await db.query(`SELECT ${LINK_COLUMNS} FROM owner_links WHERE merchant_id = $1 ORDER BY created_at DESC, id`, [
     merchantId,
   ]);
-  return rows.map(toLink);
+  // The hash of the till token that made a link stays inside the relay.
+  return rows.map((r) => ({ ...toLink(r), createdByToken: null }));
 }
 
 /**
@@ -34,7 +35,7 @@ export async function revokeOwnerLink(pool: pg.Pool, id: string, actor = cliActo
   return inTransaction(pool, async (client) => {
     const found = await client.query(`SELECT ${LINK_COLUMNS} FROM owner_links WHERE id = $1 FOR UPDATE`, [id]);
     if (!found.rows[0]) throw new TenantError(`No owner link ${id}`);
-    const before = toLink(found.rows[0]);
+    const before = { ...toLink(found.rows[0]), createdByToken: null };
     if (before.revokedAt) return { link: before, changed: false };
     await client.query("UPDATE owner_links SET revoked_at = $2, revoked_by = 'operator' WHERE id = $1", [id, at.toISOString()]);
     await audit(client, actor, {

@@ -15,7 +15,8 @@ import { migration as m0006 } from './0006-owner-link-revoker.js';
 import { migration as m0007 } from './0007-owner-summary-by-committer.js';
 import { migration as m0008 } from './0008-drop-events-reference.js';
 import { migration as m0009 } from './0009-migration-history.js';
+import { migration as m0010 } from './0010-owner-devices.js';
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -35,14 +35,14 @@ describePg('relay on PostgreSQL: the migrations', () => {
     await client.connect();
     try {
       const versions = await client.query('SELECT version, name FROM relay_schema_migrations ORDER BY version');
-      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      expect(PG_SCHEMA_VERSION).toBe(9);
+      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(PG_SCHEMA_VERSION).toBe(10);
       const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
       expect(tables.rows.map((r: { tablename: string }) => r.tablename)).toEqual(
         expect.arrayContaining(['auth_version', 'events', 'merchants', 'service_keys', 'till_tokens']),
       );
       await expect(client.query("INSERT INTO merchants (id, log_id) VALUES ('shop-1', 'x')")).rejects.toThrow(/check constraint/);
-      expect(await migratePg(client)).toBe(9); // already current: nothing runs again
+      expect(await migratePg(client)).toBe(10); // already current: nothing runs again
       await client.query("INSERT INTO relay_schema_migrations (version, name) VALUES (99, 'from the future')");
       await expect(migratePg(client)).rejects.toThrow(/schema version 99, newer than this relay understands/);
     } finally {
@@ -151,6 +151,50 @@ describePg('relay on PostgreSQL: the migrations', () => {
     await expect(client.query("UPDATE owner_links SET revoked_by = 'someone'")).rejects.toThrow(/check constraint/);
   });
 
+  it("migration 10: spends the links' old invitations, ties each to its till's token, turns off those whose token is gone", async () => {
+    const client = await databaseAt(9);
+    await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_one', 'log-one')");
+    const tokenHash = `sha256:${'c'.repeat(64)}`;
+    await client.query("INSERT INTO till_tokens (merchant_id, label, token_hash) VALUES ('MCH_one', 'front', $1)", [tokenHash]);
+    const link = (id: string, hash: string, createdBy: string, lastUsed: string | null) =>
+      client.query(
+        `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at, last_used_at)
+         VALUES ($1, 'MCH_one', $2, 'live', $1, 'Africa/Accra', $3, '2026-11-21T10:00:00.000Z', $4)`,
+        [id, `sha256:${hash.repeat(64)}`, createdBy, lastUsed],
+      );
+    await link('kept', 'a', 'front', '2026-11-22T10:00:00.000Z');
+    await link('orphan', 'b', 'gone-till', null);
+    expect(await migratePg(client, 10)).toBe(9);
+    const { rows } = await client.query(
+      'SELECT id, invite_expires_at, invite_used_at, created_by_token, revoked_at IS NOT NULL AS off, revoked_by FROM owner_links ORDER BY id',
+    );
+    expect(rows).toEqual([
+      {
+        id: 'kept',
+        invite_expires_at: '2026-11-21T10:00:00.000Z',
+        invite_used_at: '2026-11-22T10:00:00.000Z',
+        created_by_token: tokenHash,
+        off: false,
+        revoked_by: null,
+      },
+      {
+        id: 'orphan',
+        invite_expires_at: '2026-11-21T10:00:00.000Z',
+        invite_used_at: '2026-11-21T10:00:00.000Z',
+        created_by_token: null,
+        off: true,
+        revoked_by: 'operator',
+      },
+    ]);
+    await client.query(
+      `INSERT INTO owner_devices (id, link_id, credential_hash, name, created_at, last_seen_at, expires_at)
+       VALUES ('od_1', 'kept', $1, 'iPhone', 'a', 'a', 'b')`,
+      [`sha256:${'d'.repeat(64)}`],
+    );
+    await client.query("DELETE FROM owner_links WHERE id = 'kept'");
+    expect((await client.query('SELECT count(*)::int AS n FROM owner_devices')).rows[0]).toEqual({ n: 0 });
+  });
+
   it("records each version once under its file's name; an older database upgrades, its history kept", async () => {
     const client = await databaseAt(4);
     expect((await history(client)).map((r) => r.version)).toEqual([1, 2, 3, 4]);
@@ -177,6 +221,6 @@ describePg('relay on PostgreSQL: the migrations', () => {
 
     const gap = await databaseAt(PG_SCHEMA_VERSION);
     await gap.query('DELETE FROM relay_schema_migrations WHERE version = 3');
-    await expect(migratePg(gap)).rejects.toThrow(/has no record of migration 3 although it says it is at version 9/);
+    await expect(migratePg(gap)).rejects.toThrow(new RegExp(`has no record of migration 3 although it says it is at version ${PG_SCHEMA_VERSION}`));
   });
 });

@@ -166,6 +166,51 @@ describe('relay migration 8: no second index of references', () => {
   });
 });
 
+describe('relay migration 10: one-time invitations and phones', () => {
+  it('spends the invitations of the links made before it (used ones say so), and adds the phones table', () => {
+    const db = memory();
+    migrateTo(db, RELAY_MIGRATIONS, 9);
+    const link = (id: string, last_used_at: string | null) =>
+      insertRow(db, 'owner_links', {
+        id,
+        token_hash: `sha256:${id}`,
+        environment: 'live',
+        label: id,
+        time_zone: 'Africa/Accra',
+        created_by: 'till',
+        created_at: '2026-11-21T10:00:00.000Z',
+        last_used_at,
+      });
+    link('opened', '2026-11-22T10:00:00.000Z');
+    link('never', null);
+    migrateTo(db, RELAY_MIGRATIONS, 10);
+    expect(db.prepare('SELECT id, invite_expires_at, invite_used_at, created_by_token FROM owner_links ORDER BY id').all()).toEqual([
+      { id: 'never', invite_expires_at: '2026-11-21T10:00:00.000Z', invite_used_at: '2026-11-21T10:00:00.000Z', created_by_token: null },
+      { id: 'opened', invite_expires_at: '2026-11-21T10:00:00.000Z', invite_used_at: '2026-11-22T10:00:00.000Z', created_by_token: null },
+    ]);
+    insertRow(db, 'owner_devices', {
+      id: 'od_1',
+      link_id: 'opened',
+      credential_hash: 'sha256:x',
+      name: 'Android phone · Chrome',
+      created_at: 'a',
+      last_seen_at: 'a',
+      expires_at: 'b',
+    });
+    expect(() =>
+      insertRow(db, 'owner_devices', {
+        id: 'od_2',
+        link_id: 'never',
+        credential_hash: 'sha256:x',
+        name: 'n',
+        created_at: 'a',
+        last_seen_at: 'a',
+        expires_at: 'b',
+      }),
+    ).toThrow(/UNIQUE/);
+  });
+});
+
 describe('relay migration 9: the migration history', () => {
   it("upgrades a relay.sqlite from before it: its events and log id kept, the versions it had recorded under this relay's names", () => {
     let logId = '';

@@ -1,0 +1,102 @@
+/** The phones of the owner's links on SQLite (the one merchant): see store/owner-devices.ts. */
+import type Database from 'better-sqlite3';
+import type { InvitationClaim, NewOwnerDevice, OwnerDevice, OwnerDeviceStore } from '../owner-devices.js';
+import { LINK_COLUMNS, sqliteLink, type LinkRow } from './owner-link-row.js';
+
+type DeviceRow = {
+  id: string;
+  link_id: string;
+  name: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+};
+
+const DEVICE_COLUMNS = 'id, link_id, name, created_at, last_seen_at, expires_at, revoked_at';
+
+const toDevice = (r: DeviceRow): OwnerDevice => ({
+  id: r.id,
+  linkId: r.link_id,
+  name: r.name,
+  createdAt: r.created_at,
+  lastSeenAt: r.last_seen_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+});
+
+export class SqliteOwnerDevices implements OwnerDeviceStore {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly merchantId: string,
+  ) {}
+
+  private link(where: string, value: string) {
+    const row = this.db.prepare(`SELECT ${LINK_COLUMNS} FROM owner_links WHERE ${where} = ?`).get(value) as LinkRow | undefined;
+    return row && sqliteLink(row, this.merchantId);
+  }
+
+  async claim(tokenHash: string, device: NewOwnerDevice, at: string): Promise<InvitationClaim> {
+    const claimed = this.db.transaction(() => {
+      const spent = this.db
+        .prepare(
+          `UPDATE owner_links SET invite_used_at = ? WHERE token_hash = ? AND invite_used_at IS NULL AND invite_expires_at > ?
+             AND revoked_at IS NULL RETURNING id`,
+        )
+        .get(at, tokenHash, at) as { id: string } | undefined;
+      if (!spent) return false;
+      this.db
+        .prepare(
+          `INSERT INTO owner_devices (id, link_id, credential_hash, name, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(device.id, spent.id, device.credentialHash, device.name, device.createdAt, device.lastSeenAt, device.expiresAt);
+      return true;
+    })();
+    const link = this.link('token_hash', tokenHash);
+    return claimed && link ? { claimed: true, link } : { claimed: false, link };
+  }
+
+  async invite(merchantId: string, linkId: string, tokenHash: string, expiresAt: string, createdByToken: string): Promise<boolean> {
+    if (merchantId !== this.merchantId) return false;
+    const { changes } = this.db
+      .prepare(
+        `UPDATE owner_links SET token_hash = ?, invite_expires_at = ?, invite_used_at = NULL, created_by_token = ?
+         WHERE id = ? AND revoked_at IS NULL`,
+      )
+      .run(tokenHash, expiresAt, createdByToken, linkId);
+    return changes > 0;
+  }
+
+  async find(credentialHash: string) {
+    const row = this.db.prepare(`SELECT ${DEVICE_COLUMNS} FROM owner_devices WHERE credential_hash = ?`).get(credentialHash) as
+      DeviceRow | undefined;
+    const link = row && this.link('id', row.link_id);
+    return row && link ? { device: toDevice(row), link } : undefined;
+  }
+
+  async touch(id: string, at: string, expiresAt: string): Promise<void> {
+    this.db.prepare('UPDATE owner_devices SET last_seen_at = ?, expires_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, expiresAt, id);
+  }
+
+  async list(merchantId: string): Promise<OwnerDevice[]> {
+    if (merchantId !== this.merchantId) return [];
+    return (this.db.prepare(`SELECT ${DEVICE_COLUMNS} FROM owner_devices ORDER BY created_at, id`).all() as DeviceRow[]).map(toDevice);
+  }
+
+  async revoke(merchantId: string, linkId: string, id: string, at: string): Promise<boolean> {
+    if (merchantId !== this.merchantId) return false;
+    if (!this.db.prepare('SELECT 1 FROM owner_devices WHERE id = ? AND link_id = ?').get(id, linkId)) return false;
+    this.db.prepare('UPDATE owner_devices SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+    return true;
+  }
+
+  async offAmong(ids: string[], at: string): Promise<Set<string>> {
+    const off = new Set<string>();
+    const get = this.db.prepare('SELECT revoked_at, expires_at FROM owner_devices WHERE id = ?');
+    for (const id of ids) {
+      const row = get.get(id) as { revoked_at: string | null; expires_at: string } | undefined;
+      if (!row || row.revoked_at || row.expires_at <= at) off.add(id);
+    }
+    return off;
+  }
+}
