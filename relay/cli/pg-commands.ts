@@ -92,9 +92,13 @@ async function importCommand(pool: pg.Pool, v: PgCliValues): Promise<void> {
   const merchant = required(v.merchant, 'merchant MCH_…', 'import');
   const r = await importFromSqlite(pool, dataDir, merchant);
   out(JSON.stringify({ merchant, ...r }));
+  for (const c of r.conflicts)
+    console.error(
+      `Not imported: ${c.row} (${c.environment}): ${merchant} holds another final state (${c.fields.join(', ')} differ); the stored one is kept.`,
+    );
   console.error(
-    `Copied ${r.copied} events into ${merchant} (sequences ${r.fromSeq + 1}-${r.toSeq}; ${r.skipped} already there). ` +
-      `Its log has a new id: tills read it again from the start. Move the service keys over with ${PROG} key add.`,
+    `Copied ${r.copied} events into ${merchant} (sequences ${r.fromSeq + 1}-${r.toSeq}; ${r.skipped} already there, ${r.conflicts.length} with another final state). ` +
+      (r.copied > 0 ? 'Its log has a new id: tills read it again from the start.' : 'Its log keeps its id.'),
   );
 }
 

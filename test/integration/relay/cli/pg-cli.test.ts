@@ -89,7 +89,9 @@ describePg('relay on PostgreSQL: the CLI', () => {
     await single.close();
 
     await cli(['merchant', 'add', '--id', 'MCH_moved'], withKey());
-    await cli(['key', 'add', '--merchant', 'MCH_moved', '--public-id', LIVE_KEY.publicId], withKey(), LIVE_KEY.secret);
+    // The shop's keys first: import refuses rows signed by keys that are not the merchant's.
+    for (const key of [LIVE_KEY, TEST_KEY])
+      await cli(['key', 'add', '--merchant', 'MCH_moved', '--public-id', key.publicId], withKey(), key.secret);
     const token = (await cli(['token', 'create', '--merchant', 'MCH_moved', '--label', 'front-counter'], withKey())).stdout.trim();
     const hosted = await spawnRelay(['--port', '0'], withKey());
     const stream = await SseClient.connect(`${hosted.url}/v1/events`, token);

@@ -179,18 +179,29 @@ describePg('relay on PostgreSQL: import --from-sqlite refuses hostile files', ()
     );
   });
 
-  it('imports a genuine file; importing it again copies nothing and keeps the log id, so tills need not read again', async () => {
+  it("refuses a file signed with keys that are not the merchant's, naming the rows; nothing written", async () => {
     const merchant = await freshMerchant();
+    // Another shop's file: the merchant holds none of the keys that signed it (keys belong to one merchant only).
+    await expect(importFromSqlite(pool, genuine, merchant.id)).rejects.toThrow(
+      new RegExp(
+        `Nothing imported: 3 rows of .* were signed by a key that is not one of ${merchant.id}'s \\(${LIVE_KEY.publicId}, ${TEST_KEY.publicId}\\)`,
+      ),
+    );
+    await expectNothingWritten(merchant);
+  });
+
+  it('imports a genuine file; again it copies nothing and keeps the log id; a changed final state is reported by row and not stored; each import audited', async () => {
+    const merchant = await freshMerchant();
+    for (const key of [TEST_KEY, LIVE_KEY]) await addKey(pool, Buffer.alloc(32, 7), merchant.id, key.publicId, key.secret);
     const first = await importFromSqlite(pool, genuine, merchant.id);
     expect(first).toMatchObject({ copied: 3, skipped: 0, fromSeq: 0, toSeq: 3 });
     expect(first.logId).not.toBe(merchant.logId);
     const again = await importFromSqlite(pool, genuine, merchant.id);
-    expect(again).toEqual({ copied: 0, skipped: 3, fromSeq: 3, toSeq: 3, logId: first.logId });
+    expect(again).toEqual({ copied: 0, skipped: 3, conflicts: [], fromSeq: 3, toSeq: 3, logId: first.logId });
     const { rows } = await pool.query<{ log_id: string }>('SELECT log_id FROM merchants WHERE id = $1', [merchant.id]);
     expect(rows[0]!.log_id).toBe(first.logId);
 
     // The imported events read back whole through a relay.
-    for (const key of [TEST_KEY, LIVE_KEY]) await addKey(pool, Buffer.alloc(32, 7), merchant.id, key.publicId, key.secret);
     const token = await createToken(pool, merchant.id, 'front-counter');
     const hosted = await startRelay({ databaseUrl, masterKey: Buffer.alloc(32, 7), config: {}, log: () => {} });
     try {
@@ -204,5 +215,29 @@ describePg('relay on PostgreSQL: import --from-sqlite refuses hostile files', ()
     } finally {
       await hosted.close();
     }
+
+    // The same file with one row's final state changed: reported by row, the stored state kept.
+    const changed = hostileCopy((db) => {
+      db.exec(`UPDATE events SET transaction_json = json_set(transaction_json, '$.description', 'Another final state') WHERE seq = 2`);
+    });
+    const changedImport = await importFromSqlite(pool, changed, merchant.id);
+    const stored = await pool.query<{ reference: string; transaction_json: string }>(
+      'SELECT reference, transaction_json FROM events WHERE merchant_id = $1 AND seq = 2',
+      [merchant.id],
+    );
+    expect(changedImport).toMatchObject({ copied: 0, skipped: 2 });
+    expect(changedImport.conflicts).toEqual([
+      { row: `row seq 2 (reference "${stored.rows[0]!.reference}")`, environment: 'test', fields: ['description'] },
+    ]);
+    expect(JSON.parse(stored.rows[0]!.transaction_json).description).not.toBe('Another final state');
+    const audit = await pool.query<{ action: string; detail: Record<string, unknown> }>(
+      "SELECT action, detail FROM admin_audit WHERE merchant_id = $1 AND action = 'merchant.import' ORDER BY id",
+      [merchant.id],
+    );
+    expect(audit.rows.map((r) => r.detail)).toEqual([
+      expect.objectContaining({ copied: 3, skipped: 0, conflicts: 0 }),
+      expect.objectContaining({ copied: 0, skipped: 3, conflicts: 0 }),
+      expect.objectContaining({ copied: 0, skipped: 2, conflicts: 1 }),
+    ]);
   });
 });
