@@ -23,6 +23,7 @@ const CORE_DOMAINS = [
   'day',
   'settle',
   'owner-links',
+  'updates',
 ];
 /** Root files every part of the core may use: they import no domain but storage (embedded's keychain). */
 const CORE_BASE = ['errors', 'logger', 'dispatcher', 'event-hub', 'embedded'];

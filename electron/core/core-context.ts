@@ -20,6 +20,7 @@ import type { History } from './history/index.js';
 import type { TransactionsStore } from './takings/index.js';
 import type { Environment } from '../../shared/domain.js';
 import type { Shell } from '../../shared/shell.js';
+import type { UpdateController } from './updates/index.js';
 import type { PrintService } from './printing/index.js';
 
 export type CoreContext = {
@@ -49,6 +50,8 @@ export type CoreContext = {
   version: string;
   /** The desktop app or browser mode: browser mode refuses LIVE. */
   shell: Shell;
+  /** The app's own updates: what the owner sees, and "restart to update". */
+  updates: UpdateController;
   configFor(environment: Environment): Promise<EnvironmentConfig>;
   saveEnvironment(environment: Environment, clean: CleanEnvironmentInput): Promise<void>;
   setActive(environment: Environment): void;

@@ -29,6 +29,7 @@ import { PaymentEngine } from './payments/index.js';
 import { LeftOpen, PaymentsRepo } from './payments/index.js';
 import { PinGuard } from './people/index.js';
 import { PrintService, type SystemPrinter } from './printing/index.js';
+import { appUpdates, type CoreUpdateOptions } from './updates/index.js';
 import { RelayConnections, type RelayTuning } from './relay-link/index.js';
 import { createKeychainStore, keychainServiceName, type SecretStore } from './storage/index.js';
 import { createServiceClient, type ServiceClient } from './payments/index.js';
@@ -45,7 +46,7 @@ export type { SecretStore } from './storage/index.js';
 export type { SystemPrinter } from './printing/index.js';
 export { createKeychainStore, createMemorySecretStore, keychainServiceName } from './storage/index.js';
 
-export type TillCoreOptions = {
+export type TillCoreOptions = CoreUpdateOptions & {
   /** SQLite, logs and non-secret settings (JSON) live here. */
   dataDir: string;
   /** Default: the OS keychain (Secret Service pinned on Linux), service name derived from dataDir. */
@@ -234,7 +235,7 @@ type Services = Pick<CoreContext, 'repo' | 'leftOpen' | 'transactions' | 'alerts
 };
 
 /** What the handlers reach: the parts, the people of the till, and the steps that change an environment. */
-function coreContext({ options, now, log, events, settings, db }: Base, services: Services): CoreContext {
+function coreContext({ options, now, log, events, settings, db, closed }: Base, services: Services): CoreContext {
   const { repo, leftOpen, transactions, alerts, client, configs, engine, relays } = services;
   const staff = new StaffRepo(db);
   adoptLegacyOwnerPin(settings, staff, now);
@@ -278,6 +279,7 @@ function coreContext({ options, now, log, events, settings, db }: Base, services
     printing: new PrintService({ settings: () => settings.settings.receipt, systemPrinter: options.systemPrinter ?? null, log }),
     version: options.version ?? '0.1.0',
     shell: options.shell ?? 'desktop',
+    updates: appUpdates(options.updater, options.version, (environment) => repo.open(environment).length, log, closed),
     configFor: (environment) => configs.configFor(environment),
     async saveEnvironment(environment, clean) {
       await settings.saveEnvironment(environment, clean);

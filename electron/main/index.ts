@@ -12,6 +12,7 @@ import { forwardEvents, registerIpc } from './ipc.js';
 import { installNativeBinding } from './native-binding.js';
 import { hardenContents, hardenSession } from './security.js';
 import { createSystemPrinter } from './system-printer.js';
+import { appUpdater } from './updater.js';
 import { createMainWindow } from './window.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -57,6 +58,7 @@ if (!app.requestSingleInstanceLock()) {
         nativeBinding,
         version: app.getVersion(),
         systemPrinter: createSystemPrinter(() => win),
+        updater: await appUpdater(app.isPackaged, process.resourcesPath),
       });
     } catch (error) {
       const message = (error as { message?: string }).message ?? String(error);

@@ -57,6 +57,8 @@ export const IPC_CHANNEL_NAMES = [
   'day:get',
   'day:exportCsv',
   'day:print',
+  'updates:status',
+  'updates:restart',
 ] as const;
 
 export const IPC_EVENT_NAMES = [

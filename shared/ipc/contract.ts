@@ -21,6 +21,7 @@ import { ownerLinksChannels } from './owner-links-contract.js';
 import { counterSettingsSchema, settingsChannels } from './settings-contract.js';
 import { takingsChannels } from './takings-contract.js';
 import { dayChannels } from './day-contract.js';
+import { updatesChannels } from './updates-contract.js';
 import { printerKindSchema } from '../receipt/receipt-settings.js';
 import { CALLERS } from './roles.js';
 import { SHELLS } from '../shell.js';
@@ -33,6 +34,7 @@ export * from './alerts-contract.js';
 export * from './owner-links-contract.js';
 export * from './takings-contract.js';
 export * from './day-contract.js';
+export * from './updates-contract.js';
 
 export const relayStateSchema = z.enum(['connected', 'reconnecting', 'offline']);
 export type RelayState = z.infer<typeof relayStateSchema>;
@@ -77,6 +79,7 @@ export const ipcContract = {
   ...settleChannels,
   ...alertsChannels,
   ...ownerLinksChannels,
+  ...updatesChannels,
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -31,6 +31,9 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'session:signOut': SIGNED_IN,
   'session:touch': EVERYONE,
   'settings:get': OWNER,
+  // The version and update state are shown in Settings; restarting the till into an update is the owner's choice.
+  'updates:status': OWNER,
+  'updates:restart': OWNER,
   'settings:save': OWNER,
   'settings:saveTill': OWNER,
   'settings:saveCounter': OWNER,

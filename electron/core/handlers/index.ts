@@ -21,6 +21,7 @@ import { settingsHandlers } from './settings.js';
 import { settleHandlers } from './settle.js';
 import { shiftHandlers } from './shifts.js';
 import { takingsHandlers } from './takings.js';
+import { updatesHandlers } from './updates.js';
 
 export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
   return combineHandlers(
@@ -37,6 +38,7 @@ export function createHandlers(ctx: CoreContext): HandlerMap<IpcChannel> {
     settleHandlers(ctx),
     alertsHandlers(ctx),
     ownerLinksHandlers(ctx),
+    updatesHandlers(ctx),
   );
 }
 

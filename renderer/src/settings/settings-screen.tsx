@@ -1,7 +1,7 @@
 /** Front door of settings/ (what other folders may use): SettingsScreen, for screens.tsx. */
 /**
  * Settings: mode switch, till details, the counter's amounts, receipts and printer, both environments (masked secrets, test
- * connection), takings on the owner's phone, the PIN.
+ * connection), takings on the owner's phone, the PIN, the version and its updates.
  */
 import { call } from '../api';
 import type { AppStatus } from '../hooks/use-app-status';
@@ -13,6 +13,7 @@ import { PinSetup } from '../owner/pin-setup';
 import { CounterForm } from './counter-form';
 import { ReceiptForm } from '../printing/receipt-form';
 import { TillForm } from './till-form';
+import { AppUpdate } from './app-update';
 import { OwnerLinks } from '../owner-links/owner-links';
 import { KeptNotice } from '../unsaved/kept-notice';
 import { FormError } from '../components/form-error';
@@ -56,6 +57,7 @@ export function SettingsScreen({ status, onChanged }: { status: AppStatus; onCha
         <p>Loading…</p>
       )}
       <PinSetup mode="change" onDone={onChanged} />
+      <AppUpdate />
     </Screen>
   );
 }
