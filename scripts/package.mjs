@@ -58,9 +58,41 @@ export function stage(staging) {
   }
 }
 
+/**
+ * Where installed tills look for updates, written into the app (resources/app-update.yml) when it is packed:
+ * MOMO_UPDATE_URL, a generic HTTPS folder holding the installers and electron-builder's latest*.yml; or
+ * MOMO_UPDATE_GITHUB=owner/repo, that repository's GitHub releases. Neither: the app has no feed and
+ * says updates are off.
+ */
+export function publishArgs(env) {
+  if (env.MOMO_UPDATE_URL && env.MOMO_UPDATE_GITHUB) throw new Error('set MOMO_UPDATE_URL or MOMO_UPDATE_GITHUB, not both');
+  if (env.MOMO_UPDATE_URL) {
+    const url = new URL(env.MOMO_UPDATE_URL);
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    // electron-updater trusts the feed's latest*.yml for the sha512 it checks: it must come over TLS.
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+      throw new Error(`MOMO_UPDATE_URL must be https:// (http only on loopback, for tests): ${env.MOMO_UPDATE_URL}`);
+    return ['-c.publish.provider=generic', `-c.publish.url=${url.href}`];
+  }
+  if (env.MOMO_UPDATE_GITHUB) {
+    const match = /^([\w.-]+)\/([\w.-]+)$/.exec(env.MOMO_UPDATE_GITHUB);
+    if (!match) throw new Error(`MOMO_UPDATE_GITHUB must be owner/repo: ${env.MOMO_UPDATE_GITHUB}`);
+    return ['-c.publish.provider=github', `-c.publish.owner=${match[1]}`, `-c.publish.repo=${match[2]}`];
+  }
+  return [];
+}
+
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = process.argv.slice(2);
+  let feed;
+  try {
+    feed = publishArgs(process.env);
+  } catch (error) {
+    fail(error.message);
+  }
+  if (feed.length === 0)
+    console.log('momo-till package: no MOMO_UPDATE_URL or MOMO_UPDATE_GITHUB: these installers will not update themselves');
   if (!process.env.MOMO_SKIP_BUILD) {
     const built = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
     if (built.status !== 0) fail('electron-vite build failed (see above)');
@@ -77,6 +109,7 @@ if (isMain) {
     // The staging copy has no node_modules/electron to read the version from.
     `-c.electronVersion=${electronVersion}`,
     ...(args.some((a) => a.includes('directories.output')) ? [] : [`-c.directories.output=${join(root, 'dist')}`]),
+    ...feed,
     ...args,
   ];
   const packed = spawnSync(bin('electron-builder'), builderArgs, { cwd: staging, stdio: 'inherit', shell: process.platform === 'win32' });

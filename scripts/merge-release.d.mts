@@ -1,0 +1,2 @@
+/** Types for scripts/merge-release.mjs (its unit test imports it from TypeScript). */
+export declare function mergeLatestMac(ymls: string[]): string;
