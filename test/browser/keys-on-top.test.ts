@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { enter, focused, resultTitle, sell, sellToWaiting, text } from '../browser-bridge/cashier.js';
-import { signIn, switchPerson } from '../browser-bridge/sign-in.js';
+import { managerAtTheTill, signInHeading, switchPerson } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
 
@@ -22,19 +22,9 @@ afterEach(() => clock.release());
 
 const OWNER = '2468';
 const EFUA = '1470';
-const signInHeading = (page: Page) => page.getByRole('heading', { name: 'Who is selling?' });
 
 async function efuaAtTheTill(): Promise<Page> {
-  const t = till.get();
-  const status = (await t.invoke('app:status', {})) as { pinSet: boolean };
-  if (!status.pinSet) {
-    await t.invoke('owner:setPin', { pin: OWNER });
-    await t.invoke('staff:add', { name: 'Efua', role: 'manager', pin: EFUA });
-  }
-  await t.invoke('session:lock', {}).catch(() => undefined);
-  await t.reload();
-  await signIn(t.page, EFUA, 'Efua');
-  return t.page;
+  return managerAtTheTill(till.get(), OWNER, EFUA, 'Efua');
 }
 
 /**

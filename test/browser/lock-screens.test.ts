@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { resultTitle, sell, text } from '../browser-bridge/cashier.js';
-import { signIn } from '../browser-bridge/sign-in.js';
+import { managerAtTheTill, signIn, signInHeading } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
 let coreClockAheadMs = 0;
@@ -15,20 +15,10 @@ const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, idleLockMs: 60_000,
 
 const OWNER = '2468';
 const EFUA = '1470';
-const signInHeading = (page: Page) => page.getByRole('heading', { name: 'Who is selling?' });
 
-/** Efua (manager) signed in through the screens, with one PAID sale of hers in History. */
+/** Efua (manager) signed in through the screens. */
 async function efuaAtTheTill(): Promise<Page> {
-  const t = till.get();
-  const status = (await t.invoke('app:status', {})) as { pinSet: boolean };
-  if (!status.pinSet) {
-    await t.invoke('owner:setPin', { pin: OWNER });
-    await t.invoke('staff:add', { name: 'Efua', role: 'manager', pin: EFUA });
-  }
-  await t.invoke('session:lock', {}).catch(() => undefined); // nobody signed in already is fine
-  await t.reload();
-  await signIn(t.page, EFUA, 'Efua');
-  return t.page;
+  return managerAtTheTill(till.get(), OWNER, EFUA, 'Efua');
 }
 
 describe('a lock the screens show', () => {
