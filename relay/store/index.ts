@@ -15,6 +15,8 @@ export {
   type EventRow,
   type ManyMerchants,
   type OneMerchant,
+  type PrunedRange,
+  type SetAside,
   type RelayStore,
   type ServiceKey,
   type StoreKind,

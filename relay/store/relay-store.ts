@@ -83,6 +83,22 @@ export type ApplyOutcome =
 /** One stored event as the stores return it for streaming (turned into JSON by `eventJson`). */
 export type EventRow = OwnerEventRow;
 
+/** An event retention could not reduce to the hash of its final state: kept whole aside, and why. */
+export type SetAside = { seq: number; reason: string };
+
+/**
+ * One merchant's part of a retention batch: the stretch of its log pruned, and the events in it set aside;
+ * or, with `error`, why nothing of it was (the other merchants' batches go on).
+ */
+export type PrunedRange = {
+  merchantId: string;
+  fromSeq: number;
+  throughSeq: number;
+  count: number;
+  setAside: SetAside[];
+  error?: string;
+};
+
 /** Told once a delivery's fate is known: its committed outcome, or the commit's error. */
 export interface CommitWaiter {
   settle(err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void;
@@ -154,10 +170,11 @@ export interface RelayStore {
   /** The event of a till's merchantRef (the latest when test and live share it and no environment is given). */
   byClientReference(merchantId: string, clientReference: string, environment?: Environment): Promise<RelayEvent | undefined>;
   /**
-   * Retention: prunes one batch (at most `limit`) of the oldest events received before `before` (ISO
-   * time), each leaving its reference behind so a repeat stays a repeat; returns how many went.
+   * Retention: prunes one batch (at most `limit` per merchant) of the oldest events received before `before`
+   * (ISO time), each leaving its reference behind so a repeat stays a repeat; returns each merchant's
+   * stretch pruned. An event that cannot be reduced to its hash is set aside, named, and the batch goes on.
    */
-  prune(before: string, limit: number): Promise<number>;
+  prune(before: string, limit: number): Promise<PrunedRange[]>;
   /** Every sequence number of the merchant's log up to this one was pruned (0: none). */
   prunedThrough(merchantId: string): Promise<number>;
   /** Whether deliveries can be committed now (false: /healthz fails, deliveries get 503). */

@@ -4,9 +4,11 @@
  * batches (store.prune), with a pause between batches so deliveries keep committing in between. A
  * pruned event leaves its reference behind (a repeat is still a repeat), and a till whose cursor is
  * older than the oldest kept event is told so (GET /v1/transactions answers 410 CURSOR_PRUNED).
+ * Each pass logs, per merchant, the stretch of its log pruned (events_pruned), and each event set aside
+ * because it could not be pruned (prune_set_aside, a warning naming the merchant and the sequence).
  */
 import type { LogFn } from '../ops/index.js';
-import type { RelayStore } from './relay-store.js';
+import type { PrunedRange, RelayStore } from './relay-store.js';
 
 export const DEFAULT_RETENTION_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -65,20 +67,46 @@ export class Retention {
   private async pass(): Promise<number> {
     const { days, batch = 500, pauseMs = 20, now, log } = this.options;
     const before = new Date(now() - days * DAY_MS).toISOString();
+    const merchants = new Map<string, Omit<PrunedRange, 'setAside' | 'error'> & { setAside: number }>();
+    const failed = new Set<string>();
     let total = 0;
     try {
       for (;;) {
         if (this.stopped) break;
-        const n = await this.store.prune(before, batch);
+        const ranges = await this.store.prune(before, batch);
+        let n = 0;
+        for (const range of ranges) {
+          if (range.error !== undefined) {
+            // Once a pass per merchant: the others' batches go on, and it is tried again each batch.
+            if (!failed.has(range.merchantId))
+              log({ level: 'warn', msg: 'prune_failed', merchantId: range.merchantId, error: range.error });
+            failed.add(range.merchantId);
+            continue;
+          }
+          n += range.count;
+          for (const { seq, reason } of range.setAside) {
+            log({ level: 'warn', msg: 'prune_set_aside', merchantId: range.merchantId, seq, reason });
+          }
+          const seen = merchants.get(range.merchantId);
+          if (seen) {
+            seen.throughSeq = range.throughSeq;
+            seen.count += range.count;
+            seen.setAside += range.setAside.length;
+          } else {
+            const { merchantId, fromSeq, throughSeq, count } = range;
+            merchants.set(merchantId, { merchantId, fromSeq, throughSeq, count, setAside: range.setAside.length });
+          }
+        }
         total += n;
         if (n === 0) break;
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
     } catch (err) {
       log({ level: 'warn', msg: 'prune_failed', error: (err as Error).message, pruned: total });
-      return total;
     }
-    if (total > 0) log({ level: 'info', msg: 'events_pruned', count: total, receivedBefore: before, retentionDays: days });
+    for (const m of merchants.values()) {
+      log({ level: 'info', msg: 'events_pruned', ...m, receivedBefore: before, retentionDays: days });
+    }
     return total;
   }
 

@@ -13,6 +13,7 @@ import {
   type EventRow,
   type ManyMerchants,
   type OwnerViewStore,
+  type PrunedRange,
   type RelayStore,
   type ServiceKey,
   type StoreListener,
@@ -28,6 +29,7 @@ import { checkConnectionBudget, waitForDatabase } from './pg-startup.js';
 import { connectionConfig, openPgPool } from './pg-pool.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { PgOwnerView } from './owner-view-pg.js';
+import { pruneDue } from './pg-prune.js';
 import { pgAdministration } from './admin/index.js';
 
 export type PgStoreOptions = {
@@ -233,24 +235,9 @@ export class PgStore implements RelayStore {
     return rows[0] ? rowToEvent(toRow(rows[0])) : undefined;
   }
 
-  /**
-   * One batch per merchant whose oldest event was received before `before` (one index probe per
-   * merchant finds them); relay_prune skips a merchant another instance is pruning.
-   */
-  async prune(before: string, limit: number): Promise<number> {
-    const { rows } = await this.query<{ id: string }>(
-      'relay_prune_due',
-      `SELECT m.id FROM merchants m
-         CROSS JOIN LATERAL (SELECT e.received_at FROM events e WHERE e.merchant_id = m.id ORDER BY e.seq LIMIT 1) o
-        WHERE o.received_at < $1`,
-      [before],
-    );
-    let pruned = 0;
-    for (const { id } of rows) {
-      const done = await this.query<{ n: number }>('relay_prune', 'SELECT relay_prune($1, $2, $3) AS n', [id, before, limit]);
-      pruned += Number(done.rows[0]?.n ?? 0);
-    }
-    return pruned;
+  /** One retention batch per merchant due (store/pg/pg-prune.ts). */
+  prune(before: string, limit: number): Promise<PrunedRange[]> {
+    return pruneDue((name, text, values) => this.query(name, text, values), before, limit);
   }
 
   async prunedThrough(merchantId: string): Promise<number> {

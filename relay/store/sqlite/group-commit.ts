@@ -14,7 +14,7 @@
 import type Database from 'better-sqlite3';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
-import { SqlitePruner } from './prune.js';
+import { SqlitePruner, type PrunedStretch } from './prune.js';
 import type { LogFn } from '../../ops/index.js';
 import { CommitError, type ApplyOutcome, type CommitWaiter, type Delivery } from '../index.js';
 
@@ -74,8 +74,8 @@ export class GroupCommitter implements DeliveryCommitter {
   }
 
   /** Retention: one batch, on this (the only) write connection, so it runs between two commits, never during one. */
-  prune(before: string, limit: number): number {
-    if (this.closed) return 0;
+  prune(before: string, limit: number): PrunedStretch | null {
+    if (this.closed) return null;
     return this.pruner.prune(before, limit);
   }
 

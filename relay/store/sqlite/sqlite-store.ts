@@ -17,6 +17,7 @@ import type {
   OneMerchant,
   OwnerViewStore,
   EventRow,
+  PrunedRange,
   RelayStore,
   ServiceKey,
   StoreListener,
@@ -143,8 +144,9 @@ export class SqliteStore implements RelayStore {
     return this.reading(() => this.log.getByClientReference(clientReference, environment));
   }
 
-  async prune(before: string, limit: number): Promise<number> {
-    return this.committer.prune(before, limit);
+  async prune(before: string, limit: number): Promise<PrunedRange[]> {
+    const stretch = this.committer.prune(before, limit);
+    return stretch ? [{ merchantId: SOLE_MERCHANT, ...stretch }] : [];
   }
 
   async prunedThrough(): Promise<number> {

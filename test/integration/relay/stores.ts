@@ -3,7 +3,10 @@
  * `suite` once on SQLite (keys and tokens in the config) and once on PostgreSQL (a throwaway
  * cluster for the file, a database per relay, keys and tokens added as the CLI adds them).
  */
+import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
 import { describe } from 'vitest';
 import type { RelayConfigInput } from '../../../relay/ops/index.js';
 import { openPgPool, addKey, addMerchant, createToken } from '../../../relay/store/pg/index.js';
@@ -12,7 +15,13 @@ import { describePg, usePgCluster, type PgCluster } from '../../support/pg-clust
 import { removeDir, tempDir } from '../../support/temp-dir.js';
 import { LIVE_KEY, makeConfig, TEST_KEY } from './helpers.js';
 
-export type StartedRelay = { relay: RunningRelay; token: string; cleanup(): Promise<void> };
+export type StartedRelay = {
+  relay: RunningRelay;
+  token: string;
+  /** Runs one statement on the relay's database from outside (a second connection), as an operator or a bug might. */
+  sql(statement: string, params?: unknown[]): Promise<void>;
+  cleanup(): Promise<void>;
+};
 
 type StartOptions = { settings?: Partial<RelayConfigInput>; log?: (l: Record<string, unknown>) => void; now?: () => number };
 
@@ -34,6 +43,14 @@ function sqliteFixture(): StoreFixture {
       return {
         relay,
         token: made.token,
+        async sql(statement, params = []) {
+          const db = new Database(join(tmp, 'relay.sqlite'));
+          try {
+            db.prepare(statement).run(...params);
+          } finally {
+            db.close();
+          }
+        },
         async cleanup() {
           await relay.close();
           removeDir(tmp);
@@ -64,7 +81,16 @@ function pgFixture(cluster: () => PgCluster): StoreFixture {
     async start({ settings = {}, log = () => {}, now }: StartOptions = {}) {
       const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
       const relay = await startRelay({ databaseUrl, masterKey, config: settings, log, now });
-      return { relay, token, cleanup: () => relay.close() };
+      const sql = async (statement: string, params: unknown[] = []) => {
+        const client = new pg.Client(databaseUrl);
+        await client.connect();
+        try {
+          await client.query(statement, params);
+        } finally {
+          await client.end();
+        }
+      };
+      return { relay, token, sql, cleanup: () => relay.close() };
     },
   };
 }

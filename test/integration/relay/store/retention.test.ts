@@ -15,14 +15,14 @@ import { createLogger } from '../../../../electron/core/logger.js';
 import { RelayClient } from '../../../../electron/core/relay-link/relay-client.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { deliver, get, LIVE_KEY, SseClient, TEST_KEY, transaction } from '../helpers.js';
-import { describeEachStore, type StoreFixture } from '../stores.js';
+import { describeEachStore, TEST_MERCHANT, type StoreFixture } from '../stores.js';
 
 const DAY = 86_400_000;
 
 /** A relay on a clock the test moves: deliveries made "100 days ago", then today. */
-async function startAged(store: StoreFixture) {
+async function startAged(store: StoreFixture, log?: (l: Record<string, unknown>) => void) {
   const clock = { now: Date.now() - 100 * DAY };
-  const started = await store.start({ now: () => clock.now });
+  const started = await store.start({ now: () => clock.now, log });
   const send = (data: Record<string, unknown>, key = TEST_KEY) =>
     deliver(started.relay.url, data, key, { timestamp: Math.floor(clock.now / 1000) });
   return { ...started, clock, send };
@@ -81,6 +81,31 @@ describeEachStore('relay retention', (store) => {
         duplicate: false,
       });
       expect((await r.send(transaction('test'))).json).toMatchObject({ seq: 4, duplicate: false });
+    } finally {
+      await r.cleanup();
+    }
+  });
+
+  it('sets aside an event it cannot prune, logged with its merchant, and prunes the rest, named by merchant and range', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const r = await startAged(store, (l) => lines.push(l));
+    try {
+      for (let i = 0; i < 4; i++) expect((await r.send(transaction('test'))).status).toBe(200);
+      // What PostgreSQL's jsonb cannot read (acknowledged before the relay refused it); on SQLite, JSON cut short.
+      const unreadable = store.name === 'PostgreSQL' ? '{"description":"x\\u0000"}' : '{"description":';
+      await r.sql(`UPDATE events SET transaction_json = ${store.name === 'SQLite' ? '?' : '$1'} WHERE seq = 2`, [unreadable]);
+      r.clock.now = Date.now();
+      expect((await r.send(transaction('test'))).status).toBe(200);
+
+      expect(await r.relay.prune()).toBe(4);
+      const merchantId = store.name === 'SQLite' ? 'MCH_default' : TEST_MERCHANT;
+      expect(lines.filter((l) => l.msg === 'prune_set_aside')).toEqual([expect.objectContaining({ level: 'warn', merchantId, seq: 2 })]);
+      expect(lines.filter((l) => l.msg === 'events_pruned')).toEqual([
+        expect.objectContaining({ merchantId, fromSeq: 1, throughSeq: 4, count: 4, setAside: 1 }),
+      ]);
+      expect(lines.filter((l) => l.msg === 'prune_failed')).toEqual([]);
+      const kept = relayPageSchema.parse((await page(r.relay.url, r.token, 4)).json);
+      expect(kept.items.map((e) => e.seq)).toEqual([5]);
     } finally {
       await r.cleanup();
     }

@@ -35,14 +35,14 @@ describePg('relay on PostgreSQL: the migrations', () => {
     await client.connect();
     try {
       const versions = await client.query('SELECT version, name FROM relay_schema_migrations ORDER BY version');
-      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      expect(PG_SCHEMA_VERSION).toBe(10);
+      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(PG_SCHEMA_VERSION).toBe(11);
       const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
       expect(tables.rows.map((r: { tablename: string }) => r.tablename)).toEqual(
         expect.arrayContaining(['auth_version', 'events', 'merchants', 'service_keys', 'till_tokens']),
       );
       await expect(client.query("INSERT INTO merchants (id, log_id) VALUES ('shop-1', 'x')")).rejects.toThrow(/check constraint/);
-      expect(await migratePg(client)).toBe(10); // already current: nothing runs again
+      expect(await migratePg(client)).toBe(11); // already current: nothing runs again
       await client.query("INSERT INTO relay_schema_migrations (version, name) VALUES (99, 'from the future')");
       await expect(migratePg(client)).rejects.toThrow(/schema version 99, newer than this relay understands/);
     } finally {
@@ -195,6 +195,36 @@ describePg('relay on PostgreSQL: the migrations', () => {
     expect((await client.query('SELECT count(*)::int AS n FROM owner_devices')).rows[0]).toEqual({ n: 0 });
   });
 
+  it('migration 11: relay_prune_batch sets aside an event jsonb cannot read, keeps its reference, and prunes the rest', async () => {
+    const client = await databaseAt(10);
+    try {
+      await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_old', 'x')");
+      const row = (seq: number, json: string) =>
+        client.query(
+          `INSERT INTO events (merchant_id, seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json,
+             first_timestamp, latest_timestamp) VALUES ('MCH_old', $1, $2, 'live', 'pk_live_x', '2026-01-01', '2026-01-01', $3, 1, 1)`,
+          [seq, `TX${seq}`, json],
+        );
+      await row(1, '{"a":1}');
+      await row(2, '{"description":"x\\u0000"}');
+      await row(3, '{"a":3}');
+      // Before: one unreadable event fails the whole batch.
+      await expect(client.query("SELECT relay_prune('MCH_old', '2026-06-01', 10)")).rejects.toThrow(/unsupported Unicode escape/);
+      await migratePg(client);
+      const { rows } = await client.query("SELECT * FROM relay_prune_batch('MCH_old', '2026-06-01', 10)");
+      expect(rows).toEqual([
+        { o_count: 3, o_from: '1', o_through: '3', o_set_aside: ['2'], o_reasons: [expect.stringMatching(/unsupported Unicode escape/)] },
+      ]);
+      expect((await client.query('SELECT count(*)::int AS n FROM events')).rows).toEqual([{ n: 0 }]);
+      expect((await client.query('SELECT seq, reference FROM events_set_aside')).rows).toEqual([{ seq: '2', reference: 'TX2' }]);
+      expect(
+        (await client.query('SELECT reference FROM pruned_references ORDER BY seq')).rows.map((r: { reference: string }) => r.reference),
+      ).toEqual(['TX1', 'TX2', 'TX3']);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("records each version once under its file's name; an older database upgrades, its history kept", async () => {
     const client = await databaseAt(4);
     expect((await history(client)).map((r) => r.version)).toEqual([1, 2, 3, 4]);
@@ -221,6 +251,8 @@ describePg('relay on PostgreSQL: the migrations', () => {
 
     const gap = await databaseAt(PG_SCHEMA_VERSION);
     await gap.query('DELETE FROM relay_schema_migrations WHERE version = 3');
-    await expect(migratePg(gap)).rejects.toThrow(new RegExp(`has no record of migration 3 although it says it is at version ${PG_SCHEMA_VERSION}`));
+    await expect(migratePg(gap)).rejects.toThrow(
+      new RegExp(`has no record of migration 3 although it says it is at version ${PG_SCHEMA_VERSION}`),
+    );
   });
 });

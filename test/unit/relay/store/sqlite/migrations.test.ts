@@ -211,6 +211,17 @@ describe('relay migration 10: one-time invitations and phones', () => {
   });
 });
 
+describe('relay migration 11: events set aside by retention', () => {
+  it('adds an empty events_set_aside and leaves the events as they were', () => {
+    const db = memory();
+    migrateTo(db, RELAY_MIGRATIONS, 10);
+    insertRow(db, 'events', event('TX1'));
+    migrateTo(db, RELAY_MIGRATIONS, 11);
+    expect(db.prepare('SELECT count(*) AS n FROM events_set_aside').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT reference FROM events').all()).toEqual([{ reference: 'TX1' }]);
+  });
+});
+
 describe('relay migration 9: the migration history', () => {
   it("upgrades a relay.sqlite from before it: its events and log id kept, the versions it had recorded under this relay's names", () => {
     let logId = '';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventLog, openRelayDatabase, SqlitePruner } from '../../../../../relay/store/sqlite/index.js';
-import { Retention, stateHash, type Delivery } from '../../../../../relay/store/index.js';
+import { Retention, stateHash, type Delivery, type PrunedRange } from '../../../../../relay/store/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -47,7 +47,8 @@ describe('SQLite retention batches', () => {
     log.apply(delivery('TX_new_1', NEW));
     // Received "old" after a newer one (a clock step): kept until what precedes it goes.
     log.apply(delivery('TX_old_late', OLD));
-    expect([pruner.prune(CUTOFF, 3), pruner.prune(CUTOFF, 3), pruner.prune(CUTOFF, 3), pruner.prune(CUTOFF, 3)]).toEqual([3, 3, 1, 0]);
+    const batches = [pruner.prune(CUTOFF, 3), pruner.prune(CUTOFF, 3), pruner.prune(CUTOFF, 3), pruner.prune(CUTOFF, 3)];
+    expect(batches.map((b) => b && [b.fromSeq, b.throughSeq, b.count])).toEqual([[1, 3, 3], [4, 6, 3], [7, 7, 1], null]);
     expect(log.prunedThrough()).toBe(7);
     expect(log.rowsAfter(0, 100).map((r) => r.seq)).toEqual([8, 9]);
     expect(log.lastSeq()).toBe(9);
@@ -64,7 +65,7 @@ describe('SQLite retention batches', () => {
   it('a log pruned empty still knows its last sequence, and numbers on after it', () => {
     const { db, log, pruner } = open();
     for (let i = 1; i <= 3; i++) log.apply(delivery(`TX_${i}`, OLD));
-    expect(pruner.prune(CUTOFF, 10)).toBe(3);
+    expect(pruner.prune(CUTOFF, 10)).toMatchObject({ count: 3 });
     expect(log.lastSeq()).toBe(3);
     expect(log.apply(delivery('TX_4', NEW))).toMatchObject({ kind: 'accepted', seq: 4 });
     db.close();
@@ -84,27 +85,86 @@ describe('SQLite retention batches', () => {
     expect(db.prepare("SELECT deliveries FROM pruned_references WHERE reference = 'TX_1'").get()).toEqual({ deliveries: 2 });
     db.close();
   });
+
+  it('sets aside an event whose stored JSON cannot be read, names it, and prunes the rest of the batch', () => {
+    const { db, log, pruner } = open();
+    for (let i = 1; i <= 4; i++) log.apply(delivery(`TX_${i}`, OLD));
+    db.prepare('UPDATE events SET transaction_json = ? WHERE seq = 2').run('{"reference":"TX_2","status":');
+    const batch = pruner.prune(CUTOFF, 10);
+    expect(batch).toMatchObject({ fromSeq: 1, throughSeq: 4, count: 4, setAside: [{ seq: 2, reason: expect.stringMatching(/JSON/) }] });
+    expect(log.rowsAfter(0, 10)).toEqual([]);
+    expect(log.prunedThrough()).toBe(4);
+    expect(db.prepare('SELECT seq, reference, transaction_json FROM events_set_aside').all()).toEqual([
+      { seq: 2, reference: 'TX_2', transaction_json: '{"reference":"TX_2","status":' },
+    ]);
+    // Its reference is still known: a repeat is no new event.
+    expect(log.apply(delivery('TX_2', NEW))).toMatchObject({ seq: 2 });
+    expect(log.rowsAfter(0, 10)).toEqual([]);
+    db.close();
+  });
+});
+
+const range = (merchantId: string, fromSeq: number, throughSeq: number, setAside: PrunedRange['setAside'] = []): PrunedRange => ({
+  merchantId,
+  fromSeq,
+  throughSeq,
+  count: throughSeq - fromSeq + 1,
+  setAside,
 });
 
 describe('Retention passes', () => {
-  it('runs batches until one prunes nothing, with the cutoff N days back, and logs the total', async () => {
+  it("runs batches until one prunes nothing, with the cutoff N days back, and logs each merchant's range", async () => {
     const calls: Array<[string, number]> = [];
-    const left = [5, 5, 2];
+    const left = [[range('MCH_a', 1, 5)], [range('MCH_a', 6, 10)], [range('MCH_a', 11, 12)]];
     const lines: Array<Record<string, unknown>> = [];
     const now = Date.parse('2026-11-25T00:00:00.000Z');
     const retention = new Retention(
-      { prune: async (before, limit) => (calls.push([before, limit]), left.shift() ?? 0) },
+      { prune: async (before, limit) => (calls.push([before, limit]), left.shift() ?? []) },
       { days: 90, batch: 5, pauseMs: 0, now: () => now, log: (l) => lines.push(l) },
     );
     expect(await retention.runPass()).toBe(12);
     expect(calls).toHaveLength(4);
     expect(calls[0]).toEqual(['2026-08-27T00:00:00.000Z', 5]);
-    expect(lines).toEqual([expect.objectContaining({ msg: 'events_pruned', count: 12, retentionDays: 90 })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'events_pruned', merchantId: 'MCH_a', fromSeq: 1, throughSeq: 12, count: 12, retentionDays: 90 }),
+    ]);
+  });
+
+  it("logs each event set aside with its merchant; one merchant's failure stops neither the pass nor the others", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const failing = { ...range('MCH_bad', 0, -1), error: 'lock timeout' };
+    const left = [
+      [range('MCH_a', 1, 3, [{ seq: 2, reason: 'unsupported Unicode escape sequence' }]), failing, range('MCH_b', 7, 8)],
+      [failing, range('MCH_b', 9, 9)],
+      [failing],
+    ];
+    const retention = new Retention(
+      { prune: async () => left.shift() ?? [] },
+      { days: 1, pauseMs: 0, now: Date.now, log: (l) => lines.push(l) },
+    );
+    expect(await retention.runPass()).toBe(6);
+    expect(
+      lines.map(({ level, msg, merchantId, seq, fromSeq, throughSeq, count, setAside }) => ({
+        level,
+        msg,
+        merchantId,
+        seq,
+        fromSeq,
+        throughSeq,
+        count,
+        setAside,
+      })),
+    ).toEqual([
+      { level: 'warn', msg: 'prune_set_aside', merchantId: 'MCH_a', seq: 2 },
+      { level: 'warn', msg: 'prune_failed', merchantId: 'MCH_bad' },
+      { level: 'info', msg: 'events_pruned', merchantId: 'MCH_a', fromSeq: 1, throughSeq: 3, count: 3, setAside: 1 },
+      { level: 'info', msg: 'events_pruned', merchantId: 'MCH_b', fromSeq: 7, throughSeq: 9, count: 3, setAside: 0 },
+    ]);
   });
 
   it('0 days keeps every event: no pass runs', async () => {
     let called = false;
-    const retention = new Retention({ prune: async () => ((called = true), 0) }, { days: 0, now: Date.now, log: () => {} });
+    const retention = new Retention({ prune: async () => ((called = true), []) }, { days: 0, now: Date.now, log: () => {} });
     retention.start();
     expect(await retention.runPass()).toBe(0);
     await retention.stop();
