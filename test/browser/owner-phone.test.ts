@@ -108,6 +108,28 @@ describe('the owner’s phone page', () => {
     await page.context().close();
   });
 
+  it('a used link opens nothing on another phone and says why; the phone that used it stays in across reloads', async () => {
+    const url = await link('live');
+    const page = await phone(url);
+    await page.reload();
+    await page.locator('#view').waitFor({ state: 'visible' });
+    expect(page.url()).not.toContain('#t=');
+    // The same link from history, a screenshot or a forwarded message, on another phone.
+    const other = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+    await other.goto(url);
+    await other.getByText('This link was already used on a phone. Ask the till for a new one.').waitFor({ timeout: 5000 });
+    expect(await other.locator('#view').isHidden()).toBe(true);
+    expect((await other.context().cookies()).filter((c) => c.name === 'momo_owner')).toEqual([]);
+    await other.context().close();
+    // The first phone, opened again from its home-screen shortcut (no link): still in, and live.
+    await page.goto(`${relay.url}/owner`);
+    await page.locator('#view').waitFor({ state: 'visible' });
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'momo_owner');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/owner' });
+    expect(cookie?.value).toMatch(/^od_/);
+    await page.context().close();
+  });
+
   it('says so on an open page when the link is turned off', async () => {
     const url = await link('live');
     const page = await phone(url);
