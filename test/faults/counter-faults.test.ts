@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser } from 'playwright-core';
 import { buildRenderer } from '../browser-bridge/build-renderer.js';
 import { launchBrowser } from '../browser-bridge/harness.js';
-import { sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
-import { signIn } from '../browser-bridge/sign-in.js';
+import { enter, focused, sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
+import { signIn, switchPerson } from '../browser-bridge/sign-in.js';
 import { openShop, records, type Shop } from './support/shop.js';
 import * as check from './support/scenario.js';
 
@@ -81,6 +81,8 @@ describe('the till under faults', () => {
   it("the relay's packets dropped silently: nothing is lost, the result lands when the network carries again", async () => {
     const { page, relayGate } = shop;
     relayGate.set({ kind: 'drop' });
+    // No result can arrive now, and the screens say so within seconds (the relay's heartbeats stopped).
+    await expect.poll(() => text(page, 'relay-state')).toMatch(/reconnecting|offline/);
     typed.push('21.00');
     await sellToWaiting(page, '21', '0241230023');
     await expect.poll(() => serviceStatus('233241230023')).toBe('SUCCESS');
@@ -89,6 +91,7 @@ describe('the till under faults', () => {
     relayGate.set({ kind: 'pass' });
     shop.clock.advance(60_000);
     await expectResult('PAID', 'GH₵21.00');
+    expect(await text(page, 'relay-state')).toMatch(/connected/);
     expect(await prompts('233241230023')).toBe(1);
     await expectRecordsAgree();
   });
@@ -185,6 +188,71 @@ describe('a till with staff under faults', () => {
     expect(await page.inputValue('#amount')).toBe('');
     expect(await prompts('233241230015')).toBe(1);
     expect(await prompts('233241230006')).toBe(1);
+    await expectRecordsAgree();
+  });
+
+  it('a PIN typed at the lock never reaches the sale behind it: after Switch, the idle lock, and a result the relay brings under the lock', async () => {
+    const { page, till, relayGate } = shop;
+    await check.staffTheTill(shop, [{ name: 'Ama', role: 'cashier', pin: AMA }]);
+    await signIn(page, AMA, 'Ama');
+    /** At the lock with a PAID result behind it: the PIN goes whole to the sign-in, and the result's New sale is empty. */
+    const pinAtTheLock = async (amount: string) => {
+      await page.getByRole('heading', { name: 'Who is selling?' }).waitFor({ timeout: 15_000 });
+      await focused(page, 'sign-in-pin');
+      await page.keyboard.type(AMA);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => text(page, 'signed-in')).toContain('Ama');
+      expect(await page.getByTestId('sign-in-error').count()).toBe(0);
+      await expectResult('PAID', amount);
+      await enter(page); // New sale
+      await focused(page, 'amount');
+      expect(await page.inputValue('#amount')).toBe('');
+    };
+    typed.push('5.00', '6.00', '7.00');
+    await sell(page, '5', '0241230151');
+    await expectResult('PAID', 'GH₵5.00');
+    await switchPerson(page);
+    await pinAtTheLock('GH₵5.00');
+
+    await sell(page, '6', '0241230161');
+    await expectResult('PAID', 'GH₵6.00');
+    await till.setAhead(16 * 60_000); // nobody touches the till for a while: the idle lock falls
+    await pinAtTheLock('GH₵6.00');
+
+    relayGate.set({ kind: 'refuse' });
+    await sellToWaiting(page, '7', '0241230171'); // the result cannot reach the till until the relay is back
+    await switchPerson(page);
+    relayGate.set({ kind: 'pass' });
+    shop.clock.advance(60_000); // the service's delivery, retried, reaches the relay; the result lands under the lock
+    await page.getByTestId('result-title').waitFor({ state: 'attached', timeout: 30_000 });
+    await pinAtTheLock('GH₵7.00');
+    for (const n of ['233241230151', '233241230161', '233241230171']) expect(await prompts(n)).toBe(1);
+    await expectRecordsAgree();
+  });
+
+  it('kill -9 while the service is unreachable and the next start 14 hours later: the charge is never sent, and Ama is told so', async () => {
+    const { page, serviceGate, till } = shop;
+    await check.staffTheTill(shop, [{ name: 'Ama', role: 'cashier', pin: AMA }]);
+    await signIn(page, AMA, 'Ama');
+    // Each connection is cut as it opens: the till cannot tell whether its request got through.
+    serviceGate.set({ kind: 'refuse' });
+    typed.push('10.00');
+    await sell(page, '10', '0241230181');
+    await page.locator('.waiting-screen').waitFor();
+    await expect.poll(async () => (await records(shop)).till.map((p) => p.state)).toEqual(['uncertain']);
+    await shop.restartAfterKill(async () => {
+      serviceGate.set({ kind: 'pass' }); // the network is back by morning
+      await till.setAhead(14 * 60 * 60_000);
+    });
+    await signIn(page, AMA, 'Ama');
+    await expect
+      .poll(() => text(page, 'late-notice'))
+      .toMatch(
+        /^NO ANSWER \(it may have reached the payment service: a result will show here\): GH₵10\.00 from 024 123 0181 \(open when the till stopped; started by Ama\)/,
+      );
+    expect(await page.inputValue('#amount')).toBe('');
+    expect((await records(shop)).till.map((p) => p.state)).toEqual(['unconfirmed']);
+    expect(await prompts('233241230181')).toBe(0);
     await expectRecordsAgree();
   });
 });

@@ -15,7 +15,7 @@ type ChildOptions = {
   dataDir: string;
   aheadMs?: number;
   retryDelaysMs?: number[];
-  relay?: { initialBackoffMs?: number; maxBackoffMs?: number };
+  relay?: { initialBackoffMs?: number; maxBackoffMs?: number; heartbeatTimeoutMs?: number };
   http?: { connectTimeoutMs?: number; responseTimeoutMs?: number };
 };
 

@@ -68,7 +68,8 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
   const till = new TillProcess({
     dataDir,
     retryDelaysMs: [200, 500, 1_000],
-    relay: { initialBackoffMs: 100, maxBackoffMs: 500 },
+    // The relay beats every second here: a stream silent for 4 s is broken.
+    relay: { initialBackoffMs: 100, maxBackoffMs: 500, heartbeatTimeoutMs: 4_000 },
     http: { connectTimeoutMs: 1_000, responseTimeoutMs: 2_000 },
     ...tuning,
   });

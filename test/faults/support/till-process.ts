@@ -15,7 +15,7 @@ const CHILD = join(import.meta.dirname, 'core-child.ts');
 export type TillProcessOptions = {
   dataDir: string;
   retryDelaysMs?: number[];
-  relay?: { initialBackoffMs?: number; maxBackoffMs?: number };
+  relay?: { initialBackoffMs?: number; maxBackoffMs?: number; heartbeatTimeoutMs?: number };
   http?: { connectTimeoutMs?: number; responseTimeoutMs?: number };
 };
 
