@@ -1,7 +1,8 @@
 /**
  * The till on its own sandbox and relay (not the embedded ones), set up by the owner through the
- * Settings screen at the keyboard; the relay is stopped and started again while a payment waits and
- * the result still reaches the cashier; then the owner completes LIVE and switches to it.
+ * Settings screen at the keyboard; the service behind a door the test shuts (nothing listens) or makes lose
+ * its answers, so the waiting screen must say where each charge is; the relay is stopped and started again
+ * while a payment waits and the result still reaches the cashier; then the owner completes LIVE and switches to it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,12 +24,14 @@ import {
   screenshot,
   sellToWaiting,
   stopWaiting,
+  sell,
   tabTo,
   text,
 } from '../browser-bridge/cashier.js';
 import { sandboxTransactions } from '../browser-bridge/sandbox-api.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 import { HeldClock } from '../support/held-clock.js';
+import { openDoor, type Door } from '../support/tcp-door.js';
 
 const dirs = { sandbox: mkdtempSync(join(tmpdir(), 'momo-bt-sandbox-')), relay: mkdtempSync(join(tmpdir(), 'momo-bt-relay-')) };
 const quiet = () => undefined;
@@ -36,6 +39,8 @@ let sandbox: SandboxHandle;
 let relay: RunningRelay | null = null;
 let relayPort = 0;
 let config: RelayConfig;
+/** In front of the sandbox: the till's service address. */
+let door: Door;
 const token = createRelayToken();
 // Held while a payment must stay pending (the relay is stopped, LIVE is switched on) whatever the machine's speed.
 const clock = new HeldClock();
@@ -49,13 +54,22 @@ beforeAll(async () => {
   });
   relay = await startRelay({ port: 0, host: '127.0.0.1', dataDir: dirs.relay, config, log: quiet });
   relayPort = Number(new URL(relay.url).port);
+  door = await openDoor(Number(new URL(sandbox.baseUrl).port));
 });
 
-const till = useTill(() => ({ embedded: false, relay: { initialBackoffMs: 100, maxBackoffMs: 500 } }));
+// A charge is sent for 6 s after Enter (60 s in a shop), each attempt answered within 1.5 s or counted unknown.
+const till = useTill(() => ({
+  embedded: false,
+  relay: { initialBackoffMs: 100, maxBackoffMs: 500 },
+  http: { connectTimeoutMs: 1_000, responseTimeoutMs: 1_500 },
+  retryDelaysMs: [200, 500],
+  sendDeadlineMs: 6_000,
+}));
 
 afterEach(() => clock.release());
 
 afterAll(async () => {
+  await door?.close();
   await relay?.close();
   await sandbox?.close();
   rmSync(dirs.sandbox, { recursive: true, force: true });
@@ -65,7 +79,7 @@ afterAll(async () => {
 /** Types this sandbox's and relay's details for `environment` from the focused Service address on, and saves them. */
 async function typeSettings(page: Page, environment: 'test' | 'live'): Promise<void> {
   const key = sandbox.keys[environment];
-  for (const value of [sandbox.baseUrl, sandbox.merchantId, key.publicId, key.secret, relay?.url ?? '', token.token]) {
+  for (const value of [door.url, sandbox.merchantId, key.publicId, key.secret, relay?.url ?? '', token.token]) {
     await page.keyboard.type(value);
     await page.keyboard.press('Tab');
   }
@@ -92,12 +106,85 @@ describe('own sandbox and relay', () => {
     expect(await axe(page)).toEqual([]);
   });
 
+  it('the waiting screen says where the charge is and only what the till knows; Stop sends nothing; both ends counted apart', async () => {
+    const { page } = till.get();
+    await goTo(page, 'Charge');
+    await focused(page, 'amount');
+    const heading = (name: string) => page.getByRole('heading', { name }).waitFor({ timeout: 15_000 });
+    // The customer can still be charged by a payment that may reach the service later: never "not charged twice".
+    const neverTwice = async () => expect(await page.locator('body').innerText()).not.toMatch(/charged twice/i);
+
+    // Nothing listens at the service's address: no attempt can reach it.
+    await door.set('shut');
+    await sell(page, '11', '0241237711');
+    await heading('Sending to the payment service…');
+    expect(await text(page, 'waiting-state')).toMatch(/no prompt has gone out/);
+    await neverTwice();
+    // Stopping before the service acknowledged it asks first; Keep trying has the focus, so an Enter by reflex keeps
+    // it: the cashier is back at a new sale, the till still sending it until its deadline.
+    await page.keyboard.press('Escape');
+    expect(await text(page, 'stop-question')).toMatch(/has not answered yet\. Keep sending it\?/);
+    await focusedText(page, /^Keep trying until/);
+    await enter(page);
+    await focused(page, 'amount');
+
+    // Waited for past its deadline: it ends, on the screen the cashier is looking at.
+    await sell(page, '12', '0241237712');
+    await heading('Sending to the payment service…');
+    await heading('Not sent: no prompt went out');
+    await neverTwice();
+    await page.keyboard.press('Escape'); // nothing left to send: no question
+    await focused(page, 'amount');
+
+    await sell(page, '14', '0241237714');
+    await heading('Sending to the payment service…');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Stop: don’t send it' }).click();
+    await focused(page, 'amount');
+
+    // The service takes the request (07: authorised, its result sent only when replayed) but its answer is lost.
+    await door.set('lose-answers');
+    await sell(page, '13', '0241237707');
+    await heading('The till does not know if the payment service got it');
+    await neverTwice();
+    await heading('May have reached the payment service');
+    await neverTwice();
+    await page.keyboard.press('Escape');
+    await focused(page, 'amount');
+    await door.set('open');
+
+    // Counted apart, neither paid nor failed: History labels each, Takings gives their count and amount.
+    await goTo(page, 'History');
+    await expect
+      .poll(() => page.getByTestId('history-row').allInnerTexts())
+      .toEqual([
+        expect.stringMatching(/GH₵13\.00[\s\S]*May have reached the service/),
+        expect.stringMatching(/GH₵14\.00[\s\S]*Not sent \(no prompt\)/),
+        expect.stringMatching(/GH₵12\.00[\s\S]*Not sent \(no prompt\)/),
+        expect.stringMatching(/GH₵11\.00[\s\S]*Not sent \(no prompt\)/),
+      ]);
+    await goTo(page, 'Takings');
+    if (await page.locator('#owner-pin').isVisible()) {
+      await page.keyboard.type('1357');
+      await enter(page);
+    }
+    expect(await text(page, 'today-unsent-not-sent')).toMatch(/^Not sent: 3 payments, GH₵37\.00\./);
+    expect(await text(page, 'today-unsent-unconfirmed')).toMatch(/^May have reached the service: 1 payment, GH₵13\.00\./);
+    expect(await text(page, 'today-count')).toBe('0 / 0'); // not one of them counted as paid or as a payment
+    // The three that never reached the service never did, the door open again since; the fourth did, once.
+    const sent = await sandboxTransactions(sandbox.baseUrl);
+    expect(sent.filter((t) => ['233241237711', '233241237712', '233241237714'].includes(t.msisdn))).toEqual([]);
+    expect(sent.filter((t) => t.msisdn === '233241237707')).toHaveLength(1);
+  });
+
   it('a payment survives the relay being restarted while the cashier waits', async () => {
     const { page } = till.get();
     await goTo(page, 'Charge');
     await focused(page, 'amount');
     clock.hold();
     await sellToWaiting(page, '15', '0241237706');
+    // At the service and on the customer's phone: the screen says so, and promises nothing it cannot know.
+    expect(await page.locator('body').innerText()).not.toMatch(/charged twice/i);
     await relay?.close();
     relay = null;
     await expect.poll(() => text(page, 'waiting-relay'), { timeout: 10_000 }).toMatch(/reconnecting|offline/);
