@@ -62,6 +62,16 @@ export function fail(message: string): never {
 }
 
 /** What the operator asked for, on stdout (messages go to stderr). */
+let quietOnClosedPipe = false;
+
+/** A command's output line. A reader that stops early (`momo-relay merchant list | head`) closes the pipe: the command has said enough. */
 export function out(line: string): void {
+  if (!quietOnClosedPipe) {
+    quietOnClosedPipe = true; // by the first command line: serve never prints one, so a server is not ended this way
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
   process.stdout.write(`${line}\n`);
 }

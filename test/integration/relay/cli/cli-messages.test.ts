@@ -75,3 +75,19 @@ describePg('relay CLI messages on PostgreSQL', () => {
     expect(noMerchant.stderr.trim()).toBe('No merchant MCH_nobody (add it first: npm run relay -- merchant add --id MCH_nobody)');
   });
 });
+
+describe('relay CLI: a reader that stops early', () => {
+  it('a closed stdout (`momo-relay … | head`) ends the command quietly, with no EPIPE stack trace', async () => {
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'relay/cli.ts', '--help'], { cwd: root });
+    // The reader is gone before the command writes, as when `head` has read its lines and exited.
+    proc.stdout.destroy();
+    let stderr = '';
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(code).toBe(0);
+  }, 30_000);
+});
