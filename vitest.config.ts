@@ -42,8 +42,10 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          // The renderer is built once for the whole run, not once per file.
+          // The renderer is built once for the whole run, not once per file, and the files share one
+          // module cache: each opens its own till, browser and data folder, so nothing else is shared.
           globalSetup: ['test/browser-bridge/renderer.setup.ts'],
+          isolate: false,
           ...ONE_SCREEN_AT_A_TIME,
         },
       },
