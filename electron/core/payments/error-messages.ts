@@ -7,10 +7,10 @@ export const UNAUTHENTICATED_MESSAGE =
   "The payment service refused the till's key: it was revoked or is wrong, or the Merchant ID is wrong. The owner must update the keys in Settings. No money was taken.";
 
 export const UNREACHABLE_MESSAGE =
-  'The till cannot reach the payment service right now (check the internet connection). The payment is kept and retried automatically; the customer will not be charged twice.';
+  'The till cannot reach the payment service right now (check the internet connection). The till sends the same payment again until its deadline: the service takes it at most once. If the customer pays another way, stop waiting and choose not to send it.';
 
 export const SERVICE_TROUBLE_MESSAGE =
-  'The payment service had a problem. The till is retrying automatically; the customer will not be charged twice.';
+  'The payment service had a problem. The till sends the same payment again until its deadline: the service takes it at most once.';
 
 export function messageForServiceError(status: number, code: string | null, serviceMessage: string | null): string {
   const detail = serviceMessage ? ` (${serviceMessage.slice(0, 160)})` : '';

@@ -140,7 +140,7 @@ describe('no double charge', () => {
       expect(result.ok).toBe(true);
       if (!result.ok) return;
       expect(result.payment.state).toBe('uncertain');
-      expect(result.payment.errorMessage).toMatch(/not be charged twice/);
+      expect(result.payment.errorMessage).toMatch(/same payment again until its deadline: the service takes it at most once/);
       fixture.services.clock.release();
       const final = await waitForState(till, result.payment.id, ['success']);
       expect(final.merchantRef).toBe(result.payment.merchantRef);

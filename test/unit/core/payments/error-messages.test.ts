@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, HTTP_STATUS_OF } from '../../../../shared/wire/errors.js';
-import { isDefiniteRejection, messageForServiceError, UNAUTHENTICATED_MESSAGE } from '../../../../electron/core/payments/error-messages.js';
+import {
+  isDefiniteRejection,
+  messageForServiceError,
+  SERVICE_TROUBLE_MESSAGE,
+  UNAUTHENTICATED_MESSAGE,
+  UNREACHABLE_MESSAGE,
+} from '../../../../electron/core/payments/error-messages.js';
 
 describe('service errors -> cashier messages', () => {
   it('401 says the key was revoked or is wrong and the owner must update settings', () => {
@@ -23,7 +29,7 @@ describe('service errors -> cashier messages', () => {
     expect(messageForServiceError(400, 'VALIDATION_ERROR', 'customer.msisdn: must be 233…')).toMatch(/customer\.msisdn: must be 233/);
   });
   it('unknown codes fall back on the status', () => {
-    expect(messageForServiceError(503, 'MAINTENANCE', null)).toMatch(/retrying automatically/);
+    expect(messageForServiceError(503, 'MAINTENANCE', null)).toMatch(/sends the same payment again until its deadline/);
     expect(messageForServiceError(429, null, null)).toMatch(/busy/);
     expect(messageForServiceError(422, 'WEIRD', 'nope')).toMatch(/refused the payment \(nope\)/);
   });
@@ -32,5 +38,14 @@ describe('service errors -> cashier messages', () => {
     expect(isDefiniteRejection(429)).toBe(true);
     expect(isDefiniteRejection(500)).toBe(false);
     expect(isDefiniteRejection(503)).toBe(false);
+  });
+});
+
+describe('what the retry messages promise', () => {
+  it('never "not charged twice": a payment resent until its deadline can still charge a customer who paid another way', () => {
+    for (const message of [UNREACHABLE_MESSAGE, SERVICE_TROUBLE_MESSAGE]) {
+      expect(message).not.toMatch(/charged twice/i);
+      expect(message).toMatch(/until its deadline/);
+    }
   });
 });
