@@ -42,6 +42,7 @@ export const IPC_CHANNEL_NAMES = [
   'owner-links:create',
   'owner-links:list',
   'owner-links:revoke',
+  'owner-links:revokeDevice',
   'history:search',
   'takings:report',
   'takings:exportCsv',

@@ -5,6 +5,15 @@
 import { z } from 'zod';
 import { environmentSchema } from '../domain-schemas.js';
 
+/** A phone that opened a link (its name read from its user agent by the relay). */
+export const ownerDeviceViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  revokedAt: z.string().nullable(),
+});
+
 export const ownerLinkViewSchema = z.object({
   id: z.string(),
   label: z.string(),
@@ -14,6 +23,8 @@ export const ownerLinkViewSchema = z.object({
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  /** Its phones (a relay from before phones were listed answers none). */
+  devices: z.array(ownerDeviceViewSchema).default([]),
 });
 export type OwnerLinkView = z.infer<typeof ownerLinkViewSchema>;
 
@@ -38,6 +49,13 @@ export const ownerLinksChannels = {
   /** Turns a link off at once. */
   'owner-links:revoke': {
     request: z.object({ id: linkId, environment: environmentSchema }).strict(),
+    response: z.object({ ok: z.literal(true) }),
+  },
+  /** Turns one phone of a link off at once; the link's other phones stay in. */
+  'owner-links:revokeDevice': {
+    request: z
+      .object({ id: linkId, deviceId: z.string().regex(/^od_[A-Za-z0-9_-]{12}$/, 'not a phone id'), environment: environmentSchema })
+      .strict(),
     response: z.object({ ok: z.literal(true) }),
   },
 } as const;

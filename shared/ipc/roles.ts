@@ -68,6 +68,7 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'owner-links:create': OWNER,
   'owner-links:list': OWNER,
   'owner-links:revoke': OWNER,
+  'owner-links:revokeDevice': OWNER,
   'history:search': SELLERS,
   'receipt:preview': SELLERS,
   'receipt:print': SELLERS,

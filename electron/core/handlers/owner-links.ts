@@ -4,7 +4,7 @@ import type { OwnerLinkView } from '../../../shared/ipc/contract.js';
 import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
-import { createLink, listLinks, revokeLink, setLinksTimeZone, type RelayAccess } from '../owner-links/index.js';
+import { createLink, listLinks, revokeDevice, revokeLink, setLinksTimeZone, type RelayAccess } from '../owner-links/index.js';
 
 /** What the links' channels use of the core: each environment's relay settings, the shop's time zone, the log. */
 export type OwnerLinksDeps = Pick<CoreContext, 'configFor' | 'settings' | 'log'>;
@@ -51,6 +51,11 @@ export function ownerLinksHandlers(ctx: OwnerLinksDeps): HandlerMap<ChannelsOf<'
     'owner-links:revoke': async ({ id, environment }) => {
       await revokeLink(await access(environment), id);
       ctx.log.info('owner_link.revoked', { id, environment });
+      return { ok: true as const };
+    },
+    'owner-links:revokeDevice': async ({ id, deviceId, environment }) => {
+      await revokeDevice(await access(environment), id, deviceId);
+      ctx.log.info('owner_link.device_revoked', { id, deviceId, environment });
       return { ok: true as const };
     },
   };

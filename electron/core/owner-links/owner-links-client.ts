@@ -62,6 +62,10 @@ export async function revokeLink(access: RelayAccess, id: string): Promise<void>
   await call(access, 'DELETE', `/v1/owner-links/${encodeURIComponent(id)}`);
 }
 
+export async function revokeDevice(access: RelayAccess, id: string, deviceId: string): Promise<void> {
+  await call(access, 'DELETE', `/v1/owner-links/${encodeURIComponent(id)}/devices/${encodeURIComponent(deviceId)}`);
+}
+
 /** The shop's time zone changed: every link of this till's merchant counts its days in `timeZone` from now on. */
 export async function setLinksTimeZone(access: RelayAccess, timeZone: string): Promise<number> {
   const parsed = z.object({ changed: z.number() }).safeParse(await call(access, 'PATCH', '/v1/owner-links', { timeZone }));

@@ -72,6 +72,16 @@ describe('takings on the owner’s phone', () => {
     expect(await refusal(core.invoke('owner-links:revoke', { id: made.link.id, environment: 'test' }))).toBe('FORBIDDEN');
 
     await core.invoke('session:signIn', { pin: PIN });
+    // The till lists the link's phone, and turns that one phone off (a cashier cannot).
+    const linkNow = async () => (await core.invoke('owner-links:list', {})).links.find((l) => l.id === made.link.id);
+    const phones = (await linkNow())?.devices ?? [];
+    expect(phones).toHaveLength(1);
+    const off = { id: made.link.id, deviceId: phones[0]?.id as string, environment: 'test' as const };
+    await core.invoke('session:signIn', { pin: KOFI });
+    expect(await refusal(core.invoke('owner-links:revokeDevice', off))).toBe('FORBIDDEN');
+    await core.invoke('session:signIn', { pin: PIN });
+    await core.invoke('owner-links:revokeDevice', off);
+    expect((await linkNow())?.devices[0]?.revokedAt).not.toBeNull();
     await core.invoke('owner-links:revoke', { id: made.link.id, environment: 'test' });
     await sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 3_000);
     expect((await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).status).toBe(401);
