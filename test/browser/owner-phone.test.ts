@@ -211,3 +211,47 @@ describe('the owner’s phone, with the link made at the till', () => {
     await phonePage.context().close();
   });
 });
+
+describe('the owner’s phone, turned off at the till', () => {
+  const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter', idleLockMs: 60 * 60_000 }));
+
+  it('Settings lists the phone that opened a link, and turning that phone off ends its open page', async () => {
+    const t = till.get();
+    const { page } = t;
+    await t.invoke('owner:setPin', { pin: '2468' });
+    await page.getByRole('button', { name: /^Settings( \(owner\))?$/ }).click();
+    const settings = page.getByRole('heading', { name: 'Settings', level: 1 });
+    await page.getByRole('heading', { name: 'Owner PIN', exact: true }).or(settings).first().waitFor();
+    if (!(await settings.isVisible())) {
+      await page.locator('#owner-pin').fill('2468');
+      await page.keyboard.press('Enter');
+    }
+    await settings.waitFor();
+    await page.locator('#phone-link-label').fill('Kwame’s phone');
+    await page.getByRole('button', { name: 'Make a TEST link' }).click();
+    const url = await page.getByTestId('phone-link-url').inputValue();
+    const row = page.getByTestId('phone-link-row').filter({ hasText: 'Kwame’s phone' });
+    await row.getByText('Not opened on a phone yet.').waitFor();
+
+    const phonePage = await (await till.browser().newContext({ viewport: { width: 360, height: 740 } })).newPage();
+    await phonePage.goto(url);
+    await phonePage.locator('#view').waitFor({ state: 'visible' });
+
+    // Settings reads the list when it opens: the phone is now under its link.
+    await page.getByRole('button', { name: 'Charge', exact: true }).click();
+    await page.getByRole('button', { name: /^Settings( \(owner\))?$/ }).click();
+    const phone = page.getByTestId('phone-link-row').filter({ hasText: 'Kwame’s phone' }).getByTestId('phone-link-device');
+    await expect.poll(() => phone.count()).toBe(1);
+    expect(await phone.textContent()).toMatch(/first opened .*, last seen /);
+    await phone.getByRole('button', { name: 'Turn off this phone' }).click();
+    await page.getByText(/: turned off\.$/).waitFor();
+    await phonePage.getByText('This phone was turned off at the till').waitFor({ timeout: 5_000 });
+    await expect.poll(() => phone.textContent()).toMatch(/\(turned off\)/);
+    expect(
+      await page.getByTestId('phone-link-row').filter({ hasText: 'Kwame’s phone' }).getByRole('button', { name: 'Turn off' }).count(),
+    ).toBe(1);
+    expect(await axe(page)).toEqual([]);
+    expect(t.problems).toEqual([]);
+    await phonePage.context().close();
+  });
+});

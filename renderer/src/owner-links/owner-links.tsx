@@ -1,24 +1,30 @@
 /** Front door of owner-links/ (what other folders may use): OwnerLinks, a section of Settings. */
 /**
  * Settings, "Takings on your phone": the owner makes a link for a phone (a label such as "Auntie Efua's
- * phone"), shown once as a QR code and as text; the list shows each link's label, environment, when it was
- * made and last used, and turns any link off at once.
+ * phone"), shown once as a QR code and as text: an invitation one phone can use once; the list shows each
+ * link's label, environment, when it was made and last used, the phones that opened it, and turns a link or
+ * one of its phones off at once.
  */
 import { useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
 import type { OwnerLinkView } from '../../../shared/ipc/contract';
 import { useCoreRead } from '../hooks/use-core-read';
 import { QrCode } from '../printing/qr-code';
+import { LinkPhones } from './link-phones';
 import './owner-links.css';
 
 const readLinks = () => call('owner-links:list', {});
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
-function LinkRow({ link, onOff }: { link: OwnerLinkView; onOff: (link: OwnerLinkView) => void }) {
+type Device = OwnerLinkView['devices'][number];
+type RowActions = { onOff: (link: OwnerLinkView) => void; onPhoneOff: (link: OwnerLinkView, device: Device) => void };
+
+function LinkRow({ link, onOff, onPhoneOff }: { link: OwnerLinkView } & RowActions) {
   return (
     <tr data-testid="phone-link-row">
       <td>
         <bdi>{link.label}</bdi>
+        <LinkPhones link={link} onOff={onPhoneOff} />
       </td>
       <td>{link.environment === 'test' ? 'TEST' : 'LIVE'}</td>
       <td>{when(link.createdAt)}</td>
@@ -39,7 +45,10 @@ function LinkRow({ link, onOff }: { link: OwnerLinkView; onOff: (link: OwnerLink
 function MadeLink({ url, label }: { url: string; label: string }) {
   return (
     <div className="phone-link-made" data-testid="phone-link-made">
-      <p>Scan this with {label}, or send the link below. It is shown only now.</p>
+      <p>
+        Scan this with {label}, or send the link below. It is shown only now, and opens on one phone, once, within 15 minutes: after that
+        the phone keeps its own access.
+      </p>
       <QrCode value={url} label={`QR code of the link for ${label}`} />
       <p>
         <input className="phone-link-url" readOnly aria-label="The link" value={url} data-testid="phone-link-url" />
@@ -48,7 +57,7 @@ function MadeLink({ url, label }: { url: string; label: string }) {
   );
 }
 
-function LinksTable({ links, onOff }: { links: OwnerLinkView[]; onOff: (link: OwnerLinkView) => void }) {
+function LinksTable({ links, ...actions }: { links: OwnerLinkView[] } & RowActions) {
   return (
     <table className="phone-links-table">
       <thead>
@@ -64,7 +73,7 @@ function LinksTable({ links, onOff }: { links: OwnerLinkView[]; onOff: (link: Ow
       </thead>
       <tbody>
         {links.map((l) => (
-          <LinkRow key={l.id} link={l} onOff={onOff} />
+          <LinkRow key={l.id} link={l} {...actions} />
         ))}
       </tbody>
     </table>
@@ -100,12 +109,22 @@ export function OwnerLinks({ environment }: { environment: 'test' | 'live' }) {
     }
   };
 
+  const turnPhoneOff = async (link: OwnerLinkView, device: Device) => {
+    try {
+      await call('owner-links:revokeDevice', { id: link.id, deviceId: device.id, environment: link.environment });
+      setMessage({ ok: true, text: `${device.name} on ${link.label}: turned off.` });
+      void reload();
+    } catch (err) {
+      setMessage({ ok: false, text: errorMessage(err) });
+    }
+  };
+
   return (
     <section className="phone-links" aria-labelledby="phone-links-title">
       <h2 id="phone-links-title">Takings on your phone</h2>
       <p>
-        Make a link for your phone to see today&apos;s takings from every till, live, wherever you are. Anyone with the link can see them:
-        turn it off here if a phone is lost.
+        Make a link for your phone to see today&apos;s takings from every till, live, wherever you are. Each link opens on one phone: turn
+        that phone, or the whole link, off here if a phone is lost.
       </p>
       <form onSubmit={(e) => void make(e)} className="phone-links-form">
         <div className="field">
@@ -134,7 +153,9 @@ export function OwnerLinks({ environment }: { environment: 'test' | 'live' }) {
           {p}
         </p>
       ))}
-      {value && value.links.length > 0 ? <LinksTable links={value.links} onOff={(link) => void turnOff(link)} /> : null}
+      {value && value.links.length > 0 ? (
+        <LinksTable links={value.links} onOff={(link) => void turnOff(link)} onPhoneOff={(link, d) => void turnPhoneOff(link, d)} />
+      ) : null}
     </section>
   );
 }
