@@ -65,9 +65,13 @@ describePg('relay on PostgreSQL: the admin API', () => {
     expect(till).toMatch(/^rt_/);
     expect((await adminCall(a, 'GET', '/admin/v1/merchants/MCH_nobody/keys', admin)).status).toBe(404);
 
-    // Served within the reload period.
+    // Served within the reload period (the keys and the tokens each reload on their own).
     await waitFor(async () => (await deliver(relay.url, transaction('live'), LIVE_KEY)).status === 200, 5_000, 'the key to be served');
-    expect((await get(`${relay.url}/v1/transactions?after=0`, till)).status).toBe(200);
+    await waitFor(
+      async () => (await get(`${relay.url}/v1/transactions?after=0`, till)).status === 200,
+      5_000,
+      'the till token to be served',
+    );
     const keys = (await adminCall(a, 'GET', '/admin/v1/merchants/MCH_ama/keys', admin)).json as Array<Record<string, unknown>>;
     expect(keys).toMatchObject([{ publicId: LIVE_KEY.publicId, environment: 'live' }]);
     expect(JSON.stringify(keys)).not.toContain(LIVE_KEY.secret);

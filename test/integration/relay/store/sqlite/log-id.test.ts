@@ -128,9 +128,12 @@ describe('relay: log identity', () => {
     const tx = transaction('live');
     expect((await deliver(relay.url, tx, LIVE_KEY)).status).toBe(200);
     await relay.close();
-    // Back to schema 1 as an older relay left it: no meta table (nor the later pruned_references and migration history).
+    // Back to schema 1 as an older relay left it: no meta table (nor the later pruned_references, migration history,
+    // owner devices and events set aside).
     const raw = new Database(join(old, 'relay.sqlite'));
-    raw.exec('DROP TABLE meta; DROP TABLE pruned_references; DROP TABLE schema_migrations');
+    raw.exec(
+      'DROP TABLE meta; DROP TABLE pruned_references; DROP TABLE schema_migrations; DROP TABLE events_set_aside; DROP TABLE owner_devices',
+    );
     raw.pragma('user_version = 1');
     raw.close();
 
