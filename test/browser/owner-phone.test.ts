@@ -215,10 +215,8 @@ describe('the owner’s phone, with the link made at the till', () => {
 describe('the owner’s phone, turned off at the till', () => {
   const till = useTill(() => ({ embeddedTimeScale: TIME_SCALE, tillName: 'Front counter', idleLockMs: 60 * 60_000 }));
 
-  it('Settings lists the phone that opened a link, and turning that phone off ends its open page', async () => {
-    const t = till.get();
-    const { page } = t;
-    await t.invoke('owner:setPin', { pin: '2468' });
+  /** Settings from the top navigation, with the owner PIN when the till asks for it (it does on each visit). */
+  async function openSettings(page: Page): Promise<void> {
     await page.getByRole('button', { name: /^Settings( \(owner\))?$/ }).click();
     const settings = page.getByRole('heading', { name: 'Settings', level: 1 });
     await page.getByRole('heading', { name: 'Owner PIN', exact: true }).or(settings).first().waitFor();
@@ -227,6 +225,13 @@ describe('the owner’s phone, turned off at the till', () => {
       await page.keyboard.press('Enter');
     }
     await settings.waitFor();
+  }
+
+  it('Settings lists the phone that opened a link, and turning that phone off ends its open page', async () => {
+    const t = till.get();
+    const { page } = t;
+    await t.invoke('owner:setPin', { pin: '2468' });
+    await openSettings(page);
     await page.locator('#phone-link-label').fill('Kwame’s phone');
     await page.getByRole('button', { name: 'Make a TEST link' }).click();
     const url = await page.getByTestId('phone-link-url').inputValue();
@@ -239,11 +244,11 @@ describe('the owner’s phone, turned off at the till', () => {
 
     // Settings reads the list when it opens: the phone is now under its link.
     await page.getByRole('button', { name: 'Charge', exact: true }).click();
-    await page.getByRole('button', { name: /^Settings( \(owner\))?$/ }).click();
+    await openSettings(page);
     const phone = page.getByTestId('phone-link-row').filter({ hasText: 'Kwame’s phone' }).getByTestId('phone-link-device');
     await expect.poll(() => phone.count()).toBe(1);
     expect(await phone.textContent()).toMatch(/first opened .*, last seen /);
-    await phone.getByRole('button', { name: 'Turn off this phone' }).click();
+    await phone.getByRole('button', { name: /^Turn off .+ on Kwame’s phone$/ }).click();
     await page.getByText(/: turned off\.$/).waitFor();
     await phonePage.getByText('This phone was turned off at the till').waitFor({ timeout: 5_000 });
     await expect.poll(() => phone.textContent()).toMatch(/\(turned off\)/);
