@@ -92,3 +92,24 @@ export function deviceName(userAgent: string | undefined): string {
               : '';
   return browser ? `${kind} · ${browser}` : kind;
 }
+
+/** A phone's row as both stores keep it (the same columns on SQLite and PostgreSQL). */
+export type DeviceRow = {
+  id: string;
+  link_id: string;
+  name: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+};
+
+export const toDevice = (r: DeviceRow): OwnerDevice => ({
+  id: r.id,
+  linkId: r.link_id,
+  name: r.name,
+  createdAt: r.created_at,
+  lastSeenAt: r.last_seen_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+});

@@ -1,29 +1,16 @@
 /** The phones of the owner's links on PostgreSQL: see store/owner-devices.ts. */
 import type pg from 'pg';
-import type { InvitationClaim, NewOwnerDevice, OwnerDevice, OwnerDeviceStore } from '../owner-devices.js';
+import {
+  toDevice,
+  type DeviceRow,
+  type InvitationClaim,
+  type NewOwnerDevice,
+  type OwnerDevice,
+  type OwnerDeviceStore,
+} from '../owner-devices.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './owner-link-row.js';
 
-type DeviceRow = {
-  id: string;
-  link_id: string;
-  name: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-};
-
 const DEVICE_COLUMNS = 'd.id, d.link_id, d.name, d.created_at, d.last_seen_at, d.expires_at, d.revoked_at';
-
-const toDevice = (r: DeviceRow): OwnerDevice => ({
-  id: r.id,
-  linkId: r.link_id,
-  name: r.name,
-  createdAt: r.created_at,
-  lastSeenAt: r.last_seen_at,
-  expiresAt: r.expires_at,
-  revokedAt: r.revoked_at,
-});
 
 export class PgOwnerDevices implements OwnerDeviceStore {
   constructor(private readonly pool: pg.Pool) {}

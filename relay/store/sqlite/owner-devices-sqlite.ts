@@ -1,29 +1,16 @@
 /** The phones of the owner's links on SQLite (the one merchant): see store/owner-devices.ts. */
 import type Database from 'better-sqlite3';
-import type { InvitationClaim, NewOwnerDevice, OwnerDevice, OwnerDeviceStore } from '../owner-devices.js';
+import {
+  toDevice,
+  type DeviceRow,
+  type InvitationClaim,
+  type NewOwnerDevice,
+  type OwnerDevice,
+  type OwnerDeviceStore,
+} from '../owner-devices.js';
 import { LINK_COLUMNS, sqliteLink, type LinkRow } from './owner-link-row.js';
 
-type DeviceRow = {
-  id: string;
-  link_id: string;
-  name: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-};
-
 const DEVICE_COLUMNS = 'id, link_id, name, created_at, last_seen_at, expires_at, revoked_at';
-
-const toDevice = (r: DeviceRow): OwnerDevice => ({
-  id: r.id,
-  linkId: r.link_id,
-  name: r.name,
-  createdAt: r.created_at,
-  lastSeenAt: r.last_seen_at,
-  expiresAt: r.expires_at,
-  revokedAt: r.revoked_at,
-});
 
 export class SqliteOwnerDevices implements OwnerDeviceStore {
   constructor(
