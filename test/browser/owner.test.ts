@@ -279,7 +279,7 @@ describe('the owner', () => {
     clock.release();
     await expect
       .poll(async () => (await till.get().invoke('payments:pending', {})) as { items: unknown[] }, { timeout: 15_000 })
-      .toEqual({ items: [] });
+      .toEqual({ items: [], leftOpen: [] });
     await goTo(page, 'Takings'); // History is not an owner screen: the PIN again
     await focused(page, 'owner-pin');
     await page.keyboard.type(PIN);
