@@ -68,24 +68,60 @@ await Promise.all([
 // the format check would otherwise find half-written.
 const built = run('build (electron-vite)', bin('electron-vite'), ['build']);
 
-// One vitest run per group, one after another: the timing-sensitive integration and browser tests
-// never share the (small) machine with another group.
+// One vitest run per group, in two lanes side by side: each lane runs its groups one after another.
+// The browser and faults groups mostly wait on the screens and the simulated service, the integration
+// group on servers and processes, so the two lanes share the (small) machine without starving each
+// other. Within a group, the timing-sensitive files still run one at a time. MOMO_TEST_LANES=1 runs
+// every group one after another (to read one group's log on its own).
 const reportDir = mkdtempSync(join(tmpdir(), 'momo-vitest-'));
-const groups = built ? [['unit'], ['integration'], ['browser', 'electron'], ['faults']] : [['unit'], ['integration']];
+const screenLane = built ? [['browser', 'electron'], ['faults']] : [];
+const serverLane = [['unit'], ['integration']];
 if (!built) steps.push('SKIP browser and electron tests: the build failed');
+const lanes = process.env.MOMO_TEST_LANES === '1' ? [[...serverLane, ...screenLane]] : [serverLane, screenLane];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
-for (const projects of groups) {
+
+/** One vitest run for these projects, its output streamed line by line behind the group's name. */
+function runGroup(projects) {
+  const label = `tests: ${projects.join(' + ')} (vitest, real keychain)`;
+  const tag = `[${projects.join('+')}] `;
   const report = join(reportDir, `${projects.join('-')}.json`);
   const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
   for (const project of projects) args.push('--project', project);
-  run(`tests: ${projects.join(' + ')} (vitest, real keychain)`, join(root, 'scripts', 'with-keyring.sh'), [bin('vitest'), ...args]);
+  const command = join(root, 'scripts', 'with-keyring.sh');
+  console.log(`\n=== ${label}: ${command} ${[bin('vitest'), ...args].join(' ')}`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, [bin('vitest'), ...args], { cwd: root, env: process.env });
+    const prefixed = (stream, out) => {
+      let rest = '';
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk.toString('utf8')).split('\n');
+        rest = lines.pop();
+        for (const line of lines) out.write(`${tag}${line}\n`);
+      });
+      stream.on('end', () => rest && out.write(`${tag}${rest}\n`));
+    };
+    prefixed(child.stdout, process.stdout);
+    prefixed(child.stderr, process.stderr);
+    child.on('error', (error) => console.error(`${tag}${error.message}`));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      steps.push(`${code === 0 ? 'ok  ' : 'FAIL'} ${label} (${seconds}s)`);
+      if (code !== 0) failedSteps += 1;
+      readReport(projects, report);
+      resolve();
+    });
+  });
+}
+
+function readReport(projects, report) {
   if (!existsSync(report)) {
     console.error(`No vitest report was written for ${projects.join(' + ')}.`);
     failed += 1;
-    continue;
+    return;
   }
   const json = JSON.parse(readFileSync(report, 'utf8'));
   passed += json.numPassedTests ?? 0;
@@ -104,6 +140,12 @@ for (const projects of groups) {
     }
   }
 }
+
+await Promise.all(
+  lanes.map(async (lane) => {
+    for (const projects of lane) await runGroup(projects);
+  }),
+);
 rmSync(reportDir, { recursive: true, force: true });
 
 // The failures again, short, just above the summary: a CI log is often read from its tail only.
