@@ -64,6 +64,7 @@ function connectStreams(store: RelayStore, config: RelayConfig, metrics: RelayMe
     maxClients: config.maxSseClients,
     maxPerMerchant: config.maxStreamsPerMerchant,
     maxPerToken: config.maxStreamsPerToken,
+    stallMs: config.streamStallSeconds * 1000,
     log,
     perMerchantMetrics,
   });

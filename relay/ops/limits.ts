@@ -22,6 +22,15 @@ export const limitFields = {
     .min(64 * 1024)
     .max(1024 * 1024 * 1024)
     .default(32 * 1024 * 1024),
+  /** An event stream whose reader takes nothing for this long is ended; its till reconnects and resumes from its cursor. */
+  streamStallSeconds: z.number().min(0.1).max(600).default(30),
+  /** A page of GET /v1/transactions stops (hasMore: true) once its events pass this many bytes; it always holds one. */
+  maxPageBytes: z
+    .number()
+    .int()
+    .min(16 * 1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   /** Repeated warnings (refused deliveries, bad till tokens) are logged once per reason per this interval, with a count. */
   warningSummarySeconds: z.number().min(0.05).max(3_600).default(60),
   /** The operator's proxies (as the relay sees their connections): only their X-Forwarded-For names a client for per-client limits. */
@@ -39,6 +48,8 @@ export const LIMIT_ENV_VARS = {
   RELAY_MAX_REQUESTS_PER_SOCKET: 'maxRequestsPerSocket',
   RELAY_MAX_PENDING_BODY_BYTES: 'maxPendingBodyBytes',
   RELAY_WARNING_SUMMARY_SECONDS: 'warningSummarySeconds',
+  RELAY_STREAM_STALL_SECONDS: 'streamStallSeconds',
+  RELAY_MAX_PAGE_BYTES: 'maxPageBytes',
 } as const;
 
 type Limits = { [K in keyof typeof limitFields]: z.infer<(typeof limitFields)[K]> };

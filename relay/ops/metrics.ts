@@ -122,6 +122,15 @@ export class RelayMetrics {
     ['which'],
   );
   readonly sseClients = this.gauge('relay_sse_clients', 'Connected SSE clients.');
+  readonly sseStalledDropped = this.counter(
+    'relay_sse_stalled_dropped_total',
+    'Event streams ended because their reader took nothing for streamStallSeconds (the till resumes from its cursor).',
+  );
+  readonly clientLimited = this.counter(
+    'relay_client_limited_total',
+    'Requests and connections refused or cut off by a per-client limit before authentication, by limit.',
+    ['limit'],
+  );
   readonly lastSeq = this.gauge('relay_event_log_last_seq', 'Highest sequence number in the event log.');
   readonly databaseUp = this.gauge(
     'relay_database_up',

@@ -19,14 +19,15 @@ import type { Environment } from '../../../shared/domain.js';
 import type { LogFn, RelayMetrics } from '../../ops/index.js';
 import { eventJson, type RelayStore, type TillIdentity } from '../../store/index.js';
 import { resumeFrom } from './cursor-check.js';
-import { bump, frame, type Stream } from './stream-parts.js';
+import { bump, timeCrossInstance, writeEvent, type Stream, type StreamLimits } from './stream-parts.js';
 
-const PAGE = 256;
+// Rows read per query: few, so a stream that opens far behind holds few events at once.
+const PAGE = 32;
 
 /** An event this instance committed, ready to push without reading it back. */
 export type PublishedEvent = { seq: number; environment: Environment; json: string; arrivedAt: number };
 
-export type StreamLimits = { maxClients: number; maxPerMerchant: number; maxPerToken: number };
+export type { StreamLimits } from './stream-parts.js';
 
 /** Why a stream was refused. */
 export type StreamRefusal = 'relay_full' | 'merchant_full' | 'token_full';
@@ -82,6 +83,7 @@ export class EventStreams {
       live: false,
       busy: true,
       blocked: false,
+      blockedSince: 0,
       closed: false,
     };
     this.add(stream);
@@ -187,16 +189,15 @@ export class EventStreams {
         const target = this.known.get(merchantId) ?? 0;
         const rows = await this.store.rowsAfter(merchantId, stream.cursor, PAGE, stream.environment);
         if (stream.closed) return;
-        let writable = true;
         for (const row of rows) {
           if (row.seq <= stream.cursor) continue;
-          writable = stream.res.write(frame(row.seq, eventJson(row)));
-          stream.cursor = row.seq;
-          if (stream.live && this.options.perMerchantMetrics) this.timeCrossInstance(merchantId, row.received_at);
+          const full = writeEvent(stream, row.seq, eventJson(row));
+          if (stream.live && this.options.perMerchantMetrics) timeCrossInstance(this.metrics, merchantId, row.received_at);
+          // The rest of the page waits for the reader: a stalled reader holds STREAM_BUFFER and one event, not pages.
+          if (full) return this.waitForDrain(stream);
         }
         // A short page holds everything committed before the read began, `target` included.
         if (rows.length < PAGE) stream.cursor = Math.max(stream.cursor, target);
-        if (!writable) return this.waitForDrain(stream);
         if (rows.length < PAGE && stream.cursor >= (this.known.get(merchantId) ?? 0)) {
           stream.live = true;
           return;
@@ -208,20 +209,9 @@ export class EventStreams {
     }
   }
 
-  /**
-   * A live event another instance committed, pushed here after PostgreSQL's NOTIFY (or the catch-up):
-   * timed on this instance, the one that pushes it, from its arrival on the other (its receivedAt;
-   * instances' clocks kept by NTP), so the cross-instance target is measured where it happens.
-   */
-  private timeCrossInstance(merchantId: string, receivedAt: string): void {
-    const seconds = Math.max(0, (Date.now() - Date.parse(receivedAt)) / 1000);
-    if (!Number.isFinite(seconds)) return;
-    this.metrics.crossInstancePushLatency.observe(seconds);
-    this.metrics.merchantPushLatency.observe(seconds, { merchant: merchantId });
-  }
-
   private waitForDrain(stream: Stream): void {
     stream.blocked = true;
+    stream.blockedSince = Date.now();
     stream.res.once('drain', () => {
       stream.blocked = false;
       this.pump(stream);
@@ -242,17 +232,23 @@ export class EventStreams {
         this.pump(stream);
         continue;
       }
-      let writable = true;
-      for (const e of events) {
-        if (e.seq <= stream.cursor) continue;
-        if (stream.environment && e.environment !== stream.environment) continue;
-        writable = stream.res.write(frame(e.seq, e.json));
-        const seconds = (performance.now() - e.arrivedAt) / 1000;
-        this.metrics.pushLatency.observe(seconds);
-        if (this.options.perMerchantMetrics) this.metrics.merchantPushLatency.observe(seconds, { merchant: merchantId });
+      this.push(stream, merchantId, events);
+    }
+  }
+
+  /** Writes `events` to a caught-up stream; once STREAM_BUFFER waits for its reader, the rest waits in the store. */
+  private push(stream: Stream, merchantId: string, events: PublishedEvent[]): void {
+    for (const e of events) {
+      if (e.seq <= stream.cursor) continue;
+      if (stream.environment && e.environment !== stream.environment) {
+        stream.cursor = e.seq;
+        continue;
       }
-      stream.cursor = Math.max(stream.cursor, last.seq);
-      if (!writable) this.waitForDrain(stream);
+      const full = writeEvent(stream, e.seq, e.json);
+      const seconds = (performance.now() - e.arrivedAt) / 1000;
+      this.metrics.pushLatency.observe(seconds);
+      if (this.options.perMerchantMetrics) this.metrics.merchantPushLatency.observe(seconds, { merchant: merchantId });
+      if (full) return this.waitForDrain(stream);
     }
   }
 
@@ -281,9 +277,19 @@ export class EventStreams {
     return new Map([...this.byMerchant].map(([m, set]) => [m, set.size]));
   }
 
+  /** Heartbeats; a stream whose reader took nothing for stallMs is ended instead (slot and buffer freed; the till resumes). */
   private beat(): void {
-    const line = `: heartbeat ${new Date().toISOString()}\n\n`;
-    for (const stream of this.streams) if (!stream.blocked && !stream.closed) stream.res.write(line);
+    const now = Date.now();
+    const line = `: heartbeat ${new Date(now).toISOString()}\n\n`;
+    for (const stream of [...this.streams]) {
+      if (!stream.blocked) stream.res.write(line);
+      else if (now - stream.blockedSince >= this.options.stallMs) {
+        this.metrics.sseStalledDropped.inc();
+        this.options.log({ level: 'info', msg: 'sse_stalled_dropped', merchantId: stream.till.merchantId, till: stream.till.label });
+        stream.res.destroy();
+        this.remove(stream);
+      }
+    }
   }
 
   closeAll(): void {

@@ -5,21 +5,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { environmentSchema } from '../../../shared/domain-schemas.js';
-import {
-  CURSOR_AHEAD,
-  CURSOR_FORKED,
-  CURSOR_PRUNED,
-  RELAY_LOG_ID_HEADER,
-  RELAY_TOKEN,
-  type RelayPage,
-} from '../../../shared/relay-wire.js';
+import { CURSOR_AHEAD, CURSOR_FORKED, CURSOR_PRUNED, RELAY_LOG_ID_HEADER, RELAY_TOKEN } from '../../../shared/relay-wire.js';
 import { hashRelayToken, type RelayConfig, type LogFn, type RelayMetrics, type WarningSummary } from '../../ops/index.js';
 import { sendError, sendJson } from '../../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
 import { requestIdOf } from '../request-id.js';
 import { cursorStanding } from './cursor-check.js';
 import { sendInstanceUnavailable, sendRateLimited, sendSuspended } from '../refusals.js';
-import { rowToEvent, type RelayStore, type TillIdentity } from '../../store/index.js';
+import { type RelayStore, type TillIdentity } from '../../store/index.js';
+import { readPage, sendPage } from './pages.js';
 
 const seqParam = z
   .string()
@@ -165,12 +159,9 @@ async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, me
       },
     });
   }
-  const limit = Math.min(q.data.limit ?? 100, deps.getConfig().maxPageSize);
-  const rows = await store.rowsAfter(merchantId, after, limit + 1, q.data.environment);
-  const items = rows.slice(0, limit).map(rowToEvent);
-  const last = items[items.length - 1];
-  const page: RelayPage = { logId, items, nextAfter: last ? last.seq : after, hasMore: rows.length > limit };
-  sendJson(res, 200, page);
+  const { maxPageSize, maxPageBytes } = deps.getConfig();
+  const limit = Math.min(q.data.limit ?? 100, maxPageSize);
+  sendPage(res, logId, after, await readPage(store, merchantId, after, { limit, maxBytes: maxPageBytes }, q.data.environment));
 }
 
 /** GET /v1/transactions/<reference>: another merchant's reference answers 404, never 403, so its existence stays private. */

@@ -28,6 +28,8 @@ let logId: string | undefined;
 let hello: { logId: string; lastSeq: number } | undefined;
 let strict: boolean;
 let live: RelayEvent | null;
+/** The stand-in ends its stream after the live event, as the relay ends a stream whose reader stalled. */
+let endStream: boolean;
 const LOG_A = 'LogAAAAAAAAAAAAAAAAAAA';
 const LOG_B = 'LogBBBBBBBBBBBBBBBBBBB';
 
@@ -63,6 +65,7 @@ beforeEach(async () => {
   logId = undefined;
   hello = undefined;
   strict = false;
+  endStream = false;
   live = event(8);
   for (let s = 1; s <= 7; s += 1) events.push(event(s, s === 4 ? 'live' : 'test'));
   server = createServer((req, res) => {
@@ -93,6 +96,13 @@ beforeEach(async () => {
       res.write(': hello\n\n');
       if (hello) res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
       if (live) res.write(`id: ${live.seq}\nevent: transaction\ndata: ${JSON.stringify(live)}\n\n`);
+      if (endStream) {
+        // Dropped; meanwhile the log grew by 9.
+        endStream = false;
+        events.push(event(8), event(9));
+        live = null;
+        res.end();
+      }
       return; // stays open
     }
     res.writeHead(404).end();
@@ -243,6 +253,17 @@ describe('relay client', () => {
     ]);
     expect(got.map((e) => e.seq)).toEqual([1]);
     expect(again.lastSeq).toBe(1);
+  });
+
+  it('a stream the relay ends (its reader stalled) is resumed from the last event read: nothing read twice or skipped', async () => {
+    endStream = true;
+    const got: RelayEvent[] = [];
+    const c = client(url, got, []);
+    await runUntil(c, () => got.some((e) => e.seq === 9) && log.filter((l) => l.path.startsWith('/v1/events')).length === 2);
+    expect(got.map((e) => e.seq)).toEqual([1, 2, 3, 5, 6, 7, 8, 9]);
+    expect(pagePaths()).toEqual([page(0), page(3), page(6), page(8)]);
+    expect(log.filter((l) => l.path.startsWith('/v1/events')).map((l) => l.lastEventId)).toEqual(['7', '9']);
+    expect(c.lastSeq).toBe(9);
   });
 
   it('a refused token is reported offline straight away', async () => {
