@@ -32,3 +32,72 @@ export type OwnerLink = {
 };
 
 export type NewOwnerLink = Omit<OwnerLink, 'lastUsedAt' | 'revokedAt' | 'revokedBy' | 'inviteUsedAt'> & { tokenHash: string };
+
+/** A link's row as both stores keep it; PostgreSQL's adds the merchant's id (pg/owner-link-row.ts). */
+export type LinkRow = {
+  id: string;
+  environment: Environment;
+  label: string;
+  time_zone: string;
+  created_by: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  revoked_by: OwnerLinkRevoker | null;
+  invite_expires_at: string | null;
+  invite_used_at: string | null;
+  created_by_token: string | null;
+};
+
+export const LINK_COLUMNS =
+  'id, environment, label, time_zone, created_by, created_at, last_used_at, revoked_at, revoked_by, invite_expires_at, invite_used_at, created_by_token';
+
+/** The merchant's link from its row (a link turned off before its revoker was kept counts as the owner's doing). */
+export function toOwnerLink(row: LinkRow, merchantId: string): OwnerLink {
+  return {
+    id: row.id,
+    merchantId,
+    environment: row.environment,
+    label: row.label,
+    timeZone: row.time_zone,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    revokedBy: row.revoked_at ? (row.revoked_by ?? 'owner') : null,
+    inviteExpiresAt: row.invite_expires_at,
+    inviteUsedAt: row.invite_used_at,
+    createdByToken: row.created_by_token,
+  };
+}
+
+/** The columns a new link is written with (PostgreSQL adds merchant_id), and `newLinkValues` in their order. */
+export const NEW_LINK_COLUMNS =
+  'id, token_hash, environment, label, time_zone, created_by, created_at, invite_expires_at, created_by_token';
+
+export const newLinkValues = (link: NewOwnerLink) => [
+  link.id,
+  link.tokenHash,
+  link.environment,
+  link.label,
+  link.timeZone,
+  link.createdBy,
+  link.createdAt,
+  link.inviteExpiresAt,
+  link.createdByToken,
+];
+
+/** What `revokersAmong` reads of a link's row. */
+export type LinkRevokerRow = Pick<LinkRow, 'id' | 'revoked_at' | 'revoked_by'>;
+
+/** Which of `ids` are off, and by whom, from the rows found of them: a link gone with its merchant counts as the operator's doing. */
+export function revokersAmong(ids: string[], rows: LinkRevokerRow[]): Map<string, OwnerLinkRevoker> {
+  const known = new Map(rows.map((r) => [r.id, r]));
+  const off = new Map<string, OwnerLinkRevoker>();
+  for (const id of ids) {
+    const row = known.get(id);
+    if (!row) off.set(id, 'operator');
+    else if (row.revoked_at) off.set(id, row.revoked_by ?? 'owner');
+  }
+  return off;
+}

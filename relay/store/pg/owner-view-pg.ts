@@ -5,21 +5,19 @@
  */
 import type pg from 'pg';
 import type { Environment } from '../../../shared/domain.js';
+import { SUMS_COLUMNS, type EventRow, type OwnerBreakdownRow, type OwnerSums, type OwnerViewStore } from '../index.js';
+import type { OwnerDeviceStore } from '../owner-devices.js';
 import {
-  SUMS_COLUMNS,
-  type EventRow,
+  NEW_LINK_COLUMNS,
+  newLinkValues,
+  revokersAmong,
+  type LinkRevokerRow,
   type NewOwnerLink,
-  type OwnerBreakdownRow,
   type OwnerLink,
   type OwnerLinkRevoker,
-  type OwnerSums,
-  type OwnerViewStore,
-} from '../index.js';
-import type { OwnerDeviceStore } from '../owner-devices.js';
+} from '../owner-link.js';
 import { PgOwnerDevices } from './owner-devices-pg.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './owner-link-row.js';
-
-export { LINK_COLUMNS, toLink } from './owner-link-row.js';
 
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
@@ -40,23 +38,10 @@ export class PgOwnerView implements OwnerViewStore {
   }
 
   async createLink(link: NewOwnerLink): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at,
-         invite_expires_at, created_by_token)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        link.id,
-        link.merchantId,
-        link.tokenHash,
-        link.environment,
-        link.label,
-        link.timeZone,
-        link.createdBy,
-        link.createdAt,
-        link.inviteExpiresAt,
-        link.createdByToken,
-      ],
-    );
+    await this.pool.query(`INSERT INTO owner_links (merchant_id, ${NEW_LINK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
+      link.merchantId,
+      ...newLinkValues(link),
+    ]);
   }
 
   async listLinks(merchantId: string): Promise<OwnerLink[]> {
@@ -90,20 +75,9 @@ export class PgOwnerView implements OwnerViewStore {
   }
 
   async revokedAmong(ids: string[]): Promise<Map<string, OwnerLinkRevoker>> {
-    const off = new Map<string, OwnerLinkRevoker>();
-    if (ids.length === 0) return off;
-    const { rows } = await this.pool.query<{ id: string; revoked_at: string | null; revoked_by: OwnerLinkRevoker | null }>(
-      'SELECT id, revoked_at, revoked_by FROM owner_links WHERE id = ANY($1)',
-      [ids],
-    );
-    const known = new Map(rows.map((r) => [r.id, r]));
-    for (const id of ids) {
-      const row = known.get(id);
-      if (!row)
-        off.set(id, 'operator'); // gone with its merchant
-      else if (row.revoked_at) off.set(id, row.revoked_by ?? 'owner');
-    }
-    return off;
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.pool.query<LinkRevokerRow>('SELECT id, revoked_at, revoked_by FROM owner_links WHERE id = ANY($1)', [ids]);
+    return revokersAmong(ids, rows);
   }
 
   async setTimeZone(merchantId: string, timeZone: string): Promise<number> {

@@ -8,7 +8,7 @@ import {
   type OwnerDevice,
   type OwnerDeviceStore,
 } from '../owner-devices.js';
-import { LINK_COLUMNS, sqliteLink, type LinkRow } from './owner-link-row.js';
+import { LINK_COLUMNS, toOwnerLink, type LinkRow } from '../owner-link.js';
 
 const DEVICE_COLUMNS = 'id, link_id, name, created_at, last_seen_at, expires_at, revoked_at';
 
@@ -20,7 +20,7 @@ export class SqliteOwnerDevices implements OwnerDeviceStore {
 
   private link(where: string, value: string) {
     const row = this.db.prepare(`SELECT ${LINK_COLUMNS} FROM owner_links WHERE ${where} = ?`).get(value) as LinkRow | undefined;
-    return row && sqliteLink(row, this.merchantId);
+    return row && toOwnerLink(row, this.merchantId);
   }
 
   async claim(tokenHash: string, device: NewOwnerDevice, at: string): Promise<InvitationClaim> {

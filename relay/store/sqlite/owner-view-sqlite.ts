@@ -7,19 +7,21 @@
  */
 import type Database from 'better-sqlite3';
 import type { Environment } from '../../../shared/domain.js';
+import { SUMS_COLUMNS, type EventRow, type OwnerBreakdownRow, type OwnerSums, type OwnerViewStore } from '../index.js';
+import type { OwnerDeviceStore } from '../owner-devices.js';
 import {
-  SUMS_COLUMNS,
-  type EventRow,
+  LINK_COLUMNS,
+  NEW_LINK_COLUMNS,
+  newLinkValues,
+  revokersAmong,
+  toOwnerLink,
+  type LinkRow,
+  type LinkRevokerRow,
   type NewOwnerLink,
-  type OwnerBreakdownRow,
   type OwnerLink,
   type OwnerLinkRevoker,
-  type OwnerSums,
-  type OwnerViewStore,
-} from '../index.js';
-import type { OwnerDeviceStore } from '../owner-devices.js';
+} from '../owner-link.js';
 import { SqliteOwnerDevices } from './owner-devices-sqlite.js';
-import { LINK_COLUMNS, sqliteLink, type LinkRow } from './owner-link-row.js';
 
 export const SUMMARY_INSERT = `INSERT INTO owner_hourly (environment, hour, till_id, till_name, cashier_id, cashier_name, network,
     succeeded, failed, gross, fees, net)`;
@@ -43,26 +45,11 @@ export class SqliteOwnerView implements OwnerViewStore {
   }
 
   private toLink(row: LinkRow): OwnerLink {
-    return sqliteLink(row, this.merchantId);
+    return toOwnerLink(row, this.merchantId);
   }
 
   async createLink(link: NewOwnerLink): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO owner_links (id, token_hash, environment, label, time_zone, created_by, created_at, invite_expires_at, created_by_token)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        link.id,
-        link.tokenHash,
-        link.environment,
-        link.label,
-        link.timeZone,
-        link.createdBy,
-        link.createdAt,
-        link.inviteExpiresAt,
-        link.createdByToken,
-      );
+    this.db.prepare(`INSERT INTO owner_links (${NEW_LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...newLinkValues(link));
   }
 
   async listLinks(merchantId: string): Promise<OwnerLink[]> {
@@ -89,15 +76,7 @@ export class SqliteOwnerView implements OwnerViewStore {
   }
 
   async revokedAmong(ids: string[]): Promise<Map<string, OwnerLinkRevoker>> {
-    const rows = this.db.prepare('SELECT id, revoked_at, revoked_by FROM owner_links').all() as LinkRow[];
-    const known = new Map(rows.map((r) => [r.id, r]));
-    const off = new Map<string, OwnerLinkRevoker>();
-    for (const id of ids) {
-      const row = known.get(id);
-      if (!row) off.set(id, 'operator');
-      else if (row.revoked_at) off.set(id, row.revoked_by ?? 'owner');
-    }
-    return off;
+    return revokersAmong(ids, this.db.prepare('SELECT id, revoked_at, revoked_by FROM owner_links').all() as LinkRevokerRow[]);
   }
 
   async setTimeZone(merchantId: string, timeZone: string): Promise<number> {
