@@ -44,6 +44,30 @@ const event = (reference: string, values: Record<string, unknown> = {}) => ({
   ...values,
 });
 
+/** A viewer link's row as migration 5 made it (values overridable). */
+const link = (id: string, values: Record<string, unknown> = {}) => ({
+  id,
+  token_hash: `sha256:${id}`,
+  environment: 'live',
+  label: id,
+  time_zone: 'Africa/Accra',
+  created_by: 'till',
+  created_at: '2026-11-21T10:00:00.000Z',
+  ...values,
+});
+
+/** A phone's row as migration 10 made it (values overridable). */
+const device = (id: string, linkId: string, values: Record<string, unknown> = {}) => ({
+  id,
+  link_id: linkId,
+  credential_hash: `sha256:${id}`,
+  name: 'Android phone · Chrome',
+  created_at: 'a',
+  last_seen_at: 'a',
+  expires_at: 'b',
+  ...values,
+});
+
 it('lists every file of its migrations folder, in order, one version each', async () => {
   await expectFolderListed(fileURLToPath(new URL('../../../../../relay/store/sqlite/migrations', import.meta.url)), RELAY_MIGRATIONS);
 });
@@ -52,20 +76,10 @@ describe('relay migration 1: the event log', () => {
   it('keeps one event per reference, numbered by seq, environment checked', () => {
     const db = memory();
     migrateTo(db, RELAY_MIGRATIONS, 1);
-    const event = (reference: string, environment = 'live') => ({
-      reference,
-      environment,
-      key_id: 'pk_live_x',
-      received_at: '2026-01-01T00:00:00Z',
-      webhook_created_at: '2026-01-01T00:00:00Z',
-      transaction_json: '{}',
-      first_timestamp: 1,
-      latest_timestamp: 1,
-    });
     insertRow(db, 'events', event('TX1'));
     insertRow(db, 'events', event('TX2'));
     expect(() => insertRow(db, 'events', event('TX1'))).toThrow(/UNIQUE/);
-    expect(() => insertRow(db, 'events', event('TX3', 'staging'))).toThrow(/CHECK constraint/);
+    expect(() => insertRow(db, 'events', event('TX3', { environment: 'staging' }))).toThrow(/CHECK constraint/);
     expect(db.prepare('SELECT seq, reference, deliveries FROM events').all()).toEqual([
       { seq: 1, reference: 'TX1', deliveries: 1 },
       { seq: 2, reference: 'TX2', deliveries: 1 },
@@ -113,19 +127,8 @@ describe('relay migration 6: who turned a link off', () => {
   it('names the owner for every link turned off before it, and nobody for the links still on', () => {
     const db = memory();
     migrateTo(db, RELAY_MIGRATIONS, 5);
-    const link = (id: string, revoked_at: string | null) =>
-      insertRow(db, 'owner_links', {
-        id,
-        token_hash: `sha256:${id}`,
-        environment: 'live',
-        label: id,
-        time_zone: 'Africa/Accra',
-        created_by: 'till',
-        created_at: '2026-11-21T10:00:00.000Z',
-        revoked_at,
-      });
-    link('on', null);
-    link('off', '2026-11-22T10:00:00.000Z');
+    insertRow(db, 'owner_links', link('on', { revoked_at: null }));
+    insertRow(db, 'owner_links', link('off', { revoked_at: '2026-11-22T10:00:00.000Z' }));
     migrateTo(db, RELAY_MIGRATIONS, 6);
     expect(db.prepare('SELECT id, revoked_at, revoked_by FROM owner_links ORDER BY id').all()).toEqual([
       { id: 'off', revoked_at: '2026-11-22T10:00:00.000Z', revoked_by: 'owner' },
@@ -170,44 +173,15 @@ describe('relay migration 10: one-time invitations and phones', () => {
   it('spends the invitations of the links made before it (used ones say so), and adds the phones table', () => {
     const db = memory();
     migrateTo(db, RELAY_MIGRATIONS, 9);
-    const link = (id: string, last_used_at: string | null) =>
-      insertRow(db, 'owner_links', {
-        id,
-        token_hash: `sha256:${id}`,
-        environment: 'live',
-        label: id,
-        time_zone: 'Africa/Accra',
-        created_by: 'till',
-        created_at: '2026-11-21T10:00:00.000Z',
-        last_used_at,
-      });
-    link('opened', '2026-11-22T10:00:00.000Z');
-    link('never', null);
+    insertRow(db, 'owner_links', link('opened', { last_used_at: '2026-11-22T10:00:00.000Z' }));
+    insertRow(db, 'owner_links', link('never', { last_used_at: null }));
     migrateTo(db, RELAY_MIGRATIONS, 10);
     expect(db.prepare('SELECT id, invite_expires_at, invite_used_at, created_by_token FROM owner_links ORDER BY id').all()).toEqual([
       { id: 'never', invite_expires_at: '2026-11-21T10:00:00.000Z', invite_used_at: '2026-11-21T10:00:00.000Z', created_by_token: null },
       { id: 'opened', invite_expires_at: '2026-11-21T10:00:00.000Z', invite_used_at: '2026-11-22T10:00:00.000Z', created_by_token: null },
     ]);
-    insertRow(db, 'owner_devices', {
-      id: 'od_1',
-      link_id: 'opened',
-      credential_hash: 'sha256:x',
-      name: 'Android phone · Chrome',
-      created_at: 'a',
-      last_seen_at: 'a',
-      expires_at: 'b',
-    });
-    expect(() =>
-      insertRow(db, 'owner_devices', {
-        id: 'od_2',
-        link_id: 'never',
-        credential_hash: 'sha256:x',
-        name: 'n',
-        created_at: 'a',
-        last_seen_at: 'a',
-        expires_at: 'b',
-      }),
-    ).toThrow(/UNIQUE/);
+    insertRow(db, 'owner_devices', device('od_1', 'opened', { credential_hash: 'sha256:x' }));
+    expect(() => insertRow(db, 'owner_devices', device('od_2', 'never', { credential_hash: 'sha256:x' }))).toThrow(/UNIQUE/);
   });
 });
 
