@@ -15,15 +15,13 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { relayPageSchema, type RelayEvent } from '../../../../shared/relay-wire.js';
-import { openDatabase } from '../../../../electron/core/storage/database.js';
-import { createLogger } from '../../../../electron/core/logger.js';
-import { RelayClient } from '../../../../electron/core/relay-link/relay-client.js';
 import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
 import { DB_FILE_NAME } from '../../../../relay/store/sqlite/index.js';
 import { describePg, PG_BIN, usePgCluster, type PgCluster } from '../../../support/pg-cluster.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { deliver, get, makeConfig, SseClient, TEST_KEY, transaction } from '../helpers.js';
 import { seedPgTenant } from '../stores.js';
+import { tillRelayClient } from '../till-client.js';
 
 const run = promisify(execFile);
 
@@ -32,25 +30,24 @@ const portOf = (relay: RunningRelay) => Number(new URL(relay.url).port);
 
 type Restorable = { relay: RunningRelay; token: string; backup(): Promise<void>; restore(): Promise<void>; close(): Promise<void> };
 
-async function sqliteRestorable(): Promise<Restorable> {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-restore-'));
-  const made = makeConfig();
-  const file = join(dir, DB_FILE_NAME);
-  const copy = join(dir, 'backup.db');
-  const start = (port?: number) => startRelay({ dataDir: dir, config: made.config, log: () => {}, port });
+/**
+ * A relay that `start` opens on a store, backed up by `backup` and put back by `putBack` while it is stopped
+ * (it starts again on the same port); `dir` holds the backup and goes on close.
+ */
+async function restorable(
+  dir: string,
+  token: string,
+  start: (port?: number) => Promise<RunningRelay>,
+  steps: { backup(): Promise<void>; putBack(): Promise<void> },
+): Promise<Restorable> {
   const r: Restorable = {
     relay: await start(),
-    token: made.token,
-    async backup() {
-      const db = new Database(file, { readonly: true });
-      await db.backup(copy);
-      db.close();
-    },
+    token,
+    backup: steps.backup,
     async restore() {
       const port = portOf(r.relay);
       await r.relay.close();
-      for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
-      copyFileSync(copy, file);
+      await steps.putBack();
       r.relay = await start(port);
       globalAgent.destroy(); // sockets kept alive to the stopped relay would answer ECONNRESET
     },
@@ -62,31 +59,39 @@ async function sqliteRestorable(): Promise<Restorable> {
   return r;
 }
 
+async function sqliteRestorable(): Promise<Restorable> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-restore-'));
+  const made = makeConfig();
+  const file = join(dir, DB_FILE_NAME);
+  const copy = join(dir, 'backup.db');
+  const start = (port?: number) => startRelay({ dataDir: dir, config: made.config, log: () => {}, port });
+  return restorable(dir, made.token, start, {
+    async backup() {
+      const db = new Database(file, { readonly: true });
+      await db.backup(copy);
+      db.close();
+    },
+    async putBack() {
+      for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+      copyFileSync(copy, file);
+    },
+  });
+}
+
 async function pgRestorable(cluster: PgCluster): Promise<Restorable> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-restore-'));
   const dump = join(dir, 'relay.dump');
   const { databaseUrl, masterKey, token } = await seedPgTenant(cluster);
   const start = (port?: number) => startRelay({ databaseUrl, masterKey, config: {}, log: () => {}, port });
-  const r: Restorable = {
-    relay: await start(),
-    token,
+  return restorable(dir, token, start, {
     async backup() {
       await run(join(PG_BIN, 'pg_dump'), ['--format=custom', `--file=${dump}`, `--dbname=${databaseUrl}`]);
     },
-    async restore() {
-      const port = portOf(r.relay);
-      await r.relay.close();
+    async putBack() {
       const args = ['--clean', '--if-exists', '--single-transaction', '--exit-on-error', '--no-owner', `--dbname=${databaseUrl}`, dump];
       await run(join(PG_BIN, 'pg_restore'), args);
-      r.relay = await start(port);
-      globalAgent.destroy(); // sockets kept alive to the stopped relay would answer ECONNRESET
     },
-    async close() {
-      await r.relay.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  return r;
+  });
 }
 
 async function send(r: Restorable, n: number) {
@@ -98,22 +103,8 @@ async function send(r: Restorable, n: number) {
 function suite(open: () => Promise<Restorable>) {
   it('a till resuming across a restore is told on paging and on the stream, and its real client reads every delivery', async () => {
     const r = await open();
-    const dir = mkdtempSync(join(tmpdir(), 'momo-restore-till-'));
-    const db = openDatabase(join(dir, 'till.db'));
-    const lines: Array<Record<string, unknown>> = [];
-    const got: RelayEvent[] = [];
-    const client = () =>
-      new RelayClient({
-        environment: 'test',
-        relayUrl: r.relay.url,
-        token: r.token,
-        db,
-        log: createLogger({ dataDir: dir, now: Date.now, sink: (l) => lines.push(l) }),
-        onEvent: (e) => got.push(e),
-        onState: () => {},
-        initialBackoffMs: 20,
-        maxBackoffMs: 100,
-      });
+    const till = tillRelayClient(() => r.relay, r.token);
+    const { got, lines, client } = till;
     try {
       const before = await send(r, 3);
       await r.backup();
@@ -156,8 +147,7 @@ function suite(open: () => Promise<Restorable>) {
       expect(got.slice(8).map((e) => e.transaction.reference)).toEqual([...before, ...fresh]);
       expect(new Set(got.map((e) => e.transaction.reference)).size).toBe(before.length + lost.length + fresh.length);
     } finally {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
+      till.close();
       await r.close();
     }
   }, 60_000);

@@ -5,17 +5,12 @@
  * pruned part is told so (410 CURSOR_PRUNED) and, with the till's real relay client, reads on from
  * the oldest kept event.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { relayPageSchema, type RelayEvent } from '../../../../shared/relay-wire.js';
-import { openDatabase } from '../../../../electron/core/storage/database.js';
-import { createLogger } from '../../../../electron/core/logger.js';
-import { RelayClient } from '../../../../electron/core/relay-link/relay-client.js';
+import { relayPageSchema } from '../../../../shared/relay-wire.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { deliver, get, LIVE_KEY, SseClient, TEST_KEY, transaction } from '../helpers.js';
 import { describeEachStore, TEST_MERCHANT, type StoreFixture } from '../stores.js';
+import { tillRelayClient } from '../till-client.js';
 
 const DAY = 86_400_000;
 
@@ -143,22 +138,8 @@ describeEachStore('relay retention', (store) => {
 
   it("the till's real relay client reads on from the oldest kept event after a prune, and says what it missed", async () => {
     const r = await startAged(store);
-    const dir = mkdtempSync(join(tmpdir(), 'momo-retention-till-'));
-    const db = openDatabase(join(dir, 'till.db'));
-    const lines: Array<Record<string, unknown>> = [];
-    const got: RelayEvent[] = [];
-    const client = () =>
-      new RelayClient({
-        environment: 'test',
-        relayUrl: r.relay.url,
-        token: r.token,
-        db,
-        log: createLogger({ dataDir: dir, now: Date.now, sink: (l) => lines.push(l) }),
-        onEvent: (e) => got.push(e),
-        onState: () => {},
-        initialBackoffMs: 20,
-        maxBackoffMs: 100,
-      });
+    const till = tillRelayClient(() => r.relay, r.token);
+    const { got, lines, client } = till;
     try {
       // The till reads the first event, then is off for months.
       expect((await r.send(transaction('test'))).status).toBe(200);
@@ -185,8 +166,7 @@ describeEachStore('relay retention', (store) => {
       expect(back.lastSeq).toBe(7);
       await back.stop();
     } finally {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
+      till.close();
       await r.cleanup();
     }
   });
