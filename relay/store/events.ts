@@ -4,6 +4,7 @@
  * repeat, and a new log identity.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Environment } from '../../shared/domain.js';
 import type { RelayEvent } from '../../shared/relay-wire.js';
 import type { ApplyOutcome, Delivery, EventRow } from './relay-store.js';
 
@@ -19,6 +20,14 @@ export function acceptedOutcome(seq: number, d: Delivery): ApplyOutcome {
     transaction_json: d.transactionJson,
   });
   return { kind: 'accepted', seq, json };
+}
+
+/**
+ * The outcome of `d` repeating stored event `seq` of `environment`, acknowledged and not stored again: out of
+ * order when its timestamp is older than the latest seen for the reference (`previousTimestamp`).
+ */
+export function repeatOutcome(seq: number, environment: Environment, previousTimestamp: number, d: Delivery): ApplyOutcome {
+  return { kind: 'duplicate', seq, environment, outOfOrder: d.timestamp < previousTimestamp, previousTimestamp };
 }
 
 /** The event as tills receive it (shared/relay-wire.ts), built from a row without parsing its transaction. */

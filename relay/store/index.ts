@@ -44,6 +44,7 @@ export {
   nestedDeeperThan,
   newLogId,
   PRUNED_CONFLICT_FIELDS,
+  repeatOutcome,
   rowToEvent,
   stateHash,
 } from './events.js';

@@ -14,6 +14,7 @@ import {
   CommitError,
   differingFields,
   PRUNED_CONFLICT_FIELDS,
+  repeatOutcome,
   summaryOf,
   type ApplyOutcome,
   type CommitReport,
@@ -43,10 +44,7 @@ const COMMIT_SQL = 'SELECT * FROM relay_commit($1, $2, $3, $4, $5, $6, $7, $8, $
 function outcomeOf(row: CommitRow, d: TenantDelivery): ApplyOutcome {
   const seq = Number(row.o_seq);
   if (row.o_kind === 'accepted') return acceptedOutcome(seq, d);
-  if (row.o_kind === 'duplicate') {
-    const previous = Number(row.o_previous_timestamp);
-    return { kind: 'duplicate', seq, environment: d.environment, outOfOrder: d.timestamp < previous, previousTimestamp: previous };
-  }
+  if (row.o_kind === 'duplicate') return repeatOutcome(seq, d.environment, Number(row.o_previous_timestamp), d);
   // No stored JSON: the event was pruned, only the hash of its final state is left.
   if (row.o_json === null)
     return { kind: 'conflict', seq, storedEnvironment: row.o_environment as Environment, fields: [...PRUNED_CONFLICT_FIELDS] };

@@ -15,6 +15,7 @@ import {
   canonicalJson,
   differingFields,
   PRUNED_CONFLICT_FIELDS,
+  repeatOutcome,
   rowToEvent,
   stateHash,
   summaryOf,
@@ -159,13 +160,7 @@ export class EventLog implements EventReader {
       return { kind: 'conflict', seq: existing.seq, storedEnvironment: existing.environment, fields: differingFields(stored, incoming) };
     }
     this.touch.run(d.timestamp, existing.seq);
-    return {
-      kind: 'duplicate',
-      seq: existing.seq,
-      environment: existing.environment,
-      outOfOrder: d.timestamp < existing.latest_timestamp,
-      previousTimestamp: existing.latest_timestamp,
-    };
+    return repeatOutcome(existing.seq, existing.environment, existing.latest_timestamp, d);
   }
 
   /** A repeat of an event pruned by retention: told from a conflict by the hash of its final state. */
@@ -174,13 +169,7 @@ export class EventLog implements EventReader {
       return { kind: 'conflict', seq: pruned.seq, storedEnvironment: pruned.environment, fields: [...PRUNED_CONFLICT_FIELDS] };
     }
     this.touchPruned.run(d.timestamp, d.environment, d.reference);
-    return {
-      kind: 'duplicate',
-      seq: pruned.seq,
-      environment: pruned.environment,
-      outOfOrder: d.timestamp < pruned.latest_timestamp,
-      previousTimestamp: pruned.latest_timestamp,
-    };
+    return repeatOutcome(pruned.seq, pruned.environment, pruned.latest_timestamp, d);
   }
 
   /** Every sequence up to this one was pruned (0: none). */
