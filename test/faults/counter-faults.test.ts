@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser } from 'playwright-core';
 import { buildRenderer } from '../browser-bridge/build-renderer.js';
 import { launchBrowser } from '../browser-bridge/harness.js';
-import { enter, focused, sell, sellToWaiting, stopWaiting, text } from '../browser-bridge/cashier.js';
+import { enter, focused, sell, sellToWaiting, stopWaiting, tabTo, text } from '../browser-bridge/cashier.js';
 import { signIn, switchPerson } from '../browser-bridge/sign-in.js';
 import { openShop, records, type Shop } from './support/shop.js';
 import * as check from './support/scenario.js';
@@ -63,7 +63,7 @@ describe('the till under faults', () => {
 
   it('the relay unreachable (refused) while the customer approves: the result lands once it is back, PAID once', async () => {
     const { page, relayGate } = shop;
-    relayGate.set({ kind: 'refuse' });
+    await relayGate.set({ kind: 'refuse' });
     await expect.poll(() => text(page, 'relay-state')).toMatch(/reconnecting|offline/);
     typed.push('20.00');
     await sellToWaiting(page, '20', '0241230022');
@@ -71,7 +71,7 @@ describe('the till under faults', () => {
     // The service's deliveries fail while the relay is away; its retries come on its own (moved) clock.
     shop.clock.advance(20_000);
     expect(await page.getByTestId('result-title').count()).toBe(0);
-    relayGate.set({ kind: 'pass' });
+    await relayGate.set({ kind: 'pass' });
     shop.clock.advance(60_000);
     await expectResult('PAID', 'GH₵20.00');
     expect(await prompts('233241230022')).toBe(1);
@@ -80,7 +80,7 @@ describe('the till under faults', () => {
 
   it("the relay's packets dropped silently: nothing is lost, the result lands when the network carries again", async () => {
     const { page, relayGate } = shop;
-    relayGate.set({ kind: 'drop' });
+    await relayGate.set({ kind: 'drop' });
     // No result can arrive now, and the screens say so within seconds (the relay's heartbeats stopped).
     await expect.poll(() => text(page, 'relay-state')).toMatch(/reconnecting|offline/);
     typed.push('21.00');
@@ -88,7 +88,7 @@ describe('the till under faults', () => {
     await expect.poll(() => serviceStatus('233241230023')).toBe('SUCCESS');
     shop.clock.advance(20_000);
     expect(await page.getByTestId('result-title').count()).toBe(0);
-    relayGate.set({ kind: 'pass' });
+    await relayGate.set({ kind: 'pass' });
     shop.clock.advance(60_000);
     await expectResult('PAID', 'GH₵21.00');
     expect(await text(page, 'relay-state')).toMatch(/connected/);
@@ -99,14 +99,14 @@ describe('the till under faults', () => {
   it("the service's answer lost: the charge took effect there, the till's resends never prompt the customer again", async () => {
     const { page, serviceGate } = shop;
     shop.clock.hold();
-    serviceGate.set({ kind: 'lose-answer', then: 'hang' });
+    await serviceGate.set({ kind: 'lose-answer', then: 'hang' });
     typed.push('25.00');
     await sell(page, '25', '0241230025');
     await expect.poll(() => serviceStatus('233241230025')).toBe('PENDING');
     // The till waited past its response time-out and sent again (same reference): still one prompt.
     await expect.poll(() => serviceGate.lost(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     expect(await prompts('233241230025')).toBe(1);
-    serviceGate.set({ kind: 'pass' });
+    await serviceGate.set({ kind: 'pass' });
     shop.clock.release();
     await expectResult('PAID', 'GH₵25.00');
     expect(await prompts('233241230025')).toBe(1);
@@ -115,22 +115,57 @@ describe('the till under faults', () => {
 
   it('the request lost on its way: the service never saw it, so nothing is charged until a send arrives, then once', async () => {
     const { page, serviceGate } = shop;
-    serviceGate.set({ kind: 'lose-request', then: 'close' });
+    await serviceGate.set({ kind: 'lose-request', then: 'close' });
     typed.push('30.00');
     await sell(page, '30', '0241230030');
     await expect.poll(() => serviceGate.lost(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     expect(await prompts('233241230030')).toBe(0);
     expect(await page.getByTestId('result-title').count()).toBe(0);
     await expectRecordsAgree(); // nothing at the service, nothing PAID at the till
-    serviceGate.set({ kind: 'pass' });
+    await serviceGate.set({ kind: 'pass' });
     await expectResult('PAID', 'GH₵30.00');
     expect(await prompts('233241230030')).toBe(1);
     await expectRecordsAgree();
   });
 
+  it('the service refused outright (nothing listens there): no prompt goes out, the charge ends NOT SENT when the cashier stops it or at its deadline, and is never sent after', async () => {
+    const { page, serviceGate, till } = shop;
+    await serviceGate.set({ kind: 'refuse' });
+    typed.push('11.00', '12.00', '13.00');
+    await sell(page, '11', '0241230191');
+    await expect.poll(() => text(page, 'waiting-state')).toMatch(/^Not at the payment service yet: no prompt has gone out/);
+    // The customer pays cash and leaves: the cashier stops it before the service ever had it.
+    await tabTo(page, /Stop waiting/);
+    await enter(page);
+    await page
+      .getByTestId('stop-question')
+      .getByRole('button', { name: /^Stop:/ })
+      .click();
+    await focused(page, 'amount');
+    await expect.poll(async () => (await records(shop)).till.map((p) => p.state)).toEqual(['not_sent']);
+
+    await sell(page, '12', '0241230192');
+    await expect.poll(() => text(page, 'waiting-state')).toMatch(/^Not at the payment service yet/);
+    await till.setAhead(61_000); // nobody stops this one: its deadline passes while every try is refused
+    await expect.poll(() => page.locator('#waiting-title').textContent()).toBe('Not sent: no prompt went out');
+    expect(await page.getByTestId('result-title').count()).toBe(0);
+    await stopWaiting(page);
+    expect(await page.inputValue('#amount')).toBe('');
+    expect((await records(shop)).till.map((p) => p.state)).toEqual(['not_sent', 'not_sent']);
+
+    // The service listens again: the next sale goes through, and the two not sent never do.
+    await serviceGate.set({ kind: 'pass' });
+    await sell(page, '13', '0241230193');
+    await expectResult('PAID', 'GH₵13.00');
+    for (const n of ['233241230191', '233241230192']) expect(await prompts(n)).toBe(0);
+    expect(await prompts('233241230193')).toBe(1);
+    await expectRecordsAgree();
+    expect((await records(shop)).till.map((p) => p.state)).toEqual(['not_sent', 'not_sent', 'success']);
+  });
+
   it('a slow service and a slow customer: the sale waits and ends PAID once, at the amount typed', async () => {
     const { page, serviceGate, clock } = shop;
-    serviceGate.set({ kind: 'delay', ms: 600 });
+    await serviceGate.set({ kind: 'delay', ms: 600 });
     clock.hold();
     typed.push('12.50');
     await sellToWaiting(page, '12.50', '0241230006'); // 06: the customer answers after 30 s of service time
@@ -219,10 +254,10 @@ describe('a till with staff under faults', () => {
     await till.setAhead(16 * 60_000); // nobody touches the till for a while: the idle lock falls
     await pinAtTheLock('GH₵6.00');
 
-    relayGate.set({ kind: 'refuse' });
+    await relayGate.set({ kind: 'refuse' });
     await sellToWaiting(page, '7', '0241230171'); // the result cannot reach the till until the relay is back
     await switchPerson(page);
-    relayGate.set({ kind: 'pass' });
+    await relayGate.set({ kind: 'pass' });
     shop.clock.advance(60_000); // the service's delivery, retried, reaches the relay; the result lands under the lock
     await page.getByTestId('result-title').waitFor({ state: 'attached', timeout: 30_000 });
     await pinAtTheLock('GH₵7.00');
@@ -235,13 +270,13 @@ describe('a till with staff under faults', () => {
     await check.staffTheTill(shop, [{ name: 'Ama', role: 'cashier', pin: AMA }]);
     await signIn(page, AMA, 'Ama');
     // Each connection is cut as it opens: the till cannot tell whether its request got through.
-    serviceGate.set({ kind: 'refuse' });
+    await serviceGate.set({ kind: 'reset' });
     typed.push('10.00');
     await sell(page, '10', '0241230181');
     await page.locator('.waiting-screen').waitFor();
     await expect.poll(async () => (await records(shop)).till.map((p) => p.state)).toEqual(['uncertain']);
     await shop.restartAfterKill(async () => {
-      serviceGate.set({ kind: 'pass' }); // the network is back by morning
+      await serviceGate.set({ kind: 'pass' }); // the network is back by morning
       await till.setAhead(14 * 60 * 60_000);
     });
     await signIn(page, AMA, 'Ama');

@@ -23,8 +23,8 @@ beforeAll(async () => {
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   gate = await startGate({ port: (server.address() as { port: number }).port });
 });
-afterEach(() => {
-  gate.set({ kind: 'pass' });
+afterEach(async () => {
+  await gate.set({ kind: 'pass' });
   received.length = 0;
 });
 afterAll(async () => {
@@ -66,7 +66,8 @@ describe('a gate in front of a server', () => {
     expect(received).toEqual(['/a']);
   });
 
-  it('refuse: a new connection is reset, and so is an open one', async () => {
+  /** A stream held open through the gate; `closed()` tells once the gate has cut it. */
+  async function openStream(): Promise<{ closed: () => boolean }> {
     const lines: string[] = [];
     let closed = false;
     const open = request(`${gate.url}/stream`, { agent: false }, (res) => {
@@ -78,8 +79,23 @@ describe('a gate in front of a server', () => {
     open.on('error', () => (closed = true));
     open.end();
     await waitFor(() => lines.length > 0, 5_000, 'the stream');
-    gate.set({ kind: 'refuse' });
-    await waitFor(() => closed, 5_000, 'the open stream closed');
+    return { closed: () => closed };
+  }
+
+  it('refuse: a new connection is refused before any byte is sent, an open one is reset; pass again: it connects', async () => {
+    const stream = await openStream();
+    await gate.set({ kind: 'refuse' });
+    await waitFor(stream.closed, 5_000, 'the open stream closed');
+    expect(await get('/b')).toEqual({ error: 'ECONNREFUSED' });
+    expect(received).toEqual(['/stream']);
+    await gate.set({ kind: 'pass' });
+    expect(await get('/b2')).toEqual({ answer: 'answer to /b2' });
+  });
+
+  it('reset: a new connection is taken and cut as it opens (the request may have left), and so is an open one', async () => {
+    const stream = await openStream();
+    await gate.set({ kind: 'reset' });
+    await waitFor(stream.closed, 5_000, 'the open stream closed');
     expect(await get('/b')).toEqual({ error: 'ECONNRESET' });
     expect(received).toEqual(['/stream']);
   });
@@ -92,37 +108,37 @@ describe('a gate in front of a server', () => {
     });
     open.end();
     await waitFor(() => lines.length > 0, 5_000, 'the stream');
-    gate.set({ kind: 'drop' });
+    await gate.set({ kind: 'drop' });
     streams.at(-1)?.write('second\n');
     const silent = get('/c', 1_000);
     expect(await silent).toEqual({ pending: true });
     expect(received).toEqual(['/stream']); // the request never reached the server
     expect(lines).toEqual(['first\n']);
-    gate.set({ kind: 'pass' });
+    await gate.set({ kind: 'pass' });
     await waitFor(() => lines.join('').includes('second'), 5_000, 'the held bytes');
     open.destroy();
   });
 
   it('delay: the answer comes, later', async () => {
-    gate.set({ kind: 'delay', ms: 400 });
+    await gate.set({ kind: 'delay', ms: 400 });
     const started = Date.now();
     expect(await get('/d', 5_000)).toEqual({ answer: 'answer to /d' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(800); // the request's way and the answer's
   });
 
   it('lose-request: the server never sees it; the client waits (hang) or is reset (close)', async () => {
-    gate.set({ kind: 'lose-request', then: 'hang' });
+    await gate.set({ kind: 'lose-request', then: 'hang' });
     expect(await get('/e', 1_000)).toEqual({ pending: true });
-    gate.set({ kind: 'lose-request', then: 'close' });
+    await gate.set({ kind: 'lose-request', then: 'close' });
     expect(await get('/f')).toEqual({ error: 'ECONNRESET' });
     expect(received).toEqual([]);
     expect(gate.lost()).toBeGreaterThanOrEqual(2);
   });
 
   it('lose-answer: the server acts on the request, its answer never comes back', async () => {
-    gate.set({ kind: 'lose-answer', then: 'hang' });
+    await gate.set({ kind: 'lose-answer', then: 'hang' });
     expect(await get('/g', 1_000)).toEqual({ pending: true });
-    gate.set({ kind: 'lose-answer', then: 'close' });
+    await gate.set({ kind: 'lose-answer', then: 'close' });
     expect(await get('/h')).toEqual({ error: 'ECONNRESET' });
     expect(received).toEqual(['/g', '/h']);
   });

@@ -3,7 +3,11 @@
  * test changes while connections run through it. Modes act on every byte from the moment they are set,
  * on open connections as on new ones, as a network between two machines would:
  *   pass          bytes flow both ways.
- *   refuse        the far end is gone: open connections are reset, new ones reset at once.
+ *   refuse        nothing listens there any more (the service's machine up, its server down): open connections
+ *                 are reset and a new one is refused (ECONNREFUSED) before any byte is sent, so the client
+ *                 knows its request never left.
+ *   reset         the far end takes each connection and cuts it at once: open connections are reset, and a
+ *                 new one is reset as it opens, so the client cannot tell whether its request got through.
  *   drop          a silent network: connections stay open and nothing arrives either way; bytes sent
  *                 meanwhile wait (TCP retransmits) and arrive when the gate passes again.
  *   delay         every chunk arrives `ms` later, in order.
@@ -12,11 +16,13 @@
  *   lose-answer   the request reaches the server (it takes effect), its answer never comes back
  *                 ('hang' or 'close' as above, once the server has answered).
  */
+import { readFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
 export type GateMode =
   | { kind: 'pass' }
   | { kind: 'refuse' }
+  | { kind: 'reset' }
   | { kind: 'drop' }
   | { kind: 'delay'; ms: number }
   | { kind: 'lose-request'; then: 'hang' | 'close' }
@@ -27,7 +33,8 @@ export type Gate = {
   url: string;
   port: number;
   mode(): GateMode;
-  set(mode: GateMode): void;
+  /** Resolves once the mode holds for new connections (after 'refuse', the gate listens again). */
+  set(mode: GateMode): Promise<void>;
   /** Connections open through the gate now. */
   open(): number;
   /** Chunks the gate has kept from the server (lose-request) or the client (lose-answer) so far. */
@@ -62,6 +69,7 @@ export async function startGate(target: { host?: string; port: number }): Promis
         deliver(to, chunk);
         return;
       case 'refuse':
+      case 'reset':
         reset(pair);
         return;
       case 'drop':
@@ -85,7 +93,7 @@ export async function startGate(target: { host?: string; port: number }): Promis
 
   // Half-open allowed on both sides: a client that ends its request first still gets its answer.
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
-    if (mode.kind === 'refuse') {
+    if (mode.kind === 'reset') {
       client.resetAndDestroy();
       return;
     }
@@ -106,23 +114,69 @@ export async function startGate(target: { host?: string; port: number }): Promis
     client.on('close', end);
     upstream.on('close', end);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const port = await listenOutsideEphemeral(server);
+  let listening = true;
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     mode: () => mode,
-    set(next) {
+    async set(next) {
       mode = next;
-      if (next.kind === 'refuse') for (const pair of pairs) reset(pair);
+      if (next.kind === 'refuse' || next.kind === 'reset') for (const pair of pairs) reset(pair);
       if (next.kind === 'pass') for (const pair of pairs) for (const { to, chunk } of pair.held.splice(0)) deliver(to, chunk);
+      if (next.kind === 'refuse' && listening) {
+        // Closing the listening socket is what makes the kernel refuse: connections already made stay ours.
+        listening = false;
+        server.close();
+      } else if (next.kind !== 'refuse' && !listening) {
+        listening = true;
+        await listenOn(server, port);
+      }
     },
     open: () => pairs.size,
     lost: () => lost,
     async close() {
       for (const pair of pairs) reset(pair);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The gate stops listening while it refuses and must get its port back after: a port below the kernel's
+ * ephemeral range is never handed to an outgoing connection meanwhile, as one from port 0 could be.
+ */
+async function listenOutsideEphemeral(server: Server): Promise<number> {
+  const ephemeralFrom = ephemeralRangeStart();
+  for (let tries = 0; ; tries += 1) {
+    const port = 10_000 + Math.floor(Math.random() * (ephemeralFrom - 10_000));
+    try {
+      await listenOn(server, port);
+      return port;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || tries >= 50) throw error;
+    }
+  }
+}
+
+/** Linux says where its ephemeral ports begin; elsewhere, the IANA range's start (macOS's default). */
+function ephemeralRangeStart(): number {
+  try {
+    const from = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (from > 11_000) return from;
+  } catch {
+    // not Linux
+  }
+  return 49_152;
 }

@@ -39,7 +39,7 @@ describe('a relay connection that drops silently', () => {
     expect((await core.invoke('app:status', {})).relayState).toBe('connected');
     const left = waitForEvent(core, 'relay:state', (p) => p.state !== 'connected', HEARTBEAT_TIMEOUT_MS + 10_000);
     const droppedAt = Date.now();
-    gate.set({ kind: 'drop' });
+    await gate.set({ kind: 'drop' });
     await left;
     const took = Date.now() - droppedAt;
     // Not before a heartbeat could be missed (the relay beats every second here), and within the bound.
@@ -48,7 +48,7 @@ describe('a relay connection that drops silently', () => {
     expect((await core.invoke('app:status', {})).relayState).not.toBe('connected');
 
     const back = waitForEvent(core, 'relay:state', (p) => p.state === 'connected');
-    gate.set({ kind: 'pass' });
+    await gate.set({ kind: 'pass' });
     await back;
   }, 40_000);
 });
