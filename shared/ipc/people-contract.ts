@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS, type AuditAction } from '../audit-actions.js';
 import { STAFF_ROLES } from './roles.js';
 import { isoDate, ok } from './wire-schemas.js';
 import { paymentViewSchema } from './payment-contract.js';
-import { takingsTotalsSchema } from './takings-contract.js';
+import { NO_UNSENT, takingsTotalsSchema, unsentTotalsSchema } from './takings-contract.js';
 import { printResultSchema } from './receipt-contract.js';
 
 /** The core checks a new PIN's digits itself (too short, all one digit, taken) and says which. */
@@ -38,7 +38,10 @@ const auditQuerySchema = z
   })
   .strict();
 
-/** A shift's figures: this till's payments started in it, by network; those still awaiting a result apart. */
+/**
+ * A shift's figures: this till's payments started in it, by network; those still awaiting a result apart, and
+ * those that ended without the service's answer (not sent, may have reached it) counted apart from every total.
+ */
 export const shiftReportSchema = z.object({
   id: z.string(),
   staffId: z.string(),
@@ -53,6 +56,8 @@ export const shiftReportSchema = z.object({
   totals: takingsTotalsSchema,
   byNetwork: z.array(takingsTotalsSchema.extend({ network: z.string() })),
   pending: z.array(paymentViewSchema),
+  /** Absent in the reports of shifts closed before they were counted: none then. */
+  unsent: unsentTotalsSchema.default(NO_UNSENT),
 });
 export type ShiftReport = z.infer<typeof shiftReportSchema>;
 export const shiftSummarySchema = z.object({

@@ -4,10 +4,10 @@
  * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter.
  * Pure: the core prints exactly what the screen shows.
  */
-import { closeWarningsOf, failuresCountOf, reportScopeOf, UNSENT_NAMES, type DayReport, type TakingsTotals } from '../ipc/contract.js';
+import { closeWarningsOf, failuresCountOf, reportScopeOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
 import { maskMsisdn, row, shopHeader } from './build-receipt.js';
-import { figureRows, leftText as text, signedMoney as money } from './figure-rows.js';
+import { figureRows, leftText as text, signedMoney as money, unsentRows } from './figure-rows.js';
 import type { PrintBlock, PrintDocument } from './print-document.js';
 import type { ReceiptSettings } from './receipt-settings.js';
 
@@ -61,9 +61,7 @@ function lists(report: DayReport): PrintBlock[] {
   }
   const { notSent, unconfirmed } = report.unsent;
   if (notSent.count + unconfirmed.count) {
-    blocks.push(...section('No answer from the service (not counted)'));
-    blocks.push(row(`Not sent: ${notSent.count}`, money(notSent.amount)), text(UNSENT_NAMES.not_sent));
-    blocks.push(row(`May have reached: ${unconfirmed.count}`, money(unconfirmed.amount)), text(UNSENT_NAMES.unconfirmed));
+    blocks.push(...section('No answer from the service (not counted)'), ...unsentRows(report.unsent));
   }
   for (const u of report.unsentLines) {
     blocks.push(row(`${u.state === 'not_sent' ? 'NOT SENT' : 'MAY HAVE REACHED'} ${maskMsisdn(u.msisdn)}`, money(u.amount), true));

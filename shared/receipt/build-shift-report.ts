@@ -1,13 +1,13 @@
 /**
  * A shift's report as a print document (80 or 58 mm: label-and-value rows, which the printer and the
  * screen's print view lay out to the paper's width, as receipts are): who, when, the figures for all
- * networks and then each network, the payments still awaiting a result apart (overdue ones said so),
- * and a line to sign. Pure: the core prints exactly what the screen shows.
+ * networks and then each network, the payments still awaiting a result apart (overdue ones said so), those
+ * that ended without the service's answer counted apart, and a line to sign. Pure: the core prints exactly what the screen shows.
  */
 import type { PaymentView, ShiftReport, TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
 import { centred, maskMsisdn, money, row, SANDBOX_BANNER, shopHeader } from './build-receipt.js';
-import { figureRows as reportFigureRows, leftText as text } from './figure-rows.js';
+import { figureRows as reportFigureRows, leftText as text, unsentRows } from './figure-rows.js';
 import type { PrintBlock, PrintDocument } from './print-document.js';
 import type { ReceiptSettings } from './receipt-settings.js';
 
@@ -31,6 +31,13 @@ function awaiting(pending: PaymentView[], timeZone: string): PrintBlock[] {
     blocks.push(text(`  ${dateTime(p.createdAt, timeZone)}${p.overdue ? ' OVERDUE: check the dashboard' : ''}`));
   }
   return blocks;
+}
+
+/** Those that ended without the service's answer, apart from every figure (nothing when there are none). */
+function unsent(report: ShiftReport): PrintBlock[] {
+  const { notSent, unconfirmed } = report.unsent;
+  if (notSent.count + unconfirmed.count === 0) return [];
+  return [{ kind: 'rule' }, text('No answer from the service (not counted)', true), ...unsentRows(report.unsent)];
 }
 
 /** The shift's payments in the other environment (the till was switched during it), in none of the figures. */
@@ -70,6 +77,7 @@ export function buildShiftReport(report: ShiftReport, ctx: ShiftReportContext): 
       ...byNetwork,
       { kind: 'rule' },
       ...awaiting(report.pending, timeZone),
+      ...unsent(report),
       ...otherEnvironment(report),
       { kind: 'rule' },
       row('Printed', dateTime(ctx.printedAt, timeZone)),

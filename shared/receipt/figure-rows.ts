@@ -1,5 +1,5 @@
 /** The blocks a day's or a shift's report is made of: left-aligned text and the rows of one group's figures. */
-import type { TakingsTotals } from '../ipc/contract.js';
+import { UNSENT_NAMES, type TakingsTotals, type UnsentTotals } from '../ipc/contract.js';
 import { formatGhs, parseSignedAmount } from '../money.js';
 import { row } from './build-receipt.js';
 import type { PrintBlock } from './print-document.js';
@@ -21,5 +21,15 @@ export function figureRows(t: TakingsTotals, labels: FigureLabels): PrintBlock[]
     row('Gross', signedMoney(t.gross)),
     row('Fees', signedMoney(t.fees)),
     row('Net', signedMoney(t.net), true),
+  ];
+}
+
+/** The payments that ended without the service's answer: each kind's count and amount, and what it means. */
+export function unsentRows({ notSent, unconfirmed }: UnsentTotals): PrintBlock[] {
+  return [
+    row(`Not sent: ${notSent.count}`, signedMoney(notSent.amount)),
+    leftText(UNSENT_NAMES.not_sent),
+    row(`May have reached: ${unconfirmed.count}`, signedMoney(unconfirmed.amount)),
+    leftText(UNSENT_NAMES.unconfirmed),
   ];
 }

@@ -36,6 +36,8 @@ export type ShiftPayment = {
   state?: NewPaymentRow['state'];
   /** Default: TEST. */
   environment?: NewPaymentRow['environment'];
+  /** Pesewas; default 100. */
+  amount?: number;
 };
 
 /** Payments started in given shifts, written as the engine writes them, through another connection to the core's till.db. */
@@ -43,10 +45,10 @@ export function writeShiftPayments(dir: string, rows: ShiftPayment[]): void {
   const db = openDatabase(join(dir, 'till.db'));
   try {
     const repo = new PaymentsRepo(db);
-    rows.forEach(({ id, shiftId, staffId, name, state = 'created', environment = 'test' }, i) => {
+    rows.forEach(({ id, shiftId, staffId, name, state = 'created', environment = 'test', amount = 100 }, i) => {
       const at = 1000 + i;
       const who = { shift_id: shiftId, staff_id: staffId, staff_name: name };
-      repo.insert(paymentRow(id, { ...who, state, environment, created_at: at, updated_at: at }));
+      repo.insert(paymentRow(id, { ...who, state, environment, amount, created_at: at, updated_at: at }));
       if (state === 'success') repo.update(id, { fee: 1, net: 99, reference: `REF-${id}`, completed_at: at }, at);
       else if (state === 'failed') repo.update(id, { reference: `REF-${id}`, completed_at: at }, at);
     });

@@ -7,7 +7,7 @@
  */
 import { ulid } from 'ulid';
 import { formatAmount } from '../../../shared/money.js';
-import type { ShiftReport, ShiftSummary } from '../../../shared/ipc/contract.js';
+import { NO_UNSENT, type ShiftReport, type ShiftSummary } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import { CoreError } from '../errors.js';
 import { isOpen, type Environment } from '../../../shared/domain.js';
@@ -91,16 +91,23 @@ export class Shifts {
 
   /** A closed shift's stored report, or an open shift's report as of now. */
   report(row: ShiftRow): ShiftReport {
-    if (row.report) return JSON.parse(row.report) as ShiftReport;
+    if (row.report) return { unsent: NO_UNSENT, ...(JSON.parse(row.report) as Partial<ShiftReport>) } as ShiftReport;
     const started = this.stmts.payments.all(row.id) as PaymentRow[];
     const environment: Environment = started.some((p) => p.environment === 'live') ? 'live' : (started[0]?.environment ?? this.active());
     const payments = started.filter((p) => p.environment === environment);
     const all = zero();
     const byNetwork = new Map<string, Sums>();
     const pending: PaymentRow[] = [];
+    // Neither paid nor failed: counted apart, in pesewas until the wire's amounts.
+    const unsent = { not_sent: { count: 0, amount: 0 }, unconfirmed: { count: 0, amount: 0 } };
     for (const p of payments) {
       if (isOpen(p.state)) {
         pending.push(p);
+        continue;
+      }
+      if (p.state === 'not_sent' || p.state === 'unconfirmed') {
+        unsent[p.state].count += 1;
+        unsent[p.state].amount += p.amount;
         continue;
       }
       if (p.state !== 'success' && p.state !== 'failed') continue; // refused before anything was created
@@ -129,6 +136,10 @@ export class Shifts {
       byNetwork: [...byNetwork].sort(([a], [b]) => a.localeCompare(b)).map(([network, s]) => ({ network, ...view(s) })),
       // Overdue as of now, or as of the close for a report being stored.
       pending: pending.map((p) => toPaymentViewAt(p, row.closed_at ?? this.now())),
+      unsent: {
+        notSent: { count: unsent.not_sent.count, amount: formatAmount(unsent.not_sent.amount) },
+        unconfirmed: { count: unsent.unconfirmed.count, amount: formatAmount(unsent.unconfirmed.amount) },
+      },
     };
   }
 }

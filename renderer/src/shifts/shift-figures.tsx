@@ -1,5 +1,8 @@
-/** A shift's report on screen: who and when, the figures by network with their total, and the payments still awaiting a result apart. */
-import type { ShiftReport } from '../../../shared/ipc/contract';
+/**
+ * A shift's report on screen: who and when, the figures by network with their total, the payments still
+ * awaiting a result apart, and those that ended without the service's answer counted apart.
+ */
+import { UNSENT_NAMES, type ShiftReport } from '../../../shared/ipc/contract';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { FigureCells } from '../components/figure-cells';
 import { TableHead } from '../components/table-head';
@@ -26,6 +29,22 @@ function Awaiting({ report, timeZone }: { report: ShiftReport; timeZone: string 
           replay it; a replayed result lands here by itself.
         </p>
       ) : null}
+    </section>
+  );
+}
+
+function Unsent({ report }: { report: ShiftReport }) {
+  const { notSent, unconfirmed } = report.unsent;
+  if (notSent.count + unconfirmed.count === 0) return null;
+  return (
+    <section className="awaiting" aria-labelledby="shift-unsent-title" data-testid="shift-unsent">
+      <h2 id="shift-unsent-title">Ended without the service’s answer: not in the figures</h2>
+      <p data-testid="shift-unsent-not-sent">
+        {UNSENT_NAMES.not_sent}: {notSent.count}, {ghs(notSent.amount)}
+      </p>
+      <p data-testid="shift-unsent-unconfirmed">
+        {UNSENT_NAMES.unconfirmed}: {unconfirmed.count}, {ghs(unconfirmed.amount)}
+      </p>
     </section>
   );
 }
@@ -77,6 +96,7 @@ export function ShiftFigures({ report, timeZone }: { report: ShiftReport; timeZo
         </tfoot>
       </table>
       <Awaiting report={report} timeZone={timeZone} />
+      <Unsent report={report} />
     </div>
   );
 }

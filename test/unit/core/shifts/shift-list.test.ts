@@ -70,3 +70,42 @@ it(
     expect(texts.join('\n')).not.toMatch(/SANDBOX/);
   },
 );
+
+it(
+  "a shift's payments that ended without the service's answer are counted apart (count and pesewas), in no total, on screen and paper",
+  { timeout: 30_000 },
+  async () => {
+    const kofi = await ownerAndKofi();
+    const shift = await signInShift(unit.core, '1357');
+    const k = { shiftId: shift, staffId: kofi.id, name: 'Kofi' };
+    writeShiftPayments(unit.dir, [
+      { id: 'S1', ...k, state: 'success' },
+      { id: 'N1', ...k, state: 'not_sent', amount: 1_250 },
+      { id: 'N2', ...k, state: 'not_sent', amount: 7 },
+      { id: 'U1', ...k, state: 'unconfirmed', amount: 305 },
+      { id: 'L1', ...k, state: 'unconfirmed', amount: 999 }, // TEST: counted apart below, not LIVE's
+      { id: 'L2', ...k, state: 'success', environment: 'live' },
+      { id: 'L3', ...k, state: 'not_sent', environment: 'live', amount: 1_250 },
+      { id: 'L4', ...k, state: 'not_sent', environment: 'live', amount: 1_251 },
+      { id: 'L5', ...k, state: 'unconfirmed', environment: 'live', amount: 19 },
+    ]);
+    const report = await unit.core.invoke('shifts:current', {});
+    expect(report).toMatchObject({
+      environment: 'live',
+      totals: { count: 1, succeeded: 1, failed: 0, gross: '1.00' },
+      unsent: { notSent: { count: 2, amount: '25.01' }, unconfirmed: { count: 1, amount: '0.19' } },
+      pending: [],
+    });
+    expect(report?.byNetwork.map((n) => n.count)).toEqual([1]);
+    const [summary] = (await unit.core.invoke('shifts:list', {})).shifts;
+    expect(summary).toMatchObject({ count: 1, net: '0.99', pending: 0 });
+
+    const [document] = (await unit.core.invoke('shifts:print', { id: shift })).documents;
+    const joined = document!.blocks.map((b) => ('text' in b ? b.text : 'label' in b ? `${b.label} ${b.value}` : '')).join('\n');
+    expect(joined).toMatch(/Not sent: 2 GH₵25\.01\nNot sent: no prompt went out/);
+    expect(joined).toMatch(/May have reached: 1 GH₵0\.19\nMay have reached the service: counted when its result comes/);
+
+    // Closing stores them with the report, which is read back from what was stored.
+    expect((await unit.core.invoke('shifts:close', { id: shift })).unsent).toEqual(report?.unsent);
+  },
+);
