@@ -120,8 +120,18 @@ type TlsFiles = { cert: string; key: string };
 /** Where a proxy is to listen: as asked, or on a free loopback port. */
 const listenOn = async (at?: Listen): Promise<Listen> => at ?? { host: '127.0.0.1', port: await freePort() };
 
-/** Runs one nginx block of the document (a server, with its upstream) in the foreground, on a free loopback port. */
-export async function startNginx(block: string, dir: string, instances: string[], tls: TlsFiles, at?: Listen): Promise<Proxy> {
+/**
+ * Runs one nginx block of the document (a server, with its upstream) in the foreground, on a free loopback port.
+ * `workerConnections`: room for more than the tests' few connections (a benchmark holding hundreds of streams).
+ */
+export async function startNginx(
+  block: string,
+  dir: string,
+  instances: string[],
+  tls: TlsFiles,
+  at?: Listen,
+  { workerConnections = 256 } = {},
+): Promise<Proxy> {
   const listen = await listenOn(at);
   const port = listen.port;
   const server = upstreams(block, instances)
@@ -134,7 +144,8 @@ export async function startNginx(block: string, dir: string, instances: string[]
     'worker_processes 1;',
     `pid ${join(dir, 'nginx.pid')};`,
     `error_log ${join(dir, 'error.log')} warn;`,
-    'events { worker_connections 256; }',
+    workerConnections > 256 ? `worker_rlimit_nofile ${workerConnections * 2};` : '',
+    `events { worker_connections ${workerConnections}; }`,
     'http {',
     '  access_log off;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, `${t}_temp`)};`),

@@ -1,0 +1,196 @@
+/**
+ * npm run bench:neighbours [-- --relay tsx|relay/dist/cli.js]
+ *
+ * A hosted relay (PostgreSQL 15, two instances, relay/docs/proxies.md's nginx config with TLS on loopback:
+ * neighbours-relay.ts) shared by several calm merchants and one noisy one. In every phase each calm
+ * merchant gets NEIGHBOURS_RATE signed deliveries a second (through the proxy) while its till holds its
+ * event stream (through the proxy); measured for the calm merchants: webhook-to-SSE (from starting the
+ * POST to the event on the till's stream) and failed deliveries (not answered 200, or answered but never
+ * on the till's stream). Phases, each NEIGHBOURS_SECONDS long:
+ * - quiet: no noisy merchant; each delivery through the proxy to instance A, the till's stream through
+ *   the proxy from instance B (the hosted path's own figure: the way between instances included);
+ * - deliveries: the noisy merchant floods deliveries of its own (neighbours-noise.ts bounds each load);
+ * - reads: its tills ask for the largest pages of its log, many at once;
+ * - streams: its tills open event streams to their limit and stop reading them;
+ * - pages: it holds owner pages open (phone links made as it goes); one calm merchant then opens its own.
+ * In the noisy phases everything goes through the two-instance config. The relay's memory: the peak RSS
+ * of each instance during each phase, sampled every 100 ms.
+ *
+ * One stdout line per phase, {"phase":…,"p50Ms":…,"p99Ms":…,"ackP99Ms":…,"failed":…,"peakRssMb":[…],…} (ackP99Ms:
+ * webhook-to-200, the commit alone, to tell a slow commit from a slow way to the till), then the
+ * summary {"phase":"all","worstP99Ms":…,"failed":…,"peakRssMb":…,"peakRssSumMb":…,"seconds":…}.
+ * Options (env): NEIGHBOURS_CALM (4 calm merchants), NEIGHBOURS_RATE (25 a second each),
+ * NEIGHBOURS_SECONDS (8), and the noisy merchant's bounds in neighbours-noise.ts.
+ */
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { request, type Agent } from 'undici';
+import { calmPhase, percentile, type CalmResult } from './neighbours-calm.js';
+import {
+  floodDeliveries,
+  floodReads,
+  heldPage,
+  heldPages,
+  phoneCookie,
+  stalledStreams,
+  type Noise,
+  type NoiseSummary,
+} from './neighbours-noise.js';
+import { rssSampler, startHostedRelay, type HostedRelay } from './neighbours-relay.js';
+import { tlsAgent } from './neighbours-tls.js';
+import { signedDelivery } from './relay-bench-load.js';
+
+const CALM = Number(process.env.NEIGHBOURS_CALM ?? 4);
+const RATE = Number(process.env.NEIGHBOURS_RATE ?? 25);
+const SECONDS = Number(process.env.NEIGHBOURS_SECONDS ?? 8);
+/** Events in the noisy merchant's log before the phases, so that its pages and streams are full ones. */
+const NOISY_LOG = 1_000;
+
+const { values } = parseArgs({ options: { relay: { type: 'string', default: 'tsx' } } });
+const entry = values.relay === 'tsx' ? ['--import', 'tsx', 'relay/cli.ts'] : [values.relay];
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Posts `count` of the merchant's deliveries straight to an instance, a few at a time. */
+async function seed(url: string, merchant: HostedRelay['merchants']['noisy'], count: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next++ < count) {
+        const d = signedDelivery(`seed_${merchant.id}`, merchant.key);
+        const res = await request(`${url}/v1/webhooks`, { method: 'POST', headers: d.headers, body: d.body });
+        await res.body.dump();
+        if (res.statusCode !== 200) throw new Error(`seeding the noisy merchant's log: ${res.statusCode}`);
+      }
+    }),
+  );
+}
+
+type Phase = {
+  name: string;
+  /** Where the calm deliveries go and where their tills listen. */
+  post: 'shared' | 'toA';
+  stream: 'shared' | 'toB';
+  /** Starts the noisy merchant's behaviour (and returns once it holds what it opens). */
+  noise?: () => Promise<Noise>;
+  /** While the noise runs, after the calm merchants' phase: anything else to check (a calm owner page). */
+  during?: () => Promise<NoiseSummary>;
+};
+
+type Line = { failed: number; p99Ms: number; peakRssMb: number[] };
+
+/** The phases in order, on a running relay; `agents`: the calm merchants' connections and the noisy one's. */
+function phases(relay: HostedRelay, calmAgent: Agent, noisyAgent: Agent): Phase[] {
+  const { calm, noisy } = relay.merchants;
+  const shared = relay.shared.url;
+  return [
+    { name: 'quiet', post: 'toA', stream: 'toB' },
+    { name: 'deliveries', post: 'shared', stream: 'shared', noise: async () => floodDeliveries(shared, noisyAgent, noisy) },
+    { name: 'reads', post: 'shared', stream: 'shared', noise: async () => floodReads(shared, noisyAgent, noisy) },
+    { name: 'streams', post: 'shared', stream: 'shared', noise: () => stalledStreams(relay.shared, relay.ca, noisy) },
+    {
+      name: 'pages',
+      post: 'shared',
+      stream: 'shared',
+      noise: () => heldPages(shared, noisyAgent, relay.shared, relay.ca, noisy),
+      during: async () => {
+        const cookie = await phoneCookie(shared, calmAgent, calm[0]!.tokens[0]!, 'Calm phone');
+        if (typeof cookie === 'number') return { otherPage: cookie };
+        const page = await heldPage(relay.shared, relay.ca, cookie);
+        page.socket.destroy();
+        return { otherPage: page.status };
+      },
+    },
+  ];
+}
+
+/** One phase: the noise started, the calm merchants measured, the noise stopped; its line printed. */
+async function runPhase(
+  phase: Phase,
+  calmOnce: (post: string, stream: string) => Promise<CalmResult>,
+  relay: HostedRelay,
+  memory: ReturnType<typeof rssSampler>,
+): Promise<Line> {
+  const t0 = performance.now();
+  const base = { shared: relay.shared.url, toA: relay.toA.url, toB: relay.toB.url };
+  const noise = await phase.noise?.();
+  const result = await calmOnce(base[phase.post], base[phase.stream]);
+  const during = (await phase.during?.()) ?? {};
+  const noisySummary = (await noise?.stop()) ?? {};
+  const line = {
+    phase: phase.name,
+    sent: result.sent,
+    failed: result.refused + result.lost,
+    refused: result.refused,
+    lost: result.lost,
+    p50Ms: round2(percentile(result.latencies, 50)),
+    p99Ms: round2(percentile(result.latencies, 99)),
+    maxMs: round2(percentile(result.latencies, 100)),
+    ackP99Ms: round2(percentile(result.acks, 99)),
+    reconnects: result.reconnects,
+    streamsRefused: result.streamsRefused,
+    peakRssMb: memory.peaks(),
+    ...Object.fromEntries(Object.entries(noisySummary).map(([k, v]) => [`noisy_${k}`, v])),
+    ...during,
+    seconds: round2((performance.now() - t0) / 1000),
+  };
+  console.error(`${phase.name} (load average ${loadavg()[0]!.toFixed(1)}): ${JSON.stringify(line)}`);
+  console.log(JSON.stringify(line));
+  return line;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const relay = await startHostedRelay(CALM, entry);
+  const memory = rssSampler(relay.pids);
+  const calmAgent = tlsAgent(relay.ca, 64);
+  const noisyAgent = tlsAgent(relay.ca, 32);
+  const cursors = new Map<string, number>();
+  try {
+    await seed(relay.direct[0]!, relay.merchants.noisy, NOISY_LOG);
+    const idleMb = memory.now().map(Math.round);
+    console.error(
+      `relay up (${CALM} calm merchants at ${RATE}/s each, phases of ${SECONDS}s); idle RSS ${idleMb.join(' + ')} MB; ` +
+        `load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    const calmOnce = (post: string, stream: string, seconds = SECONDS) =>
+      calmPhase({
+        merchants: relay.merchants.calm,
+        postBase: post,
+        streamBase: stream,
+        agent: calmAgent,
+        seconds,
+        ratePerMerchant: RATE,
+        cursors,
+      });
+    // Warm-up, not measured: connections, TLS sessions and the relays' first requests on each path.
+    await calmOnce(relay.toA.url, relay.toB.url, 1);
+    await calmOnce(relay.shared.url, relay.shared.url, 1);
+    memory.peaks();
+    const lines: Line[] = [];
+    for (const phase of phases(relay, calmAgent, noisyAgent)) lines.push(await runPhase(phase, calmOnce, relay, memory));
+    const peaks = relay.pids.map((_, i) => Math.max(...lines.map((l) => l.peakRssMb[i]!)));
+    console.log(
+      JSON.stringify({
+        phase: 'all',
+        worstP99Ms: Math.max(...lines.map((l) => l.p99Ms)),
+        failed: lines.reduce((sum, l) => sum + l.failed, 0),
+        idleRssMb: idleMb,
+        peakRssMb: Math.max(...peaks),
+        peakRssSumMb: Math.max(...lines.map((l) => l.peakRssMb.reduce((a, b) => a + b, 0))),
+        seconds: round2((performance.now() - started) / 1000),
+        loadAverage: round2(loadavg()[0]!),
+      }),
+    );
+  } finally {
+    memory.stop();
+    await Promise.all([calmAgent.close(), noisyAgent.close()]).catch(() => undefined);
+    await relay.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
