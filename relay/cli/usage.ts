@@ -53,6 +53,7 @@ Environment: RELAY_PORT, RELAY_HOST, RELAY_DATA_DIR, RELAY_CONFIG, RELAY_KEYS, R
   RELAY_RETENTION_DAYS (0 keeps every event),
   RELAY_MAX_CONNECTIONS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS, RELAY_KEEP_ALIVE_TIMEOUT_MS,
   RELAY_MAX_REQUESTS_PER_SOCKET, RELAY_MAX_PENDING_BODY_BYTES, RELAY_WARNING_SUMMARY_SECONDS,
+  the shares per merchant and per token (RELAY_MAX_READS_IN_FLIGHT_PER_TOKEN, … : relay/docs/limits.md),
   RELAY_LOG_LEVEL=debug, RELAY_PG_POOL_SIZE, RELAY_INSTANCES (see relay/docs/operator-guide.md).`.replace(/^ {2}relay /gm, `  ${PROG} `);
 
 /** A usage error: said on stderr, exit status 2. */

@@ -14,6 +14,7 @@ import {
   parseRelayConfig,
   defaultLog,
   RelayMetrics,
+  showLimits,
   WarningSummary,
   type RelayConfig,
   type RelayConfigInput,
@@ -24,7 +25,7 @@ import { SqliteStore } from '../store/sqlite/index.js';
 import { DEFAULT_RETENTION_DAYS, Retention, type RelayStore, type StoreKind } from '../store/index.js';
 import { startAdminListener, type AdminListener } from './admin/index.js';
 import { createOwnerView, type OwnerView } from './owner/index.js';
-import { createTillApi, EventStreams, publishCommits } from './tills/index.js';
+import { createTillApi, EventStreams, publishCommits, ReadShares } from './tills/index.js';
 import { createWebhookReceiver } from './webhooks/index.js';
 import { guardConnections } from './connection-guard.js';
 import type { RelayOptions, RunningRelay } from './relay-types.js';
@@ -156,6 +157,24 @@ function setStartGauges(metrics: RelayMetrics, tenancy: RelayStore['tenancy']): 
   else metrics.masterKeyPrevious.set(tenancy.masterKeyInUse() === 'previous' ? 1 : 0);
 }
 
+/** The service's and the tills' routes, each merchant's and token's shares counted on this instance. */
+function createCallers(deps: {
+  store: RelayStore;
+  streams: EventStreams;
+  getConfig: () => RelayConfig;
+  metrics: RelayMetrics;
+  now: () => number;
+  log: LogFn;
+  warnings: WarningSummary;
+}) {
+  const { store, getConfig, metrics, now } = deps;
+  const perMerchantMetrics = store.tenancy.merchants === 'many';
+  const findKey = (id: string) => store.findKey(id);
+  const receiver = createWebhookReceiver({ ...deps, findKey, perMerchantMetrics });
+  const reads = new ReadShares(getConfig, metrics, now, perMerchantMetrics);
+  return { receiver, handleTill: createTillApi({ ...deps, reads, perMerchantMetrics }) };
+}
+
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
@@ -166,13 +185,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const metrics = new RelayMetrics();
   const { tenancy } = store;
   setStartGauges(metrics, tenancy);
+  showLimits(metrics, config);
   const owner = createOwnerView({ store, log, now, trustedProxies: () => config.trustedProxies });
   const streams = connectStreams(store, config, metrics, log, owner);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
-  const perMerchantMetrics = tenancy.merchants === 'many';
-  const findKey = (id: string) => store.findKey(id);
-  const receiver = createWebhookReceiver({ getConfig, findKey, store, metrics, now, log, warnings, perMerchantMetrics });
-  const handleTill = createTillApi({ getConfig, store, streams, metrics, log, warnings, perMerchantMetrics });
+  const { receiver, handleTill } = createCallers({ store, streams, getConfig, metrics, now, log, warnings });
   const databaseCheck = watchDatabase(store, metrics, () => closing);
   let closing = false;
   const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
@@ -229,6 +246,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
 
   function setConfig(input: RelayConfig | RelayConfigInput): void {
     config = parseRelayConfig(input, 'setConfig', {}, kind);
+    showLimits(metrics, config);
     if (tenancy.merchants === 'one') tenancy.setConfig(config);
     const detail = tenancy.merchants === 'one' ? { keys: config.keys.map((k) => k.publicId), tills: config.tills.length } : {};
     log({ level: 'info', msg: 'config_reloaded', ...detail });

@@ -26,4 +26,5 @@ export {
 export { RelayConfigError } from './config-error.js';
 export { defaultLog, type LogFn } from './logger.js';
 export { RelayMetrics } from './metrics.js';
+export { showLimits } from './shares.js';
 export { WarningSummary } from './warning-summary.js';

@@ -3,6 +3,7 @@
  * merges them in). docs/security.md says what each one protects against.
  */
 import { z } from 'zod';
+import { SHARE_ENV_VARS, shareFields } from './shares.js';
 
 export const limitFields = {
   /** Most simultaneous connections; beyond it the oldest idle or unfinished one is dropped. */
@@ -33,6 +34,7 @@ export const limitFields = {
     .default(1024 * 1024),
   /** Repeated warnings (refused deliveries, bad till tokens) are logged once per reason per this interval, with a count. */
   warningSummarySeconds: z.number().min(0.05).max(3_600).default(60),
+  ...shareFields,
   /** The operator's proxies (as the relay sees their connections): only their X-Forwarded-For names a client for per-client limits. */
   trustedProxies: z
     .array(z.union([z.ipv4(), z.ipv6()]))
@@ -50,12 +52,16 @@ export const LIMIT_ENV_VARS = {
   RELAY_WARNING_SUMMARY_SECONDS: 'warningSummarySeconds',
   RELAY_STREAM_STALL_SECONDS: 'streamStallSeconds',
   RELAY_MAX_PAGE_BYTES: 'maxPageBytes',
+  ...SHARE_ENV_VARS,
 } as const;
 
 type Limits = { [K in keyof typeof limitFields]: z.infer<(typeof limitFields)[K]> };
 
 /** Cross-field rules: what Node requires of its timeouts, and room for at least one whole body. */
 export function checkLimits(config: Limits & { maxBodyBytes: number }, ctx: z.RefinementCtx): void {
+  if (config.maxPendingBodyBytesPerMerchant < config.maxBodyBytes) {
+    ctx.addIssue({ code: 'custom', path: ['maxPendingBodyBytesPerMerchant'], message: 'must be at least maxBodyBytes' });
+  }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     ctx.addIssue({ code: 'custom', path: ['headersTimeoutMs'], message: 'must not exceed requestTimeoutMs' });
   }

@@ -173,6 +173,34 @@ export class RelayMetrics {
     'merchant',
   ]);
   readonly merchantStreams = this.gauge('relay_merchant_sse_clients', 'Open event streams on this instance, per merchant.', ['merchant']);
+  readonly merchantReadsInFlight = this.gauge(
+    'relay_merchant_till_reads_in_flight',
+    'Reads of the log (GET /v1/transactions…) in progress on this instance, per merchant (multi-merchant relay).',
+    ['merchant'],
+  );
+  readonly merchantOwnerStreams = this.gauge('relay_merchant_owner_streams', "Owner's page streams open on this instance, per merchant.", [
+    'merchant',
+  ]);
+  readonly merchantPendingBodyBytes = this.gauge(
+    'relay_merchant_pending_body_bytes',
+    'Bytes of webhook bodies still arriving on this instance, per merchant (multi-merchant relay).',
+    ['merchant'],
+  );
+  readonly merchantOwnerRefusals = this.counter(
+    'relay_merchant_owner_refusals_total',
+    "Owner's page streams and owner links refused at a share, per merchant and reason (multi-merchant relay).",
+    ['merchant', 'reason'],
+  );
+  readonly shareRefusals = this.counter(
+    'relay_share_refusals_total',
+    "Requests refused at a merchant's or a token's share (429, or 409 for the count of owner links), by the limit named in the answer.",
+    ['limit'],
+  );
+  readonly limits = this.gauge(
+    'relay_limit',
+    "This instance's configured limits (relay/docs/limits.md), by config field: what each share and pool allows.",
+    ['limit'],
+  );
   readonly pushLatency = new HistogramMetric(this.registry, {
     name: 'relay_push_latency_seconds',
     help: 'Time from a webhook request arriving to its event being written to a connected SSE client, for events this instance committed.',

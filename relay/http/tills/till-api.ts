@@ -11,6 +11,7 @@ import { sendError, sendJson } from '../../../shared/http-util.js';
 import type { EventStreams, StreamRefusal } from './event-streams.js';
 import { requestIdOf } from '../request-id.js';
 import { cursorStanding } from './cursor-check.js';
+import type { ReadShares } from './read-shares.js';
 import { sendInstanceUnavailable, sendRateLimited, sendSuspended } from '../refusals.js';
 import { type RelayStore, type TillIdentity } from '../../store/index.js';
 import { readPage, sendPage } from './pages.js';
@@ -61,6 +62,8 @@ export type TillApiDeps = {
   warnings: WarningSummary;
   store: RelayStore;
   streams: EventStreams;
+  /** Each token's and merchant's share of the log's reads. */
+  reads: ReadShares;
   metrics: RelayMetrics;
   log: LogFn;
   /** A multi-merchant relay: counts refusals per merchant too. */
@@ -173,6 +176,20 @@ async function oneTransaction(deps: TillApiDeps, res: ServerResponse, reference:
   sendJson(res, 200, event);
 }
 
+/** A read past its token's or merchant's share: 429 naming the limit, before the store is touched. */
+function refuseRead(
+  deps: TillApiDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  till: TillIdentity,
+  refusal: Extract<ReturnType<ReadShares['admit']>, { ok: false }>,
+): void {
+  deps.metrics.shareRefusals.inc({ limit: refusal.limit });
+  if (deps.perMerchantMetrics) deps.metrics.merchantTillRefusals.inc({ merchant: till.merchantId, reason: refusal.reason });
+  deps.warnings.warn('till_read_refused', refusal.reason, { merchantId: till.merchantId, till: till.label, requestId: requestIdOf(req) });
+  sendRateLimited(res, refusal.message, refusal.retryAfterSeconds);
+}
+
 export function createTillApi(deps: TillApiDeps) {
   function refuse(req: IncomingMessage, res: ServerResponse, path: string): void {
     deps.metrics.tillAuthFailures.inc();
@@ -219,8 +236,17 @@ export function createTillApi(deps: TillApiDeps) {
       return true;
     }
     res.setHeader(RELAY_LOG_ID_HEADER, deps.store.logId(till.merchantId));
-    if (isEvents) events(deps, req, res, url, till);
-    else if (isList) transactions(deps, res, url, till.merchantId).catch((err: unknown) => readFailed(req, res, till, err));
+    if (isEvents) {
+      events(deps, req, res, url, till);
+      return true;
+    }
+    const admitted = deps.reads.admit(till);
+    if (!admitted.ok) {
+      refuseRead(deps, req, res, till, admitted);
+      return true;
+    }
+    res.once('close', admitted.done);
+    if (isList) transactions(deps, res, url, till.merchantId).catch((err: unknown) => readFailed(req, res, till, err));
     else {
       let reference: string;
       try {

@@ -33,7 +33,7 @@ export function webhookBody(data: Record<string, unknown>): string {
   return JSON.stringify({ createdAt: '2026-11-21T10:00:01.000Z', data });
 }
 
-export type PostResult = { status: number; body: string; json: unknown };
+export type PostResult = { status: number; body: string; json: unknown; headers?: IncomingMessage['headers'] };
 
 /** Reads a whole response: its status, text and JSON (null when the body is not JSON). */
 function readResult(res: IncomingMessage, resolve: (result: PostResult) => void): void {
@@ -47,7 +47,7 @@ function readResult(res: IncomingMessage, resolve: (result: PostResult) => void)
     } catch {
       /* not JSON */
     }
-    resolve({ status: res.statusCode ?? 0, body: text, json });
+    resolve({ status: res.statusCode ?? 0, body: text, json, headers: res.headers });
   });
 }
 

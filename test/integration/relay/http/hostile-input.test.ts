@@ -215,6 +215,21 @@ describe('relay against hostile input', () => {
     expect(another.status).toBe(200);
   });
 
+  it("holds a till token's reads to its burst and rate (429 with Retry-After, naming the limit); its merchant's other till and deliveries go on", async () => {
+    const { relay, token, config } = await relayWith({ readBurstPerToken: 5, readsPerSecondPerToken: 0.01 });
+    const other = makeConfig();
+    relay.setConfig({ ...config, tills: [...config.tills, { ...other.config.tills[0]!, label: 'back-office' }] });
+    const pages = await Promise.all(Array.from({ length: 12 }, () => get(`${relay.url}/v1/transactions?after=0&limit=500`, token)));
+    expect(pages.map((p) => p.status).sort()).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
+    const refused = pages.find((p) => p.status === 429)!;
+    expect(refused.json).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    expect(refused.body).toMatch(/readsPerSecondPerToken 0\.01 after readBurstPerToken 5/);
+    expect(Number(refused.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await deliver(relay.url, transaction('live'), LIVE_KEY)).status).toBe(200);
+    expect((await get(`${relay.url}/v1/transactions?after=0`, other.token)).status).toBe(200);
+    expect(relay.metrics.shareRefusals.get({ limit: 'readsPerSecondPerToken' })).toBe(7);
+  });
+
   it('aggregates repeated warnings into one line per reason per interval; the metrics stay exact (11.4)', async () => {
     const { relay, lines } = await relayWith({ warningSummarySeconds: 0.3 });
     const body = webhookBody(transaction('live'));

@@ -2,7 +2,8 @@
  * Several relay instances on one PostgreSQL database, serving two merchants: every stream sees every
  * event of its own merchant, in order, exactly once, and nothing of the other's; a token revoked
  * from the CLI ends its streams on every instance; a dropped LISTEN connection costs latency, not
- * events; stream caps per token and per merchant.
+ * events; stream caps per token and per merchant; one merchant's reads held at their share while another's
+ * deliveries are answered.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -11,8 +12,8 @@ import { relayPageSchema } from '../../../../../shared/relay-wire.js';
 import { openPgPool, addKey, addMerchant, createToken, revokeToken } from '../../../../../relay/store/pg/index.js';
 import { startRelay, type RunningRelay } from '../../../../../relay/http/index.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
-import { sleep } from '../../../../support/wait-for.js';
-import { deliver, get, SseClient, transaction } from '../../helpers.js';
+import { sleep, waitFor } from '../../../../support/wait-for.js';
+import { deliver, get, SseClient, transaction, type PostResult } from '../../helpers.js';
 
 const KEYS = {
   MCH_alpha: { publicId: 'pk_live_Alpha0001', secret: `sk_live_${'AlphaSecret00000000001'}` },
@@ -25,13 +26,14 @@ describePg('relay on PostgreSQL: two instances, two merchants', () => {
   const cluster = usePgCluster();
   let pool: pg.Pool;
   let url: string;
+  let masterKey: Buffer;
   const instances: RunningRelay[] = [];
   const tokens = {} as Record<Merchant, string>;
   const streams: SseClient[] = [];
 
   beforeAll(async () => {
     url = await cluster().createDatabase();
-    const masterKey = randomBytes(32);
+    masterKey = randomBytes(32);
     pool = await openPgPool(url, 2);
     for (const m of MERCHANTS) {
       await addMerchant(pool, m);
@@ -151,6 +153,48 @@ describePg('relay on PostgreSQL: two instances, two merchants', () => {
     expect((await stream(instances[0]!, extra, '?after=1000')).status).toBe(429);
     expect((await stream(instances[1]!, extra, '?after=1000')).status).toBe(200);
     expect((await stream(instances[0]!, tokens.MCH_alpha, '?after=1000')).status).toBe(200);
+  });
+
+  it("holds one till token's reads at its share: the rest get 429 with Retry-After, and another merchant's deliveries are answered meanwhile", async () => {
+    // An instance with a small database pool: each read in progress holds one of its connections, which deliveries need too.
+    const narrow = await startRelay({
+      databaseUrl: url,
+      masterKey,
+      config: { maxReadsInFlightPerToken: 2, maxReadsInFlightPerMerchant: 3 },
+      pg: { poolSize: 4 },
+      log: () => {},
+    });
+    for (const _ of [1, 2]) expect((await deliver(narrow.url, transaction('live'), KEYS.MCH_alpha)).status).toBe(200);
+    const holder = await pool.connect();
+    try {
+      await holder.query('BEGIN');
+      // Stand-in for slow reads (big pages, a busy database): what a resumed page reads first is locked.
+      await holder.query('LOCK TABLE event_retention IN ACCESS EXCLUSIVE MODE');
+      const answers: PostResult[] = [];
+      const reads = Array.from({ length: 12 }, () =>
+        get(`${narrow.url}/v1/transactions?after=1&limit=500`, tokens.MCH_alpha).then((r) => answers.push(r)),
+      );
+      await waitFor(() => answers.length >= 10, 10_000, 'the reads past the share answered');
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(429));
+      expect(answers[0]!.headers?.['retry-after']).toBe('1');
+      expect(answers[0]!.body).toMatch(/maxReadsInFlightPerToken 2/);
+      expect(narrow.metrics.merchantReadsInFlight.get({ merchant: 'MCH_alpha' })).toBe(2);
+      // Beta, on the same instance while alpha's two reads wait: every delivery stored, its own page read.
+      const betaAnswers = await Promise.all([1, 2, 3, 4].map(() => deliver(narrow.url, transaction('live'), KEYS.MCH_beta)));
+      expect(betaAnswers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect((await get(`${narrow.url}/v1/transactions?after=0&limit=5`, tokens.MCH_beta)).status).toBe(200);
+      expect(answers).toHaveLength(10);
+      await holder.query('COMMIT');
+      await Promise.all(reads);
+      expect(answers.slice(10).map((a) => a.status)).toEqual([200, 200]);
+      expect(narrow.metrics.merchantReadsInFlight.get({ merchant: 'MCH_alpha' })).toBe(0);
+      const text = await narrow.metrics.render();
+      expect(text).toContain('relay_limit{limit="maxReadsInFlightPerToken"} 2');
+      expect(text).toMatch(/relay_merchant_till_refusals_total\{merchant="MCH_alpha",reason="reads_token_busy"\} 10/);
+    } finally {
+      holder.release();
+      await narrow.close();
+    }
   });
 
   it('ends a revoked token’s streams on every instance within a couple of seconds', async () => {

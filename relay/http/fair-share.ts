@@ -1,0 +1,58 @@
+/**
+ * The two counters every share is kept with (relay/ops/shares.ts): how much each key (a till token, a
+ * merchant, a link) holds right now, and a bucket per key for rates. Keys are only ever ones the relay
+ * already knows (authenticated tokens, merchants, links), so the maps stay as small as the tenancy.
+ */
+
+/** What each key holds at once (reads in progress, streams, bytes). */
+export class Holdings {
+  private readonly held = new Map<string, number>();
+
+  of(key: string): number {
+    return this.held.get(key) ?? 0;
+  }
+
+  add(key: string, by: number): number {
+    const n = this.of(key) + by;
+    if (n > 0) this.held.set(key, n);
+    else this.held.delete(key);
+    return Math.max(0, n);
+  }
+}
+
+type Bucket = { tokens: number; at: number };
+
+/**
+ * A bucket per key of `burst` requests refilled at `perSecond`. `waitFor` and `take` are apart so that a
+ * request checked against two buckets (its token's and its merchant's) takes from neither when either is empty.
+ */
+export class RateBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly now: () => number) {}
+
+  private refill(key: string, perSecond: number, burst: number): Bucket {
+    const now = this.now();
+    const b = this.buckets.get(key) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + (Math.max(0, now - b.at) / 1000) * perSecond);
+    b.at = now;
+    this.buckets.set(key, b);
+    return b;
+  }
+
+  /** Seconds until `key` may make one more request; 0 when it may now. */
+  waitFor(key: string, perSecond: number, burst: number): number {
+    const b = this.refill(key, perSecond, burst);
+    return b.tokens >= 1 ? 0 : (1 - b.tokens) / perSecond;
+  }
+
+  take(key: string, perSecond: number, burst: number): void {
+    this.refill(key, perSecond, burst).tokens -= 1;
+    if (this.buckets.size > 10_000) this.forgetFull(perSecond, burst);
+  }
+
+  /** Full buckets say nothing a new one would not. */
+  private forgetFull(perSecond: number, burst: number): void {
+    for (const key of [...this.buckets.keys()]) if (this.refill(key, perSecond, burst).tokens >= burst) this.buckets.delete(key);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Each merchant's and each till token's share of what a relay holds for all of them: reads in progress
+ * and their rate, the owner's page streams and links, and bodies still arriving. At a share the tenant is
+ * answered 429 with Retry-After (409 for the count of links, which waiting does not change), never a
+ * status the proxies count against the instance. relay/docs/limits.md states each with what a tenant sees.
+ */
+import { z } from 'zod';
+import type { RelayMetrics } from './metrics.js';
+
+const count = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
+
+export const shareFields = {
+  /** Reads of the log (GET /v1/transactions…) one till token may have in progress at once. */
+  maxReadsInFlightPerToken: count(1_000, 4),
+  /** Reads of the log one merchant's tills may have in progress at once. */
+  maxReadsInFlightPerMerchant: count(10_000, 8),
+  /** Reads a second one till token may make, after its burst. */
+  readsPerSecondPerToken: z.number().min(0.01).max(100_000).default(5),
+  /** Reads one till token may make at once before readsPerSecondPerToken applies (a till catching up pages back to back). */
+  readBurstPerToken: count(100_000, 40),
+  /** Reads a second one merchant's tills may make together, after their burst. */
+  readsPerSecondPerMerchant: z.number().min(0.01).max(100_000).default(15),
+  /** Reads one merchant's tills may make at once before readsPerSecondPerMerchant applies. */
+  readBurstPerMerchant: count(100_000, 120),
+  /** Owner's page streams (GET /v1/owner/stream) on an instance, all merchants together; 503 beyond. */
+  maxOwnerStreams: count(100_000, 500),
+  /** Owner's page streams one merchant may hold open on an instance. */
+  maxOwnerStreamsPerMerchant: count(10_000, 10),
+  /** Owner's page streams one link (its phones together) may hold open on an instance. */
+  maxOwnerStreamsPerLink: count(1_000, 4),
+  /** Owner links a merchant may have that are not turned off (and whose invitation is not left to expire unused). */
+  maxOwnerLinksPerMerchant: count(10_000, 20),
+  /** Bytes of webhook bodies still arriving that one merchant's deliveries may hold (at least maxBodyBytes; at most the whole pool, maxPendingBodyBytes). */
+  maxPendingBodyBytesPerMerchant: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
+};
+
+export const SHARE_ENV_VARS = {
+  RELAY_MAX_READS_IN_FLIGHT_PER_TOKEN: 'maxReadsInFlightPerToken',
+  RELAY_MAX_READS_IN_FLIGHT_PER_MERCHANT: 'maxReadsInFlightPerMerchant',
+  RELAY_READS_PER_SECOND_PER_TOKEN: 'readsPerSecondPerToken',
+  RELAY_READ_BURST_PER_TOKEN: 'readBurstPerToken',
+  RELAY_READS_PER_SECOND_PER_MERCHANT: 'readsPerSecondPerMerchant',
+  RELAY_READ_BURST_PER_MERCHANT: 'readBurstPerMerchant',
+  RELAY_MAX_OWNER_STREAMS: 'maxOwnerStreams',
+  RELAY_MAX_OWNER_STREAMS_PER_MERCHANT: 'maxOwnerStreamsPerMerchant',
+  RELAY_MAX_OWNER_STREAMS_PER_LINK: 'maxOwnerStreamsPerLink',
+  RELAY_MAX_OWNER_LINKS_PER_MERCHANT: 'maxOwnerLinksPerMerchant',
+  RELAY_MAX_PENDING_BODY_BYTES_PER_MERCHANT: 'maxPendingBodyBytesPerMerchant',
+} as const;
+
+/** Every limit a tenant can meet, shown in /metrics as relay_limit{limit} so a dashboard can set each use beside its limit. */
+const SHOWN_LIMITS = [
+  'maxSseClients',
+  'maxStreamsPerMerchant',
+  'maxStreamsPerToken',
+  'maxPendingBodyBytes',
+  ...(Object.keys(shareFields) as Array<keyof typeof shareFields>),
+] as const;
+
+export function showLimits(metrics: RelayMetrics, config: { [K in (typeof SHOWN_LIMITS)[number]]: number }): void {
+  for (const limit of SHOWN_LIMITS) metrics.limits.set(config[limit], { limit });
+}
