@@ -43,6 +43,7 @@ export const IPC_CHANNEL_NAMES = [
   'owner-links:list',
   'owner-links:revoke',
   'owner-links:revokeDevice',
+  'owner-links:invite',
   'history:search',
   'takings:report',
   'takings:exportCsv',

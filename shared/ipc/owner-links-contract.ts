@@ -1,5 +1,5 @@
 /**
- * The owner's phone links (spread into `ipcContract`): `owner-links:create|list|revoke`, the owner only. The core asks the environment's relay with the till token; the link's token comes back
+ * The owner's phone links (spread into `ipcContract`): `owner-links:create|list|revoke|revokeDevice|invite`, the owner only. The core asks the environment's relay with the till token; the link's token comes back
  * once, in `url`, for the QR code and the text the owner copies, and is never stored by the till.
  */
 import { z } from 'zod';
@@ -57,5 +57,10 @@ export const ownerLinksChannels = {
       .object({ id: linkId, deviceId: z.string().regex(/^od_[A-Za-z0-9_-]{12}$/, 'not a phone id'), environment: environmentSchema })
       .strict(),
     response: z.object({ ok: z.literal(true) }),
+  },
+  /** A new one-time invitation for a link that is still on (another phone, or a phone that lost its access); earlier phones stay in. */
+  'owner-links:invite': {
+    request: z.object({ id: linkId, environment: environmentSchema }).strict(),
+    response: z.object({ url: z.string(), expiresAt: z.string() }),
   },
 } as const;

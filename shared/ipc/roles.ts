@@ -69,6 +69,7 @@ export const CHANNEL_CALLERS: { readonly [C in IpcChannelName]: readonly Caller[
   'owner-links:list': OWNER,
   'owner-links:revoke': OWNER,
   'owner-links:revokeDevice': OWNER,
+  'owner-links:invite': OWNER,
   'history:search': SELLERS,
   'receipt:preview': SELLERS,
   'receipt:print': SELLERS,

@@ -227,7 +227,7 @@ describe('the owner’s phone, turned off at the till', () => {
     await settings.waitFor();
   }
 
-  it('Settings lists the phone that opened a link, and turning that phone off ends its open page', async () => {
+  it('Settings lists the phone that opened a link, turning that phone off ends its open page, and a new invitation lets it in again', async () => {
     const t = till.get();
     const { page } = t;
     await t.invoke('owner:setPin', { pin: '2468' });
@@ -255,6 +255,14 @@ describe('the owner’s phone, turned off at the till', () => {
     expect(
       await page.getByTestId('phone-link-row').filter({ hasText: 'Kwame’s phone' }).getByRole('button', { name: 'Turn off' }).count(),
     ).toBe(1);
+
+    // A new invitation for the link brings the turned-off phone back in (as a new phone of the link).
+    await page.getByRole('button', { name: 'New invitation for Kwame’s phone' }).click();
+    await expect.poll(() => page.getByTestId('phone-link-url').inputValue()).not.toBe(url);
+    // The phone opens it as a scanned code does: a new tab (the old one only shows its fragment change).
+    const again = await phonePage.context().newPage();
+    await again.goto(await page.getByTestId('phone-link-url').inputValue());
+    await again.locator('#view').waitFor({ state: 'visible' });
     expect(await axe(page)).toEqual([]);
     expect(t.problems).toEqual([]);
     await phonePage.context().close();

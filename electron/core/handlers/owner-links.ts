@@ -4,7 +4,7 @@ import type { OwnerLinkView } from '../../../shared/ipc/contract.js';
 import type { CoreContext } from '../core-context.js';
 import type { ChannelsOf, HandlerMap } from '../dispatcher.js';
 import { CoreError } from '../errors.js';
-import { createLink, listLinks, revokeDevice, revokeLink, setLinksTimeZone, type RelayAccess } from '../owner-links/index.js';
+import { createLink, inviteAgain, listLinks, revokeDevice, revokeLink, setLinksTimeZone, type RelayAccess } from '../owner-links/index.js';
 
 /** What the links' channels use of the core: each environment's relay settings, the shop's time zone, the log. */
 export type OwnerLinksDeps = Pick<CoreContext, 'configFor' | 'settings' | 'log'>;
@@ -57,6 +57,11 @@ export function ownerLinksHandlers(ctx: OwnerLinksDeps): HandlerMap<ChannelsOf<'
       await revokeDevice(await access(environment), id, deviceId);
       ctx.log.info('owner_link.device_revoked', { id, deviceId, environment });
       return { ok: true as const };
+    },
+    'owner-links:invite': async ({ id, environment }) => {
+      const invited = await inviteAgain(await access(environment), id);
+      ctx.log.info('owner_link.invited', { id, environment });
+      return invited;
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The till's requests for the owner's phone links: `POST|GET|PATCH /v1/owner-links` and
- * `DELETE /v1/owner-links/<id>` on the environment's relay, with that environment's till token.
+ * The till's requests for the owner's phone links: `POST|GET|PATCH /v1/owner-links`,
+ * `POST /v1/owner-links/<id>/invitation` and `DELETE /v1/owner-links/<id>[/devices/<id>]` on the environment's relay, with that environment's till token.
  * The relay's answers are validated before anything reaches a screen; the link's token is handed back
  * once (inside the URL) and never stored nor logged here.
  */
@@ -64,6 +64,15 @@ export async function revokeLink(access: RelayAccess, id: string): Promise<void>
 
 export async function revokeDevice(access: RelayAccess, id: string, deviceId: string): Promise<void> {
   await call(access, 'DELETE', `/v1/owner-links/${encodeURIComponent(id)}/devices/${encodeURIComponent(deviceId)}`);
+}
+
+const invitedSchema = z.object({ path: createdSchema.shape.path, expiresAt: z.string() });
+
+/** A new one-time invitation for link `id`: its URL (the QR code's), shown once and never kept here. */
+export async function inviteAgain(access: RelayAccess, id: string): Promise<{ url: string; expiresAt: string }> {
+  const parsed = invitedSchema.safeParse(await call(access, 'POST', `/v1/owner-links/${encodeURIComponent(id)}/invitation`));
+  if (!parsed.success) throw new CoreError('INTERNAL', 'The relay answered an invitation this till cannot read.');
+  return { url: new URL(parsed.data.path, access.relayUrl).toString(), expiresAt: parsed.data.expiresAt };
 }
 
 /** The shop's time zone changed: every link of this till's merchant counts its days in `timeZone` from now on. */

@@ -3,7 +3,7 @@
  * Settings, "Takings on your phone": the owner makes a link for a phone (a label such as "Auntie Efua's
  * phone"), shown once as a QR code and as text: an invitation one phone can use once; the list shows each
  * link's label, environment, when it was made and last used, the phones that opened it, and turns a link or
- * one of its phones off at once.
+ * one of its phones off at once, or makes a link a new invitation for another phone.
  */
 import { useState, type FormEvent } from 'react';
 import { call, errorMessage } from '../api';
@@ -17,9 +17,13 @@ const readLinks = () => call('owner-links:list', {});
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
 type Device = OwnerLinkView['devices'][number];
-type RowActions = { onOff: (link: OwnerLinkView) => void; onPhoneOff: (link: OwnerLinkView, device: Device) => void };
+type RowActions = {
+  onOff: (link: OwnerLinkView) => void;
+  onInvite: (link: OwnerLinkView) => void;
+  onPhoneOff: (link: OwnerLinkView, device: Device) => void;
+};
 
-function LinkRow({ link, onOff, onPhoneOff }: { link: OwnerLinkView } & RowActions) {
+function LinkRow({ link, onOff, onInvite, onPhoneOff }: { link: OwnerLinkView } & RowActions) {
   return (
     <tr data-testid="phone-link-row">
       <td>
@@ -33,9 +37,14 @@ function LinkRow({ link, onOff, onPhoneOff }: { link: OwnerLinkView } & RowActio
         {link.revokedAt ? (
           <span>Turned off</span>
         ) : (
-          <button type="button" className="secondary" onClick={() => onOff(link)} aria-label={`Turn off ${link.label}`}>
-            Turn off
-          </button>
+          <>
+            <button type="button" className="secondary" onClick={() => onInvite(link)} aria-label={`New invitation for ${link.label}`}>
+              New invitation
+            </button>{' '}
+            <button type="button" className="secondary" onClick={() => onOff(link)} aria-label={`Turn off ${link.label}`}>
+              Turn off
+            </button>
+          </>
         )}
       </td>
     </tr>
@@ -67,7 +76,7 @@ function LinksTable({ links, ...actions }: { links: OwnerLinkView[] } & RowActio
           <th scope="col">Made</th>
           <th scope="col">Last used</th>
           <th scope="col">
-            <span className="visually-hidden">Turn off</span>
+            <span className="visually-hidden">New invitation or turn off</span>
           </th>
         </tr>
       </thead>
@@ -86,38 +95,38 @@ export function OwnerLinks({ environment }: { environment: 'test' | 'live' }) {
   const [made, setMade] = useState<{ url: string; label: string } | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const make = async (e: FormEvent) => {
+  /** Runs one action on the links; a refusal is shown under the form. */
+  const attempt = (work: () => Promise<void>) => void work().catch((err: unknown) => setMessage({ ok: false, text: errorMessage(err) }));
+  const make = (e: FormEvent) => {
     e.preventDefault();
-    try {
+    attempt(async () => {
       const answer = await call('owner-links:create', { label: label.trim(), environment });
       setMade({ url: answer.url, label: answer.link.label });
       setLabel('');
       setMessage(null);
       void reload();
-    } catch (err) {
-      setMessage({ ok: false, text: errorMessage(err) });
-    }
+    });
   };
-  const turnOff = async (link: OwnerLinkView) => {
-    try {
+  const turnOff = (link: OwnerLinkView) =>
+    attempt(async () => {
       await call('owner-links:revoke', { id: link.id, environment: link.environment });
       setMessage({ ok: true, text: `${link.label}: turned off.` });
       setMade(null);
       void reload();
-    } catch (err) {
-      setMessage({ ok: false, text: errorMessage(err) });
-    }
-  };
-
-  const turnPhoneOff = async (link: OwnerLinkView, device: Device) => {
-    try {
+    });
+  // Another phone for a link that is on (or the same phone after it lost its access): its earlier phones stay in.
+  const invite = (link: OwnerLinkView) =>
+    attempt(async () => {
+      const answer = await call('owner-links:invite', { id: link.id, environment: link.environment });
+      setMade({ url: answer.url, label: link.label });
+      setMessage(null);
+    });
+  const turnPhoneOff = (link: OwnerLinkView, device: Device) =>
+    attempt(async () => {
       await call('owner-links:revokeDevice', { id: link.id, deviceId: device.id, environment: link.environment });
       setMessage({ ok: true, text: `${device.name} on ${link.label}: turned off.` });
       void reload();
-    } catch (err) {
-      setMessage({ ok: false, text: errorMessage(err) });
-    }
-  };
+    });
 
   return (
     <section className="phone-links" aria-labelledby="phone-links-title">
@@ -126,7 +135,7 @@ export function OwnerLinks({ environment }: { environment: 'test' | 'live' }) {
         Make a link for your phone to see today&apos;s takings from every till, live, wherever you are. Each link opens on one phone: turn
         that phone, or the whole link, off here if a phone is lost.
       </p>
-      <form onSubmit={(e) => void make(e)} className="phone-links-form">
+      <form onSubmit={make} className="phone-links-form">
         <div className="field">
           <label htmlFor="phone-link-label">Whose phone</label>
           <input
@@ -154,7 +163,7 @@ export function OwnerLinks({ environment }: { environment: 'test' | 'live' }) {
         </p>
       ))}
       {value && value.links.length > 0 ? (
-        <LinksTable links={value.links} onOff={(link) => void turnOff(link)} onPhoneOff={(link, d) => void turnPhoneOff(link, d)} />
+        <LinksTable links={value.links} onOff={turnOff} onInvite={invite} onPhoneOff={turnPhoneOff} />
       ) : null}
     </section>
   );

@@ -3,7 +3,8 @@
  * with its till token); the "phone" opens it over real HTTP; a sandbox sale at the till appears on the
  * phone's stream and its figures match the till's Takings; a cashier cannot make, list or turn off a
  * link (FORBIDDEN); turning the link off at the till ends the open page. The shop's time zone changed
- * in Settings moves its links to it (told at once, or put right when the list is next opened).
+ * in Settings moves its links to it (told at once, or put right when the list is next opened). A link
+ * that is on gets a new one-time invitation for another phone (the owner only); a link turned off gets none.
  */
 import { describe, expect, it } from 'vitest';
 import { msisdnEnding, PIN, startSale, waitForState } from './helpers.js';
@@ -86,6 +87,40 @@ describe('takings on the owner’s phone', () => {
     await sse.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 3_000);
     expect((await fetch(`${base}/v1/owner/summary`, { headers: { cookie } })).status).toBe(401);
     expect((await core.invoke('owner-links:list', {})).links.find((l) => l.id === made.link.id)?.revokedAt).not.toBeNull();
+  });
+
+  it('the owner asks a link for a new invitation: a second phone gets in with it, once, while the first stays in; a cashier is refused', async () => {
+    const { core, services } = fixture;
+    const base = services.relay.url;
+    const exchange = async (url: string) =>
+      fetch(`${base}/v1/owner/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: url.split('#t=')[1] }),
+      });
+    const made = await core.invoke('owner-links:create', { label: 'Two phones', environment: 'test' });
+    const first = await exchange(made.url);
+    expect(first.status).toBe(200);
+    const firstCookie = (first.headers.get('set-cookie') ?? '').split(';')[0] as string;
+
+    const again = await core.invoke('owner-links:invite', { id: made.link.id, environment: 'test' });
+    expect(again.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/owner#t=ov_[A-Za-z0-9_-]{43}$/);
+    expect(again.url).not.toBe(made.url);
+    expect(Date.parse(again.expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(Date.parse(again.expiresAt) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    expect(JSON.stringify(await core.invoke('owner-links:list', {}))).not.toContain(again.url.split('#t=')[1]);
+    expect((await exchange(again.url)).status).toBe(200);
+    expect((await exchange(again.url)).status).not.toBe(200);
+    const link = (await core.invoke('owner-links:list', {})).links.find((l) => l.id === made.link.id);
+    expect(link?.devices).toHaveLength(2);
+    expect((await fetch(`${base}/v1/owner/summary`, { headers: { cookie: firstCookie } })).status).toBe(200);
+
+    await core.invoke('staff:add', { name: 'Ama', role: 'cashier', pin: '8642' });
+    await core.invoke('session:signIn', { pin: '8642' });
+    expect(await refusal(core.invoke('owner-links:invite', { id: made.link.id, environment: 'test' }))).toBe('FORBIDDEN');
+    await core.invoke('session:signIn', { pin: PIN });
+    await core.invoke('owner-links:revoke', { id: made.link.id, environment: 'test' });
+    expect(await refusal(core.invoke('owner-links:invite', { id: made.link.id, environment: 'test' }))).toBe('NOT_FOUND');
   });
 
   it('the shop’s new time zone reaches its links: at once, or when the list is next opened after the relay was away', async () => {
