@@ -2,15 +2,13 @@
  * The owner's link is a one-time invitation, on both stores over real HTTP: the first phone to hand it
  * over gets its own device credential (a cookie; only hashes are stored), a second use opens nothing and
  * says why, an invitation expires, the till lists each link's phones and turns one off, and the credential
- * slides. Revoking the till token that made a link ends the link and its phones.
+ * slides. Only hashes of tokens, invitations and phone credentials are stored (SQLite's file, every
+ * PostgreSQL table). Revoking the till token that made a link, as the operator does (`momo-relay token
+ * revoke`), ends the link, its open page and its phones.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createRelayToken, parseRelayConfig } from '../../../../relay/ops/index.js';
-import { startRelay } from '../../../../relay/http/index.js';
-import { removeDir, tempDir } from '../../../support/temp-dir.js';
-import { get, LIVE_KEY, post, SseClient, TEST_KEY } from '../helpers.js';
+import { hashRelayToken } from '../../../../relay/ops/index.js';
+import { get, post, SseClient } from '../helpers.js';
 import { describeEachStore, type StartedRelay } from '../stores.js';
 
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
@@ -124,46 +122,38 @@ describeEachStore('owner phones', (store) => {
     expect(stale.status).toBe(401);
     expect(stale.body).toContain('has not opened the page for 30 days');
   });
-});
 
-it('on SQLite: only hashes are stored, and a till token taken out of the config ends the links it made and their phones', async () => {
-  const dir = tempDir('relay');
-  try {
-    const front = createRelayToken();
-    const back = createRelayToken();
-    const config = (tills: Array<{ label: string; tokenHash: string }>) => parseRelayConfig({ keys: [TEST_KEY, LIVE_KEY], tills });
-    let relay = await startRelay({
-      dataDir: dir,
-      config: config([
-        { label: 'front', tokenHash: front.tokenHash },
-        { label: 'back', tokenHash: back.tokenHash },
-      ]),
-      log: () => {},
-    });
-    const byBack = await makeLink(relay.url, back.token);
-    const byFront = await makeLink(relay.url, front.token);
+  it('only hashes are stored; the operator revoking a till token (momo-relay token revoke) ends the links it made and their phones', async () => {
+    started = await store.start();
+    const { relay, token: front } = started;
+    const back = await started.tills.create('back-office');
+    await expect.poll(async () => (await get(`${relay.url}/v1/owner-links`, back)).status, { timeout: 10_000 }).toBe(200);
+    const byBack = await makeLink(relay.url, back);
+    const byFront = await makeLink(relay.url, front);
     const phoneBack = await exchange(relay.url, byBack.token);
     const phoneFront = await exchange(relay.url, byFront.token);
-    await relay.close();
-    const file =
-      readFileSync(join(dir, 'relay.sqlite')).toString('latin1') +
-      readFileSync(join(dir, 'relay.sqlite-wal'), { flag: 'a+' }).toString('latin1');
-    for (const secret of [byBack.token, byFront.token, phoneBack.cookie.slice(11), phoneFront.cookie.slice(11)])
-      expect(file).not.toContain(secret);
+    const again = (await post(`${relay.url}/v1/owner-links/${byFront.link.id}/invitation`, '', { authorization: `Bearer ${front}` }))
+      .json as Made;
+    const phoneAgain = await exchange(relay.url, again.token);
+    const credentials = [phoneBack, phoneFront, phoneAgain].map((p) => p.cookie.slice('momo_owner='.length));
+    for (const c of credentials) expect(c).toMatch(/^od_[A-Za-z0-9_-]{43}$/);
 
-    relay = await startRelay({ dataDir: dir, config: config([{ label: 'front', tokenHash: front.tokenHash }]), log: () => {} });
-    try {
-      const refused = await get(`${relay.url}/v1/owner/summary`, undefined, { cookie: phoneBack.cookie });
-      expect(refused.status).toBe(401);
-      expect(refused.body).toContain("turned off by the relay's operator");
-      expect((await get(`${relay.url}/v1/owner/summary`, undefined, { cookie: phoneFront.cookie })).status).toBe(200);
-      const listed = (await get(`${relay.url}/v1/owner-links`, front.token)).json as Listed;
-      expect(listed.links.find((l) => l.id === byBack.link.id)?.revokedAt).not.toBeNull();
-      expect(listed.links.find((l) => l.id === byFront.link.id)?.revokedAt).toBeNull();
-    } finally {
-      await relay.close();
-    }
-  } finally {
-    removeDir(dir);
-  }
+    const stored = await started.stored();
+    for (const secret of [front, back, byBack.token, byFront.token, again.token, ...credentials]) expect(stored).not.toContain(secret);
+    // What was read is where they live: their hashes (a link's new invitation replaces its earlier one's).
+    for (const secret of [front, back, byBack.token, again.token, ...credentials]) expect(stored).toContain(hashRelayToken(secret));
+
+    const pageBack = await SseClient.connect(`${relay.url}/v1/owner/stream?after=0`, undefined, { cookie: phoneBack.cookie });
+    await started.tills.revoke('back-office');
+    await pageBack.waitFor((c) => c.messages.some((m) => m.event === 'revoked'), 10_000);
+    const refused = await get(`${relay.url}/v1/owner/summary`, undefined, { cookie: phoneBack.cookie });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toContain("turned off by the relay's operator");
+    expect((await exchange(relay.url, byBack.token)).status).toBe(401);
+    for (const phone of [phoneFront, phoneAgain])
+      expect((await get(`${relay.url}/v1/owner/summary`, undefined, { cookie: phone.cookie })).status).toBe(200);
+    const listed = (await get(`${relay.url}/v1/owner-links`, front)).json as Listed;
+    expect(listed.links.find((l) => l.id === byBack.link.id)?.revokedAt).not.toBeNull();
+    expect(listed.links.find((l) => l.id === byFront.link.id)?.revokedAt).toBeNull();
+  });
 });
