@@ -1,6 +1,7 @@
 /**
- * End to end at the counter: sandbox sales typed at the keyboard in Chromium (the built renderer, the
- * browser-test bridge, the real till core with its embedded sandbox and relay on loopback), timing each
+ * End to end at the counter: sandbox sales typed at the keyboard in Chromium (the built renderer over
+ * browser mode's real HTTP transport: launch link, session cookie, POST /momo/invoke and the event
+ * stream; the real till core with its embedded sandbox and relay on loopback), timing each
  * from the sandbox SENDING its webhook (the delivery attempt's started_at, taken just before the POST)
  * to PAID being on screen (the first animation frame after the result heading appears, read with
  * Date.now() in the page). Both are this machine's wall clock.

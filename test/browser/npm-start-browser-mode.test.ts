@@ -2,18 +2,21 @@
  * `npm start` on a machine without the Electron binary, headless, through the launcher itself
  * (scripts/start.mjs, not a test entry point): the Electron download fails (a mirror that refuses), the
  * launcher falls back to browser mode and prints the launch link (--print-url), Chromium opens it and a
- * sandbox sale is PAID. A second start opens the running till; Ctrl+C closes the core cleanly.
+ * sandbox sale is PAID. Settings says what browser mode leaves to the desktop app (LIVE, the installed
+ * printer) and an unsaved edit gets the browser's own question on close. A second start opens the
+ * running till; Ctrl+C closes the core cleanly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { electronBinary } from '../../scripts/electron-binary.mjs';
 import { RUNTIME_FILE } from '../../electron/browser/index.js';
 import { launchBrowser, ROOT } from '../browser-bridge/harness.js';
-import { sale } from '../browser-bridge/cashier.js';
+import { chooseOwnerPin, closeWindow, goTo, retype, sale, text } from '../browser-bridge/cashier.js';
+import { BROWSER_MODE_NO_LIVE } from '../../shared/shell.js';
 
 type Launch = { child: ChildProcess; output: () => string; line(pattern: RegExp): Promise<RegExpMatchArray> };
 
@@ -67,6 +70,7 @@ const LINK = /open this link in a browser \(it works once\): (http:\/\/127\.0\.0
 let browser: Browser;
 let dataDir: string;
 let first: Launch;
+let page: Page;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'momo-npm-start-'));
@@ -85,7 +89,7 @@ describe('npm start without the Electron binary', () => {
     const [, url] = await first.line(LINK);
     await first.line(/press Ctrl\+C here to stop it/);
     expect(first.output()).toMatch(/browser mode/);
-    const page = await (await browser.newContext({ viewport: { width: 1024, height: 600 } })).newPage();
+    page = await (await browser.newContext({ viewport: { width: 1024, height: 600 } })).newPage();
     const before = await page.evaluate(() => history.length);
     await page.goto(url as string);
     // The token left the address bar and the history: the launch link and its redirect make one entry, '/'.
@@ -97,6 +101,26 @@ describe('npm start without the Electron binary', () => {
     const again = await (await browser.newContext()).newPage();
     const refused = await again.goto(url as string);
     expect(refused?.status()).toBe(403);
+  });
+
+  it('Settings says LIVE and the installed printer belong to the desktop app, and unsaved edits get the browser’s own question', async () => {
+    await goTo(page, 'Settings');
+    await chooseOwnerPin(page, '2468', 'Settings');
+    expect(await text(page, 'browser-mode-no-live')).toBe(BROWSER_MODE_NO_LIVE);
+    expect(await page.getByRole('button', { name: /^Switch to LIVE/ }).count()).toBe(0);
+    const printing = await text(page, 'browser-printing-note');
+    expect(printing).toMatch(/cannot print by itself to a printer installed on this computer/);
+    expect(printing).toMatch(/browser's print dialog, or a network printer/);
+    const form = page.getByTestId('receipt-form');
+    expect(await form.getByLabel('A printer installed on this computer').count()).toBe(0);
+    expect(await form.getByLabel('Network thermal printer').count()).toBe(1);
+    // No shell to ask: closing the tab with an unsaved edit gets Chromium's own question.
+    await retype(page, 'till-name', 'Back counter');
+    const question = await closeWindow(page);
+    expect(question?.type()).toBe('beforeunload');
+    await question?.dismiss();
+    expect(page.isClosed()).toBe(false);
+    expect(await page.inputValue('#till-name')).toBe('Back counter');
   });
 
   it('a second npm start opens the running till with a fresh link', async () => {

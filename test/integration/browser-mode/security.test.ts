@@ -2,7 +2,7 @@
  * Browser mode's server over real HTTP on loopback, with a real till core (real SQLite, the real
  * keychain, its embedded sandbox and relay): nobody but the page opened with the launch link gets in.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,5 +174,22 @@ describe('browser mode: who gets in', () => {
     expect((await send(url as string)).status).toBe(303);
     const forged = await send(`${origin}/momo/launch`, { method: 'POST', headers: { host, 'x-momo-control': 'guess' } });
     expect(forged.status).toBe(403);
+  });
+
+  it('writes nothing in its data folder that another local user could read: every file and folder is the user’s only', async () => {
+    // After use: a call written to the database, the settings, the log, the embedded sandbox's and relay's files.
+    expect(JSON.parse((await invoke('app:status', {})).body)).toMatchObject({ ok: true });
+    const open: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (statSync(path).mode & 0o077) open.push(`${path.slice(dataDir.length)} ${(statSync(path).mode & 0o777).toString(8)}`);
+        if (entry.isDirectory()) walk(path);
+      }
+    };
+    expect(statSync(dataDir).mode & 0o077).toBe(0);
+    walk(dataDir);
+    expect(readdirSync(dataDir).length).toBeGreaterThan(3);
+    expect(open).toEqual([]);
   });
 });
