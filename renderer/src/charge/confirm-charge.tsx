@@ -1,12 +1,10 @@
 /** The question Charge asks before an unusual prompt goes out. "No, go back" has the focus: Enter never charges. */
-import { useRef, type KeyboardEvent } from 'react';
 import { formatGhs } from '../../../shared/money';
 import { dateTime, ghs, phone } from '../format';
 import { PaymentStatus } from '../components/payment-status';
-import { useFocusOnArrival } from '../hooks/use-focus-on-arrival';
+import { QuestionDialog } from '../components/question-dialog';
 import type { SimilarPayment } from '../../../shared/ipc/contract';
 import { amountQuestion, type ChargeCheck } from './charge-checks';
-import '../components/components.css';
 
 type Props = { check: ChargeCheck; timeZone: string; onYes: () => void; onNo: () => void };
 
@@ -56,37 +54,15 @@ function startedWhere(p: SimilarPayment): string {
 }
 
 export function ConfirmCharge({ check, timeZone, onYes, onNo }: Props) {
-  const noRef = useRef<HTMLButtonElement>(null);
-  useFocusOnArrival(noRef);
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'Escape') return;
-    e.preventDefault();
-    onNo();
-  };
   return (
-    <div className="overlay">
-      <div
-        className="confirm-dialog"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="confirm-title"
-        aria-describedby="confirm-body"
-        data-testid="confirm-charge"
-        onKeyDown={onKeyDown}
-      >
-        <h2 id="confirm-title">{check.kind === 'duplicate' ? 'A payment to this number is already there' : 'Check before charging'}</h2>
-        <div id="confirm-body">
-          <Question check={check} timeZone={timeZone} />
-        </div>
-        <div className="actions">
-          <button ref={noRef} type="button" className="primary big" onClick={onNo}>
-            No, go back
-          </button>
-          <button type="button" className="secondary" onClick={onYes}>
-            {YES[check.kind]}
-          </button>
-        </div>
-      </div>
-    </div>
+    <QuestionDialog
+      name="confirm"
+      testId="confirm-charge"
+      title={check.kind === 'duplicate' ? 'A payment to this number is already there' : 'Check before charging'}
+      safe={{ label: 'No, go back', onClick: onNo }}
+      ahead={{ label: YES[check.kind], onClick: onYes }}
+    >
+      <Question check={check} timeZone={timeZone} />
+    </QuestionDialog>
   );
 }
