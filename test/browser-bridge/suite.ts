@@ -42,3 +42,25 @@ export function useTill(
     },
   };
 }
+
+const IDLE_LOCK_MS = 5 * 60_000;
+
+/**
+ * A till (`Front counter`) whose owner screens lock after five idle minutes, on a core clock the test moves on
+ * as a laptop's moves after sleeping: `sleepAndWake()` puts it past the idle time, and the core locks by itself.
+ */
+export function useIdleLockTill(): ReturnType<typeof useTill> & { sleepAndWake(): void } {
+  let coreClockAheadMs = 0;
+  const till = useTill(() => ({
+    embeddedTimeScale: TIME_SCALE,
+    tillName: 'Front counter',
+    idleLockMs: IDLE_LOCK_MS,
+    now: () => Date.now() + coreClockAheadMs,
+  }));
+  return {
+    ...till,
+    sleepAndWake: () => {
+      coreClockAheadMs += IDLE_LOCK_MS + 60_000;
+    },
+  };
+}

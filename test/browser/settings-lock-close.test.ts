@@ -11,21 +11,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chooseOwnerPin, closeWindow, enter, focused, goTo, retype, text } from '../browser-bridge/cashier.js';
-import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+import { useIdleLockTill } from '../browser-bridge/suite.js';
 
-let coreClockAheadMs = 0;
-const till = useTill(() => ({
-  embeddedTimeScale: TIME_SCALE,
-  tillName: 'Front counter',
-  idleLockMs: 5 * 60_000,
-  now: () => Date.now() + coreClockAheadMs,
-}));
+const till = useIdleLockTill();
 
 const PIN = '2468';
 
 /** The laptop slept and woke: the core's clock is past the idle time, and the core locks on its own. */
 async function lockByItself(page: Page): Promise<void> {
-  coreClockAheadMs += 6 * 60_000;
+  till.sleepAndWake();
   await focused(page, 'owner-pin');
   expect(await page.locator('#till-name').count()).toBe(0);
 }

@@ -14,15 +14,9 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axe, chooseOwnerPin, enter, focused, focusedText, goTo, retype, screenshot, text } from '../browser-bridge/cashier.js';
 import { signIn, switchPerson } from '../browser-bridge/sign-in.js';
-import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
+import { useIdleLockTill } from '../browser-bridge/suite.js';
 
-let coreClockAheadMs = 0;
-const till = useTill(() => ({
-  embeddedTimeScale: TIME_SCALE,
-  tillName: 'Front counter',
-  idleLockMs: 5 * 60_000,
-  now: () => Date.now() + coreClockAheadMs,
-}));
+const till = useIdleLockTill();
 
 const PIN = '2468';
 const EFUA = '1470';
@@ -30,9 +24,7 @@ const SECRET = 'sk_test_typedbeforethelock0123';
 const KEPT_NOTICE = 'Your unsaved changes from before the lock were kept — save or discard them.';
 
 /** The laptop slept and woke: the core's clock is past the idle time, and the core locks on its own. */
-function sleepAndWake(): void {
-  coreClockAheadMs += 6 * 60_000;
-}
+const sleepAndWake = till.sleepAndWake;
 
 /** Every file the till wrote in its data folder, as text (SQLite pages included), to look for what was typed. */
 function everythingOnDisk(dir: string): string {
