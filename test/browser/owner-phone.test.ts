@@ -10,47 +10,27 @@
  * page; a sale taken at the till's counter appears on the phone within a second of the till showing
  * PAID, and the phone's figures are the till's Takings screen's figures for today (both screens read).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startRelay, type RunningRelay } from '../../relay/http/index.js';
-import { deliver, LIVE_KEY, makeConfig, post, TEST_KEY, transaction } from '../integration/relay/helpers.js';
-import { removeDir, tempDir } from '../support/temp-dir.js';
-import { launchBrowser } from '../browser-bridge/harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { deliver, LIVE_KEY, TEST_KEY, transaction } from '../integration/relay/helpers.js';
+import { useOwnerRelay } from '../browser-bridge/owner-relay.js';
 import { axe, enter, resultTitle, screenshot, sell } from '../browser-bridge/cashier.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
-let browser: Browser;
-let relay: RunningRelay;
-let dir: string;
-let config: ReturnType<typeof makeConfig>;
+const owner = useOwnerRelay('owner-phone');
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  dir = tempDir('owner-phone');
-  config = makeConfig();
-  relay = await startRelay({ dataDir: dir, config: config.config, log: () => {} });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await relay?.close();
-  removeDir(dir);
-});
 
 const meta = { till: 'till-front', tillName: 'Front counter', cashierId: 'c-ama', cashier: 'Ama' };
 const sale = (env: 'test' | 'live', amount: string, fee: string, net: string) =>
   transaction(env, { completedAt: new Date().toISOString(), amount, fee, net, metadata: meta });
 
 async function link(environment: 'test' | 'live'): Promise<string> {
-  const res = await post(`${relay.url}/v1/owner-links`, JSON.stringify({ label: "Auntie Efua's phone", environment }), {
-    authorization: `Bearer ${config.token}`,
-  });
-  return `${relay.url}${(res.json as { path: string }).path}`;
+  return (await owner.link("Auntie Efua's phone", environment)).url;
 }
 
 async function phone(url: string, width = 360, height = 740): Promise<Page> {
   // One context per phone: its own cookies (and what axe-core's Playwright builder needs).
-  const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+  const page = await (await owner.browser().newContext({ viewport: { width, height } })).newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(url);
   await page.locator('#view').waitFor({ state: 'visible' });
@@ -61,13 +41,13 @@ const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}
 
 describe('the owner’s phone page', () => {
   it('shows a LIVE sale within a second, passes axe, and takes the token out of the address bar', async () => {
-    await deliver(relay.url, sale('live', '20.00', '0.40', '19.60'), LIVE_KEY);
+    await deliver(owner.url(), sale('live', '20.00', '0.40', '19.60'), LIVE_KEY);
     const page = await phone(await link('live'));
     expect(page.url()).not.toContain('#t=');
     expect(await figure(page, 'Takings (gross)')).toBe('GH₵ 20.00');
     expect(await page.locator('#sandbox').isVisible()).toBe(false);
     const sent = Date.now();
-    await deliver(relay.url, sale('live', '5.50', '0.11', '5.39'), LIVE_KEY);
+    await deliver(owner.url(), sale('live', '5.50', '0.11', '5.39'), LIVE_KEY);
     await page.locator('#latest li').nth(1).waitFor();
     await expect.poll(() => figure(page, 'Takings (gross)'), { timeout: 1000 }).toBe('GH₵ 25.50');
     expect(Date.now() - sent).toBeLessThan(1500);
@@ -86,7 +66,7 @@ describe('the owner’s phone page', () => {
   });
 
   it('a TEST link shows the sandbox banner and no LIVE payment; also at 1366×768', async () => {
-    await deliver(relay.url, sale('test', '3.00', '0.00', '3.00'), TEST_KEY);
+    await deliver(owner.url(), sale('test', '3.00', '0.00', '3.00'), TEST_KEY);
     const page = await phone(await link('test'), 1366, 768);
     expect(await page.locator('#sandbox').isVisible()).toBe(true);
     expect(await figure(page, 'Takings (gross)')).toBe('GH₵ 3.00');
@@ -97,12 +77,11 @@ describe('the owner’s phone page', () => {
 
   it('catches up after the relay is killed and started again, counting nothing twice', async () => {
     const page = await phone(await link('live'));
-    const port = new URL(relay.url).port;
-    await relay.close();
+    await owner.stop();
     await page.locator('#status.offline').waitFor();
     expect(await page.locator('#status').textContent()).toMatch(/last updated \d\d:\d\d/);
-    relay = await startRelay({ dataDir: dir, config: config.config, port: Number(port), log: () => {} });
-    await deliver(relay.url, sale('live', '10.00', '0.20', '9.80'), LIVE_KEY);
+    await owner.startAgain();
+    await deliver(owner.url(), sale('live', '10.00', '0.20', '9.80'), LIVE_KEY);
     await expect.poll(() => figure(page, 'Takings (gross)'), { timeout: 10_000 }).toBe('GH₵ 35.50');
     await expect.poll(() => page.locator('#latest li').count(), { timeout: 5_000 }).toBe(3);
     await page.context().close();
@@ -115,14 +94,14 @@ describe('the owner’s phone page', () => {
     await page.locator('#view').waitFor({ state: 'visible' });
     expect(page.url()).not.toContain('#t=');
     // The same link from history, a screenshot or a forwarded message, on another phone.
-    const other = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+    const other = await (await owner.browser().newContext({ viewport: { width: 360, height: 740 } })).newPage();
     await other.goto(url);
     await other.getByText('This link was already used on a phone. Ask the till for a new one.').waitFor({ timeout: 5000 });
     expect(await other.locator('#view').isHidden()).toBe(true);
     expect((await other.context().cookies()).filter((c) => c.name === 'momo_owner')).toEqual([]);
     await other.context().close();
     // The first phone, opened again from its home-screen shortcut (no link): still in, and live.
-    await page.goto(`${relay.url}/owner`);
+    await page.goto(`${owner.url()}/owner`);
     await page.locator('#view').waitFor({ state: 'visible' });
     const cookie = (await page.context().cookies()).find((c) => c.name === 'momo_owner');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/owner' });
@@ -134,11 +113,11 @@ describe('the owner’s phone page', () => {
     const url = await link('live');
     const page = await phone(url);
     const id = (
-      (await (await fetch(`${relay.url}/v1/owner-links`, { headers: { authorization: `Bearer ${config.token}` } })).json()) as {
+      (await (await fetch(`${owner.url()}/v1/owner-links`, { headers: { authorization: `Bearer ${owner.tillToken()}` } })).json()) as {
         links: Array<{ id: string; revokedAt: string | null }>;
       }
     ).links.find((l) => !l.revokedAt)!.id;
-    await fetch(`${relay.url}/v1/owner-links/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${config.token}` } });
+    await fetch(`${owner.url()}/v1/owner-links/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner.tillToken()}` } });
     await page.getByText('This link was turned off by the shop owner').waitFor({ timeout: 3000 });
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'owner-phone-off');
