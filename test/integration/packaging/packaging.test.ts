@@ -4,6 +4,8 @@
  * then inspected. What cannot be downloaded here is replaced by a stand-in named as such (./stand-ins.ts):
  * the Electron binary (unless the real one is installed) and fpm. What only the real tools can prove is
  * skipped by name: the AppImage, the native addons built for Electron's ABI, and launching the packaged app.
+ * The build's output is served on loopback as the update feed, which electron-updater's own code reads
+ * under plain Node (./update-feed.ts: a stand-in app adapter and HTTP executor).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,6 +18,7 @@ import FpmTarget from 'app-builder-lib/out/targets/FpmTarget.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { electronBinary, electronVersion } from '../../../scripts/electron-binary.mjs';
 import { makeStandInElectron, makeStandInFpm, readFuses } from './stand-ins.js';
+import { checkAndDownload, serveFeed, type Feed } from './update-feed.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const realElectron = electronBinary();
@@ -25,7 +28,6 @@ const app = join(output, 'linux-unpacked');
 const asarPath = join(app, 'resources', 'app.asar');
 const fpmArgs = join(work, 'fpm-args.txt');
 const nodeSqlite = join(root, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
-const FEED = 'http://127.0.0.1:9/momo-till/';
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** Every package the app loads at run time (out/main's imports and what they import), and nothing else. */
@@ -64,8 +66,11 @@ const RUNTIME_PACKAGES = [
 
 let before = '';
 let build: ReturnType<typeof spawnSync>;
-beforeAll(() => {
+/** The release's folder (the build's output) served on loopback: the feed written into the app. */
+let feed: Feed;
+beforeAll(async () => {
   before = sha256(nodeSqlite);
+  feed = await serveFeed(output);
   const electronDist = realElectron
     ? join(root, 'node_modules', 'electron', 'dist')
     : makeStandInElectron(join(work, 'electron'), electronVersion);
@@ -90,13 +95,16 @@ beforeAll(() => {
         MOMO_SKIP_BUILD: existsSync(join(root, 'out', 'main', 'index.js')) ? '1' : '',
         MOMO_PACKAGE_STAGING: join(work, 'staging'),
         CUSTOM_FPM_PATH: makeStandInFpm(join(work, 'fpm'), fpmArgs),
-        MOMO_UPDATE_URL: FEED,
+        MOMO_UPDATE_URL: feed.url,
         MOMO_UPDATE_GITHUB: '',
       },
     },
   );
 }, 180_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(async () => {
+  await new Promise((ok) => feed?.server.close(ok));
+  rmSync(work, { recursive: true, force: true });
+});
 
 describe('npm run package, for Linux (scripts/package.mjs + electron-builder)', () => {
   it('packs the unpacked app and the deb from a staging copy, leaving the Node tests’ better-sqlite3 as it was', () => {
@@ -116,9 +124,28 @@ describe('npm run package, for Linux (scripts/package.mjs + electron-builder)', 
   });
 
   it('writes the update feed into the app, where electron-updater reads it', () => {
-    const feed = readFileSync(join(app, 'resources', 'app-update.yml'), 'utf8');
-    expect(feed).toMatch(/^provider: generic$/m);
-    expect(feed).toContain(`url: ${FEED}`);
+    const written = readFileSync(join(app, 'resources', 'app-update.yml'), 'utf8');
+    expect(written).toMatch(/^provider: generic$/m);
+    expect(written).toContain(`url: ${feed.url}`);
+  });
+
+  it('an installed older till finds the release on the feed and electron-updater downloads it only when its sha512 matches the feed’s', async () => {
+    const list = readFileSync(join(output, 'latest-linux.yml'), 'utf8');
+    const deb = readFileSync(join(output, 'momo-till_0.1.0_amd64.deb'));
+    const published = createHash('sha512').update(deb).digest('base64');
+    expect(list).toMatch(/^version: 0\.1\.0$/m);
+    expect(list).toContain(`sha512: ${published}`);
+    const appUpdateYml = join(app, 'resources', 'app-update.yml');
+    const fetched = await checkAndDownload(appUpdateYml, join(work, 'updater-cache'), '0.0.9');
+    expect(fetched.available).toBe(true);
+    expect(fetched.info?.version).toBe('0.1.0');
+    expect(fetched.files).toHaveLength(1);
+    expect(readFileSync(fetched.files[0] as string).equals(deb)).toBe(true);
+    // The same version is no update; a deb changed on its way (or on the server) is refused.
+    expect((await checkAndDownload(appUpdateYml, join(work, 'updater-same'), '0.1.0')).available).toBe(false);
+    feed.tamper('momo-till_0.1.0_amd64.deb');
+    await expect(checkAndDownload(appUpdateYml, join(work, 'updater-tampered'), '0.0.9')).rejects.toThrow(/sha512 checksum mismatch/);
+    feed.tamper(null);
   });
 
   it.skip('the AppImage (electron-builder downloads appimagetool from GitHub: built by the release workflow)', () => {});

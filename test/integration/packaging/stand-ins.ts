@@ -5,7 +5,7 @@
  *    Electron's fuse wire (the sentinel @electron/fuses looks for, then the wire at Electron's own defaults),
  *    so electron-builder flips the fuses in it exactly as in the real binary and the test reads them back;
  *  - STAND-IN FPM (CUSTOM_FPM_PATH): electron-builder builds the deb by running fpm, a Ruby tool it downloads.
- *    The stand-in writes the arguments it was given to a file and an empty package where fpm would, so the
+ *    The stand-in writes the arguments it was given to a file and a one-line stand-in package where fpm would, so the
  *    test reads the deb's Depends exactly as electron-builder resolved them.
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -58,9 +58,9 @@ export function makeStandInFpm(dir: string, record: string): string {
     fpm,
     [
       '#!/bin/sh',
-      '# stand-in fpm: records what electron-builder asked for, makes an empty package where fpm would',
+      '# stand-in fpm: records what electron-builder asked for, writes a one-line stand-in package where fpm would',
       `for a in "$@"; do printf '%s\\n' "$a"; done > '${record}'`,
-      'while [ $# -gt 0 ]; do if [ "$1" = --package ]; then : > "$2"; fi; shift; done',
+      'while [ $# -gt 0 ]; do if [ "$1" = --package ]; then printf \'stand-in deb, not a package\\n\' > "$2"; fi; shift; done',
       '',
     ].join('\n'),
   );
