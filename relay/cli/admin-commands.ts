@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL relay's admin commands (each with --database-url or RELAY_DATABASE_URL):
  *
- *   relay merchant suspend|resume|remove --id MCH_…
+ *   relay merchant suspend|resume|remove --id MCH_… [--discard-unread <count>]  (remove: the count of events no till has read)
  *   relay log-id new --merchant MCH_…|--all           (after restoring a backup)
  *   relay admin-token create --label <name>            (prints the at_… token alone on stdout, once)
  *   relay admin-token list [--json]
@@ -43,8 +43,17 @@ async function merchantAdmin(pool: pg.Pool, verb: string, v: PgCliValues): Promi
       );
     } else console.error(`Merchant ${id} resumed: deliveries and tills are served again within seconds.`);
   } else if (verb === 'remove') {
-    const { events } = await removeMerchant(pool, id);
-    console.error(`Merchant ${id} removed, with its keys, tokens and ${events} events.`);
+    const discard = v['discard-unread'];
+    if (discard !== undefined && !/^[0-9]{1,15}$/.test(discard)) {
+      throw new TenantError(
+        'merchant remove: --discard-unread takes the count of unread events the refusal named, e.g. --discard-unread 12',
+      );
+    }
+    const { events, discardedUnread } = await removeMerchant(pool, id, undefined, {
+      discardUnread: discard === undefined ? undefined : Number(discard),
+    });
+    const unread = discardedUnread ? ` (${discardedUnread} of them read by no till)` : '';
+    console.error(`Merchant ${id} removed, with its keys, tokens and ${events} events${unread}.`);
   } else throw new TenantError('merchant: add, list, suspend, resume or remove');
 }
 

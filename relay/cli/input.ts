@@ -15,6 +15,7 @@ export type PgCliValues = {
   'key-file'?: string;
   json?: boolean;
   all?: boolean;
+  'discard-unread'?: string;
 };
 
 export function required(value: string | undefined, flag: string, command: string): string {

@@ -39,6 +39,7 @@ function parse() {
         'pg-pool-size': { type: 'string' },
         'expected-instances': { type: 'string' },
         'retention-days': { type: 'string' },
+        'discard-unread': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -33,7 +33,7 @@ Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_
   relay merchant add --id MCH_… [--name <name>]
   relay --port <n> --database-url <url> --admin-port <n> [--admin-host 127.0.0.1] [--master-key-previous-file <file>]
   relay merchant list [--json]
-  relay merchant suspend|resume|remove --id MCH_…
+  relay merchant suspend|resume|remove --id MCH_… [--discard-unread <count>]
   relay key add --merchant MCH_… --public-id pk_… < secret-on-stdin
   relay key list --merchant MCH_… [--json]
   relay key remove --public-id pk_…

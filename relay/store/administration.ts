@@ -62,7 +62,8 @@ export interface Administration {
   /** Throws unless the merchant exists. */
   requireMerchant(id: string): Promise<void>;
   addMerchant(id: string, name: string | undefined, actor: string): Promise<void>;
-  removeMerchant(id: string, actor: string): Promise<{ events: number }>;
+  /** Refused while acknowledged events were read by no till, unless `discardUnread` is their count. */
+  removeMerchant(id: string, actor: string, options?: { discardUnread?: number }): Promise<{ events: number; discardedUnread: number }>;
   /** Whether the merchant's state changed. */
   setSuspended(id: string, suspended: boolean, actor: string): Promise<boolean>;
   /** Each renewed log's new identity, by merchant. */

@@ -49,6 +49,7 @@ export {
   stateHash,
 } from './events.js';
 export { isUnstorableText, unstorableField } from './storable.js';
+export { ReadMarks, unreadRefusal, type TillRead, type UnreadEvents } from './till-reads.js';
 export { ownerSummaryRow, summaryOf, summaryPesewas, zoned, type OwnerSummaryRow } from './owner-summary.js';
 export { DEFAULT_RETENTION_DAYS, parseRetentionDays, Retention, type RetentionOptions } from './retention.js';
 export {

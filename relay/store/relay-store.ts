@@ -154,6 +154,11 @@ export interface RelayStore {
   findKey(publicId: string): ServiceKey | undefined;
   /** The till whose token hashes to `tokenHash` (`sha256:<hex>`), or undefined. */
   findTill(tokenHash: string): TillIdentity | undefined;
+  /**
+   * The till has read its merchant's log through `seq` (sent on its stream or in a page, or named as its
+   * cursor): kept per token (`till_reads`, written every few seconds) so removing a merchant can tell what no till has read.
+   */
+  noteRead(till: TillIdentity, seq: number): void;
   /** Told of a refused delivery whose key is known (usage per merchant); optional. */
   noteRejection?(keyId: string, reason: string): void;
   /** Queues a delivery for its merchant's next group commit; the waiter hears once it is durable (or failed). */

@@ -29,7 +29,7 @@ const PREFIX = '/admin/v1/';
 
 function tenantStatus(message: string): number {
   if (/^No (merchant|key|owner link)|has no till/.test(message)) return 404;
-  if (/already|not suspended/.test(message)) return 409;
+  if (/already|not suspended|no till has read/.test(message)) return 409;
   return 400;
 }
 

@@ -52,7 +52,10 @@ async function merchantRoute(ctx: AdminContext, req: AdminRequest, id: string, r
     await admin.requireMerchant(id);
     return ok((await admin.listMerchants(id))[0]);
   }
-  if (sub === undefined && m === 'DELETE') return ok({ removed: id, ...(await admin.removeMerchant(id, req.actor)) });
+  if (sub === undefined && m === 'DELETE') {
+    const discardUnread = req.query.has('discardUnread') ? intParam(req.query, 'discardUnread', 1, 999_999) : undefined;
+    return ok({ removed: id, ...(await admin.removeMerchant(id, req.actor, { discardUnread })) });
+  }
   if ((sub === 'suspend' || sub === 'resume') && m === 'POST') {
     const changed = await admin.setSuspended(id, sub === 'suspend', req.actor);
     return ok({ id, suspended: sub === 'suspend', changed });

@@ -41,7 +41,7 @@ export class EventStreams {
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
-    private readonly store: Pick<RelayStore, 'rowsAfter' | 'lastSeq' | 'logId' | 'prunedThrough'>,
+    private readonly store: Pick<RelayStore, 'rowsAfter' | 'lastSeq' | 'logId' | 'prunedThrough' | 'noteRead'>,
     private readonly metrics: RelayMetrics,
     /** perMerchantMetrics: a multi-merchant relay (PostgreSQL), where other instances commit too. */
     private readonly options: StreamLimits & { heartbeatMs: number; log: LogFn; perMerchantMetrics?: boolean },
@@ -126,7 +126,7 @@ export class EventStreams {
         });
         stream.res.write(`event: reset\ndata: ${JSON.stringify(reset)}\n\n`);
         stream.cursor = reset.readFrom;
-      }
+      } else if (stream.cursor <= lastSeq) this.store.noteRead(stream.till, stream.cursor);
     } catch (err) {
       // The store cannot be read: end the stream; the till reconnects (retry: 2000).
       this.options.log({ level: 'warn', msg: 'sse_open_failed', merchantId, error: (err as Error).message });
@@ -191,7 +191,7 @@ export class EventStreams {
         if (stream.closed) return;
         for (const row of rows) {
           if (row.seq <= stream.cursor) continue;
-          const full = writeEvent(stream, row.seq, eventJson(row));
+          const full = writeEvent(stream, row.seq, eventJson(row), this.store);
           if (stream.live && this.options.perMerchantMetrics) timeCrossInstance(this.metrics, merchantId, row.received_at);
           // The rest of the page waits for the reader: a stalled reader holds STREAM_BUFFER and one event, not pages.
           if (full) return this.waitForDrain(stream);
@@ -244,7 +244,7 @@ export class EventStreams {
         stream.cursor = e.seq;
         continue;
       }
-      const full = writeEvent(stream, e.seq, e.json);
+      const full = writeEvent(stream, e.seq, e.json, this.store);
       const seconds = (performance.now() - e.arrivedAt) / 1000;
       this.metrics.pushLatency.observe(seconds);
       if (this.options.perMerchantMetrics) this.metrics.merchantPushLatency.observe(seconds, { merchant: merchantId });

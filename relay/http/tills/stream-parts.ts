@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Environment } from '../../../shared/domain.js';
 import type { RelayMetrics } from '../../ops/index.js';
-import type { TillIdentity } from '../../store/index.js';
+import type { RelayStore, TillIdentity } from '../../store/index.js';
 
 export type StreamLimits = {
   maxClients: number;
@@ -34,10 +34,12 @@ export type Stream = {
 /** Bytes a stream may have waiting for its reader; past them it waits for 'drain', and the rest stays in the store. */
 const STREAM_BUFFER = 256 * 1024;
 
-/** Writes one event and moves the cursor past it; true when STREAM_BUFFER now waits for the reader. */
-export function writeEvent(stream: Stream, seq: number, json: string): boolean {
+/** Writes one event, moves the cursor past it and notes it read; true when STREAM_BUFFER now waits for the reader. */
+export function writeEvent(stream: Stream, seq: number, json: string, reads: Pick<RelayStore, 'noteRead'>): boolean {
   stream.res.write(frame(seq, json));
   stream.cursor = seq;
+  // Sent is read, as far as the relay can tell (store/till-reads.ts).
+  reads.noteRead(stream.till, seq);
   return stream.res.writableLength >= STREAM_BUFFER;
 }
 

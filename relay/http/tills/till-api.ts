@@ -110,8 +110,9 @@ function events(deps: TillApiDeps, req: IncomingMessage, res: ServerResponse, ur
 }
 
 /** GET /v1/transactions: a page of the merchant's log, or the event for a clientReference. */
-async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, merchantId: string): Promise<void> {
+async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, till: TillIdentity): Promise<void> {
   const { store } = deps;
+  const { merchantId } = till;
   const q = transactionsQuerySchema.safeParse(queryObject(url));
   if (!q.success) return badQuery(res, q.error);
   if (q.data.clientReference !== undefined) {
@@ -164,7 +165,9 @@ async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, me
   }
   const { maxPageSize, maxPageBytes } = deps.getConfig();
   const limit = Math.min(q.data.limit ?? 100, maxPageSize);
-  sendPage(res, logId, after, await readPage(store, merchantId, after, { limit, maxBytes: maxPageBytes }, q.data.environment));
+  const page = await readPage(store, merchantId, after, { limit, maxBytes: maxPageBytes }, q.data.environment);
+  sendPage(res, logId, after, page);
+  store.noteRead(till, page.nextAfter ?? after);
 }
 
 /** GET /v1/transactions/<reference>: another merchant's reference answers 404, never 403, so its existence stays private. */
@@ -246,7 +249,7 @@ export function createTillApi(deps: TillApiDeps) {
       return true;
     }
     res.once('close', admitted.done);
-    if (isList) transactions(deps, res, url, till.merchantId).catch((err: unknown) => readFailed(req, res, till, err));
+    if (isList) transactions(deps, res, url, till).catch((err: unknown) => readFailed(req, res, till, err));
     else {
       let reference: string;
       try {

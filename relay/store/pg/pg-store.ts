@@ -162,6 +162,10 @@ export class PgStore implements RelayStore {
     return till;
   }
 
+  noteRead(till: TillIdentity, seq: number): void {
+    this.usage.tillRead(till, seq);
+  }
+
   noteRejection(keyId: string, reason: string): void {
     const key = this.directory.findKey(keyId);
     if (key) this.usage.rejected(key.merchantId, reason);
@@ -173,7 +177,7 @@ export class PgStore implements RelayStore {
     return this.admin;
   }
 
-  /** Writes the usage counted so far (tests; the timer does it every few seconds). */
+  /** Writes the usage and read marks counted so far (tests; the timer does it every few seconds). */
   flushUsage(): Promise<void> {
     return this.usage.flush();
   }

@@ -1,12 +1,12 @@
 /**
  * Usage per merchant per day (deliveries, repeats, rejections by reason, tills connected, last
- * delivery) and when each key and till token was last used. Counted in memory on the hot paths (a map
+ * delivery), when each key and till token was last used, and how far each till has read (store/till-reads.ts). Counted in memory on the hot paths (a map
  * update, no I/O) and written every few seconds by each instance, adding its counts to the day's row;
  * a failed write keeps the counts for the next one. Days are UTC.
  */
 import type pg from 'pg';
 import type { LogFn } from '../../ops/index.js';
-import type { CommitReport } from '../index.js';
+import { ReadMarks, type CommitReport, type TillIdentity, type TillRead } from '../index.js';
 
 type Day = { deliveries: number; duplicates: number; rejections: Record<string, number>; lastDelivery: number };
 
@@ -23,6 +23,7 @@ const SEP = '\u0000';
 
 export class UsageRecorder {
   private pending = fresh();
+  private readonly reads: ReadMarks;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
 
@@ -30,7 +31,9 @@ export class UsageRecorder {
     private readonly pool: pg.Pool,
     private readonly log: LogFn,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.reads = new ReadMarks(now);
+  }
 
   start(periodMs: number): void {
     this.timer = setInterval(() => void this.flush(), periodMs);
@@ -67,6 +70,10 @@ export class UsageRecorder {
     this.pending.tills.add(`${merchantId}${SEP}${dayOf(at)}${SEP}${label}`);
   }
 
+  tillRead(till: TillIdentity, seq: number): void {
+    this.reads.note(till, seq);
+  }
+
   /** Writes what was counted since the last write (one at a time). */
   flush(): Promise<void> {
     this.flushing ??= this.write().finally(() => {
@@ -82,13 +89,22 @@ export class UsageRecorder {
 
   private async write(): Promise<void> {
     const batch = this.pending;
-    if (!batch.days.size && !batch.tills.size && !batch.keys.size && !batch.tokens.size) return;
-    this.pending = fresh();
+    const reads = this.reads.take();
+    if (batch.days.size || batch.tills.size || batch.keys.size || batch.tokens.size) {
+      this.pending = fresh();
+      try {
+        await writeUsage(this.pool, batch);
+      } catch (err) {
+        this.log({ level: 'warn', msg: 'usage_write_failed', error: (err as Error).message });
+        this.mergeBack(batch);
+      }
+    }
+    if (!reads.length) return;
     try {
-      await writeUsage(this.pool, batch);
+      await writeReads(this.pool, reads);
     } catch (err) {
-      this.log({ level: 'warn', msg: 'usage_write_failed', error: (err as Error).message });
-      this.mergeBack(batch);
+      this.log({ level: 'warn', msg: 'till_reads_write_failed', error: (err as Error).message });
+      this.reads.putBack(reads);
     }
   }
 
@@ -147,5 +163,25 @@ async function writeUsage(pool: pg.Pool, batch: Pending): Promise<void> {
     `UPDATE till_tokens t SET last_used_at = greatest(t.last_used_at, u.at)
      FROM unnest($1::text[], $2::timestamptz[]) AS u(hash, at) WHERE t.token_hash = u.hash`,
     [[...batch.tokens.keys()], [...batch.tokens.values()].map(toDate)],
+  );
+}
+
+/** Each till's mark, the higher one kept; marks of merchants removed meanwhile are left out. */
+async function writeReads(pool: pg.Pool, reads: readonly TillRead[]): Promise<void> {
+  if (!reads.length) return;
+  await pool.query(
+    `INSERT INTO till_reads AS r (merchant_id, token_hash, label, read_seq, read_at)
+     SELECT u.m, u.h, u.l, u.s, u.at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::timestamptz[]) AS u(m, h, l, s, at)
+     WHERE EXISTS (SELECT 1 FROM merchants WHERE id = u.m)
+     ON CONFLICT (merchant_id, token_hash) DO UPDATE SET label = excluded.label,
+       read_at = CASE WHEN excluded.read_seq > r.read_seq THEN excluded.read_at ELSE r.read_at END,
+       read_seq = greatest(r.read_seq, excluded.read_seq)`,
+    [
+      reads.map((r) => r.merchantId),
+      reads.map((r) => r.tokenHash),
+      reads.map((r) => r.label),
+      reads.map((r) => r.readSeq),
+      reads.map((r) => r.readAt),
+    ],
   );
 }

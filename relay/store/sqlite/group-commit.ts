@@ -15,8 +15,9 @@ import type Database from 'better-sqlite3';
 import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { SqlitePruner, type PrunedStretch } from './prune.js';
+import { writeTillReads } from './till-reads-sqlite.js';
 import type { LogFn } from '../../ops/index.js';
-import { CommitError, type ApplyOutcome, type CommitWaiter, type Delivery } from '../index.js';
+import { CommitError, type ApplyOutcome, type CommitWaiter, type Delivery, type TillRead } from '../index.js';
 
 /** Called once per commit, after it is durable and before any delivery of it is answered. */
 export type CommitListener = (outcomes: Array<{ delivery: Delivery; outcome: ApplyOutcome }>, commitSize: number) => void;
@@ -77,6 +78,11 @@ export class GroupCommitter implements DeliveryCommitter {
   prune(before: string, limit: number): PrunedStretch | null {
     if (this.closed) return null;
     return this.pruner.prune(before, limit);
+  }
+
+  /** The tills' read marks, on the only write connection, between two commits. */
+  writeReads(reads: readonly TillRead[]): void {
+    if (!this.closed && reads.length > 0) writeTillReads(this.db, reads);
   }
 
   /**

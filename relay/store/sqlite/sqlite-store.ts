@@ -12,6 +12,8 @@ import { openRelayDatabase } from './db.js';
 import { EventLog } from './event-log.js';
 import { GroupCommitter } from './group-commit.js';
 import { SqliteOwnerView } from './owner-view-sqlite.js';
+import { readTillReads } from './till-reads-sqlite.js';
+import { ReadMarks } from '../index.js';
 import type {
   CommitWaiter,
   OneMerchant,
@@ -23,6 +25,7 @@ import type {
   StoreListener,
   TenantDelivery,
   TillIdentity,
+  TillRead,
   Unsupported,
 } from '../index.js';
 
@@ -60,9 +63,13 @@ export class SqliteStore implements RelayStore {
   private readonly db;
   private readonly log: EventLog;
   private readonly committer: GroupCommitter;
+  private readonly reads = new ReadMarks();
+  private readonly readsTimer: NodeJS.Timeout;
+  private readonly logFn: LogFn;
   readonly ownerView: OwnerViewStore;
 
-  constructor(options: { dataDir: string; config: RelayConfig; log: LogFn }) {
+  /** `readsFlushMs`: how often the tills' read marks are written (default 5000). */
+  constructor(options: { dataDir: string; config: RelayConfig; log: LogFn; readsFlushMs?: number }) {
     const { config } = options;
     this.db = openRelayDatabase(options.dataDir, { check: true });
     try {
@@ -81,6 +88,9 @@ export class SqliteStore implements RelayStore {
       throw err;
     }
     this.setConfig(config);
+    this.logFn = options.log;
+    this.readsTimer = setInterval(() => this.flushReads(), options.readsFlushMs ?? 5_000);
+    this.readsTimer.unref();
   }
 
   /** Keys and tokens from a (re)loaded config file. */
@@ -108,6 +118,26 @@ export class SqliteStore implements RelayStore {
       if (timingSafeEqual(given, t.digest) && !found) found = t;
     }
     return found && { merchantId: found.merchantId, label: found.label, tokenHash: found.tokenHash };
+  }
+
+  noteRead(till: TillIdentity, seq: number): void {
+    this.reads.note(till, seq);
+  }
+
+  /** Writes the read marks noted so far (the timer does it every few seconds; a failed write keeps them). */
+  flushReads(): void {
+    const batch = this.reads.take();
+    try {
+      this.committer.writeReads(batch);
+    } catch (err) {
+      this.logFn({ level: 'warn', msg: 'till_reads_write_failed', error: (err as Error).message });
+      this.reads.putBack(batch);
+    }
+  }
+
+  /** How far each till has read (store/till-reads.ts). */
+  async tillReads(): Promise<TillRead[]> {
+    return this.reading(() => readTillReads(this.db, SOLE_MERCHANT));
   }
 
   enqueue(delivery: TenantDelivery, waiter: CommitWaiter): void {
@@ -174,6 +204,8 @@ export class SqliteStore implements RelayStore {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.readsTimer);
+    this.flushReads();
     await this.committer.close();
     this.db.close();
   }

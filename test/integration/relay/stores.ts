@@ -23,6 +23,8 @@ export type StartedRelay = {
   sql(statement: string, params?: unknown[]): Promise<void>;
   /** Every byte the store holds, as text: SQLite's file and its WAL; every row of every PostgreSQL table (bytea as latin1). */
   stored(): Promise<string>;
+  /** Reads rows of the relay's database from outside (after `relay.close()` too, until cleanup). */
+  query(statement: string): Promise<Array<Record<string, unknown>>>;
   /** Till tokens as the operator manages them: another made (answered once), and one revoked through `momo-relay token revoke`. */
   tills: { create(label: string): Promise<string>; revoke(label: string): Promise<void> };
   cleanup(): Promise<void>;
@@ -63,6 +65,14 @@ function sqliteFixture(): StoreFixture {
           const db = new Database(join(tmp, 'relay.sqlite'));
           try {
             db.prepare(statement).run(...params);
+          } finally {
+            db.close();
+          }
+        },
+        async query(statement) {
+          const db = new Database(join(tmp, 'relay.sqlite'), { readonly: true });
+          try {
+            return db.prepare(statement).all() as Array<Record<string, unknown>>;
           } finally {
             db.close();
           }
@@ -149,11 +159,12 @@ function pgFixture(cluster: () => PgCluster): StoreFixture {
         revoke: (label: string) =>
           cliOk(['token', 'revoke', '--merchant', TEST_MERCHANT, '--label', label], { RELAY_DATABASE_URL: databaseUrl }),
       };
+      const query = async (statement: string) => (await pool.query<Record<string, unknown>>(statement)).rows;
       const cleanup = async () => {
         await pool.end();
         await relay.close();
       };
-      return { relay, token, sql, stored, tills, cleanup };
+      return { relay, token, sql, stored, query, tills, cleanup };
     },
   };
 }

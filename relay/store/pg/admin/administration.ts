@@ -18,7 +18,7 @@ export function pgAdministration(pool: pg.Pool, masterKey: Buffer): Administrati
     listMerchants: (only) => listMerchants(pool, only),
     requireMerchant: (id) => requireMerchant(pool, id),
     addMerchant: (id, name, actor) => addMerchant(pool, id, name, actor),
-    removeMerchant: (id, actor) => removeMerchant(pool, id, actor),
+    removeMerchant: (id, actor, options) => removeMerchant(pool, id, actor, options),
     setSuspended: (id, suspended, actor) => setSuspended(pool, id, suspended, actor),
     renewLogIds: (which, actor) => renewLogIds(pool, which, actor),
     listKeys: (merchantId) => listKeys(pool, merchantId),

@@ -4,7 +4,7 @@
  * change is audited in its own transaction and reaches every instance through the auth trigger.
  */
 import type pg from 'pg';
-import { newLogId, type KeySummary, type MerchantSummary, type TokenSummary } from '../../index.js';
+import { newLogId, unreadRefusal, type KeySummary, type MerchantSummary, type TokenSummary, type UnreadEvents } from '../../index.js';
 import { inTransaction, type Db } from '../transaction.js';
 import { audit, cliActor } from './audit.js';
 import { visibleName } from '../../../../shared/characters.js';
@@ -92,11 +92,28 @@ export async function setSuspended(pool: pg.Pool, merchantId: string, suspended:
   });
 }
 
+/** The events of a merchant above the highest mark any of its tills has read (store/till-reads.ts). */
+export async function unreadEvents(db: Db, merchantId: string): Promise<UnreadEvents> {
+  const { rows } = await db.query<{ through: string; tills: string; count: string }>(
+    `WITH marks AS (SELECT coalesce(max(read_seq), 0) AS through, count(*) AS tills FROM till_reads WHERE merchant_id = $1)
+     SELECT m.through, m.tills, (SELECT count(*) FROM events e WHERE e.merchant_id = $1 AND e.seq > m.through) AS count FROM marks m`,
+    [merchantId],
+  );
+  const r = rows[0];
+  return { count: Number(r?.count ?? 0), readThrough: Number(r?.through ?? 0), tills: Number(r?.tills ?? 0) };
+}
+
 /**
  * Removes a merchant with its keys, tokens, usage and event log, in one transaction. Only a suspended
- * merchant can be removed, so a slip of the keyboard cannot delete a working shop's log.
+ * merchant can be removed, so a slip of the keyboard cannot delete a working shop's log; and while some of
+ * its acknowledged events were read by no till, only when `discardUnread` names exactly how many.
  */
-export async function removeMerchant(pool: pg.Pool, merchantId: string, actor = cliActor()): Promise<{ events: number }> {
+export async function removeMerchant(
+  pool: pg.Pool,
+  merchantId: string,
+  actor = cliActor(),
+  options: { discardUnread?: number } = {},
+): Promise<{ events: number; discardedUnread: number }> {
   checkMerchantId(merchantId);
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ suspended_at: Date | null }>('SELECT suspended_at FROM merchants WHERE id = $1 FOR UPDATE', [
@@ -106,6 +123,9 @@ export async function removeMerchant(pool: pg.Pool, merchantId: string, actor = 
     if (!rows[0].suspended_at) {
       throw new TenantError(`Merchant ${merchantId} is not suspended: suspend it first (relay merchant suspend --id ${merchantId})`);
     }
+    // Suspended, the merchant commits nothing more, so the count cannot change before the delete below.
+    const unread = await unreadEvents(client, merchantId);
+    if (unread.count > 0 && options.discardUnread !== unread.count) throw new TenantError(unreadRefusal(merchantId, unread));
     const events = await client.query('DELETE FROM events WHERE merchant_id = $1', [merchantId]);
     // The owner's view goes with its events: the summary and the phone links (their pages then say the link is off).
     await client.query('DELETE FROM owner_hourly WHERE merchant_id = $1', [merchantId]);
@@ -113,8 +133,12 @@ export async function removeMerchant(pool: pg.Pool, merchantId: string, actor = 
     await client.query('DELETE FROM till_tokens WHERE merchant_id = $1', [merchantId]);
     await client.query('DELETE FROM service_keys WHERE merchant_id = $1', [merchantId]);
     await client.query('DELETE FROM merchants WHERE id = $1', [merchantId]);
-    await audit(client, actor, { action: 'merchant.remove', merchantId, detail: { events: events.rowCount ?? 0 } });
-    return { events: events.rowCount ?? 0 };
+    await audit(client, actor, {
+      action: 'merchant.remove',
+      merchantId,
+      detail: { events: events.rowCount ?? 0, discardedUnread: unread.count },
+    });
+    return { events: events.rowCount ?? 0, discardedUnread: unread.count };
   });
 }
 

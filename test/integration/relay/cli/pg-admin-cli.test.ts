@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL relay's admin commands as an operator types them, against a real
  * PostgreSQL 15: `key add` with another master key exits non-zero and writes nothing; lists with
- * --json; merchant suspend/resume/remove; log-id new; admin tokens; master-key rotate from stdin, into the key file.
+ * --json; merchant suspend/resume/remove (refused while events are unread, unless the flag names their count); log-id new; admin tokens; master-key rotate from stdin, into the key file.
  * Each command is its own process, as slow as the machine is loaded: one test, a long time-out.
  */
 import { randomBytes } from 'node:crypto';
@@ -95,7 +95,20 @@ describePg('relay on PostgreSQL: the admin commands', () => {
         });
         expect(withNew.code).toBe(0);
 
-        expect((await run(['merchant', 'remove', '--id', 'MCH_ama'])).code).toBe(0);
+        // An acknowledged event that no till has read: refused, naming the count and the flag that names it.
+        await client.query(
+          `INSERT INTO events (merchant_id, seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json,
+             first_timestamp, latest_timestamp) VALUES ('MCH_ama', 1, 'TX1', 'live', $1, '2026-01-01', '2026-01-01', '{}', 1, 1)`,
+          [LIVE_KEY.publicId],
+        );
+        const unread = await run(['merchant', 'remove', '--id', 'MCH_ama']);
+        expect(unread.stderr).toMatch(
+          /has 1 acknowledged event\(s\) that no till has read.*merchant remove --id MCH_ama --discard-unread 1/,
+        );
+        expect(unread.code).not.toBe(0);
+        const removed = await run(['merchant', 'remove', '--id', 'MCH_ama', '--discard-unread', '1']);
+        expect(removed.stderr).toMatch(/Merchant MCH_ama removed, with its keys, tokens and 1 events \(1 of them read by no till\)/);
+        expect(removed.code).toBe(0);
         expect((await client.query('SELECT count(*)::int AS n FROM service_keys')).rows[0].n).toBe(0);
         const actions = (await client.query('SELECT actor, action FROM admin_audit ORDER BY id')).rows;
         expect(actions.map((r: { action: string }) => r.action)).toEqual([

@@ -78,21 +78,43 @@ describePg('owner links, the operator’s side: admin API', () => {
     );
   });
 
-  it('removes a merchant with events and phone links (its summary and links go with it)', async () => {
+  it('removes a merchant with events and phone links (its summary and links go with it), not while events are unread unless told how many', async () => {
     const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
     const pool = await openPgPool(databaseUrl, 2);
     open.push({ close: () => pool.end() });
+    const admin = await createAdminToken(pool, 'ops');
     const relay = await startRelay({ databaseUrl, masterKey, config: {}, log: () => {} });
     open.push(relay);
     await post(`${relay.url}/v1/owner-links`, JSON.stringify({ label: 'Phone', environment: 'live' }), {
       authorization: `Bearer ${token}`,
     });
-    expect((await deliver(relay.url, transaction('live', { completedAt: new Date().toISOString() }), LIVE_KEY)).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      expect((await deliver(relay.url, transaction('live', { completedAt: new Date().toISOString() }), LIVE_KEY)).status).toBe(200);
+    }
+    // The till reads the first; closing writes how far it read.
+    expect((await get(`${relay.url}/v1/transactions?after=0&limit=1`, token)).status).toBe(200);
+    await relay.close();
     await setSuspended(pool, TEST_MERCHANT, true);
+    // The second was acknowledged and no till has read it: refused, naming the count and the flag, until the flag names it.
+    await expect(removeMerchant(pool, TEST_MERCHANT)).rejects.toThrow(
+      /has 1 acknowledged event\(s\) that no till has read \(the furthest of its 1 till\(s\) has read through sequence 1\).*--discard-unread 1 \(admin API: DELETE \/admin\/v1\/merchants\/MCH_conformance\?discardUnread=1\)/,
+    );
+    await expect(removeMerchant(pool, TEST_MERCHANT, 'test', { discardUnread: 2 })).rejects.toThrow(/--discard-unread 1\b/);
+    const operator = await startRelay({ databaseUrl, masterKey, adminPort: 0, config: {}, log: () => {} });
+    open.push(operator);
+    const refused = await adminCall(operator.adminUrl!, 'DELETE', `/admin/v1/merchants/${TEST_MERCHANT}`, admin);
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({
+      error: { code: 'CONFLICT', message: expect.stringMatching(/no till has read.*discardUnread=1/) },
+    });
+    expect((await pool.query('SELECT count(*)::int AS n FROM events')).rows[0].n).toBe(2);
     // owner_hourly and owner_links reference the merchant: removing it must take them too (else a foreign key violation).
-    expect(await removeMerchant(pool, TEST_MERCHANT)).toEqual({ events: 1 });
-    for (const table of ['owner_hourly', 'owner_links', 'events']) {
+    const removed = await adminCall(operator.adminUrl!, 'DELETE', `/admin/v1/merchants/${TEST_MERCHANT}?discardUnread=1`, admin);
+    expect(removed.json).toEqual({ removed: TEST_MERCHANT, events: 2, discardedUnread: 1 });
+    for (const table of ['owner_hourly', 'owner_links', 'events', 'till_reads']) {
       expect((await pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n).toBe(0);
     }
+    const [line] = (await listAudit(pool, { merchantId: TEST_MERCHANT })).filter((a) => a.action === 'merchant.remove');
+    expect(line).toMatchObject({ actor: 'admin:ops', detail: { events: 2, discardedUnread: 1 } });
   });
 });

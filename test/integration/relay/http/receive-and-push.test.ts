@@ -216,6 +216,49 @@ describeEachStore('relay: receiving and pushing over real HTTP', (store) => {
     expect(text).not.toContain('233241234567');
     expect(JSON.stringify(logs)).not.toContain('233241234567');
   });
+
+  // Last: it closes the relay, which writes the marks it holds.
+  it('keeps how far each till token has read: what its stream or a page sent it, or the cursor it resumed at', async () => {
+    const till = async (label: string): Promise<string> => {
+      const made = await started.tills.create(label);
+      // Known to the relay once a look-up (which reads nothing) is no longer 401: PostgreSQL's reload takes a moment.
+      await expect
+        .poll(async () => (await get(`${relay.url}/v1/transactions/NO_SUCH_REFERENCE`, made)).status, { timeout: 10_000 })
+        .toBe(404);
+      return made;
+    };
+    const [paging, streaming, resuming, ahead] = await Promise.all([
+      till('reads-paging'),
+      till('reads-streaming'),
+      till('reads-resuming'),
+      till('reads-ahead'),
+    ]);
+    for (let i = 0; i < 3; i++) expect((await deliver(relay.url, transaction('live'), LIVE_KEY)).status).toBe(200);
+    const last = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0&limit=500`, token)).json).items.at(-1)!.seq;
+
+    const page = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=${last - 3}&limit=2`, paging)).json);
+    expect(page.nextAfter).toBe(last - 1);
+    const streams: SseClient[] = [];
+    const open = async (t: string, lastEventId: number) => {
+      const c = await SseClient.connect(`${relay.url}/v1/events`, t, { 'last-event-id': String(lastEventId) });
+      streams.push(c);
+      await c.waitFor((x) => x.messages.some((m) => m.event === 'hello'));
+      return c;
+    };
+    const reader = await open(streaming, last - 3);
+    await reader.waitFor((x) => x.events.length === 3);
+    await open(resuming, last); // nothing left to send: the cursor it named is what it has read
+    await open(ahead, last + 100); // a cursor beyond the log is not a read
+    for (const c of streams) c.close();
+    await relay.close();
+
+    const rows = await started.query("SELECT label, read_seq FROM till_reads WHERE label LIKE 'reads-%' ORDER BY label");
+    expect(rows.map((r) => [r.label, Number(r.read_seq)])).toEqual([
+      ['reads-paging', last - 1],
+      ['reads-resuming', last],
+      ['reads-streaming', last],
+    ]);
+  });
 });
 
 /** A sample's value in Prometheus text (NaN when the line is missing). */

@@ -35,14 +35,14 @@ describePg('relay on PostgreSQL: the migrations', () => {
     await client.connect();
     try {
       const versions = await client.query('SELECT version, name FROM relay_schema_migrations ORDER BY version');
-      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-      expect(PG_SCHEMA_VERSION).toBe(11);
+      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(PG_SCHEMA_VERSION).toBe(12);
       const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
       expect(tables.rows.map((r: { tablename: string }) => r.tablename)).toEqual(
         expect.arrayContaining(['auth_version', 'events', 'merchants', 'service_keys', 'till_tokens']),
       );
       await expect(client.query("INSERT INTO merchants (id, log_id) VALUES ('shop-1', 'x')")).rejects.toThrow(/check constraint/);
-      expect(await migratePg(client)).toBe(11); // already current: nothing runs again
+      expect(await migratePg(client)).toBe(12); // already current: nothing runs again
       await client.query("INSERT INTO relay_schema_migrations (version, name) VALUES (99, 'from the future')");
       await expect(migratePg(client)).rejects.toThrow(/schema version 99, newer than this relay understands/);
     } finally {
@@ -223,6 +223,18 @@ describePg('relay on PostgreSQL: the migrations', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it("migration 12: till_reads, empty (a log's events count as unread until its tills next read), gone with its merchant", async () => {
+    const client = await databaseAt(11);
+    await client.query("INSERT INTO merchants (id, log_id, last_seq) VALUES ('MCH_old', 'x', 4)");
+    await migratePg(client);
+    expect((await client.query('SELECT count(*)::int AS n FROM till_reads')).rows).toEqual([{ n: 0 }]);
+    const hash = `sha256:${'a'.repeat(64)}`;
+    await client.query("INSERT INTO till_reads VALUES ('MCH_old', $1, 'front', 3, now())", [hash]);
+    await expect(client.query("INSERT INTO till_reads VALUES ('MCH_old', 'plain', 'front', 3, now())")).rejects.toThrow(/check constraint/);
+    await client.query("DELETE FROM merchants WHERE id = 'MCH_old'");
+    expect((await client.query('SELECT count(*)::int AS n FROM till_reads')).rows).toEqual([{ n: 0 }]);
   });
 
   it("records each version once under its file's name; an older database upgrades, its history kept", async () => {

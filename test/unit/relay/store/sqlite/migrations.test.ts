@@ -196,6 +196,24 @@ describe('relay migration 11: events set aside by retention', () => {
   });
 });
 
+describe('relay migration 12: how far each till has read', () => {
+  it('adds an empty till_reads (the log counts as unread until its tills next read) and leaves the events as they were', () => {
+    const db = memory();
+    migrateTo(db, RELAY_MIGRATIONS, 11);
+    insertRow(db, 'events', event('TX1'));
+    migrateTo(db, RELAY_MIGRATIONS, 12);
+    expect(db.prepare('SELECT count(*) AS n FROM till_reads').get()).toEqual({ n: 0 });
+    insertRow(db, 'till_reads', {
+      token_hash: `sha256:${'a'.repeat(64)}`,
+      label: 'front',
+      read_seq: 1,
+      read_at: '2026-11-27T00:00:00.000Z',
+    });
+    expect(() => insertRow(db, 'till_reads', { token_hash: 'x', label: 'front', read_seq: -1, read_at: 'now' })).toThrow(/CHECK/);
+    expect(db.prepare('SELECT reference FROM events').all()).toEqual([{ reference: 'TX1' }]);
+  });
+});
+
 describe('relay migration 9: the migration history', () => {
   it("upgrades a relay.sqlite from before it: its events and log id kept, the versions it had recorded under this relay's names", () => {
     let logId = '';
