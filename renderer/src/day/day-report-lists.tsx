@@ -4,9 +4,10 @@
  * the service's acknowledgement (counted apart from every figure), and, for a closed Z,
  * what has happened since its close to the payments of its day.
  */
-import { UNSENT_NAMES, type DayReport, type SinceCloseLine } from '../../../shared/ipc/contract';
+import type { DayReport, SinceCloseLine } from '../../../shared/ipc/contract';
 import type { ReactNode } from 'react';
 import { TableHead, type Column } from '../components/table-head';
+import { UnsentCounts } from '../components/unsent-counts';
 import { dayTime, ghs } from '../format';
 
 type Lines = { report: DayReport; timeZone: string };
@@ -132,17 +133,8 @@ function Awaiting({ report, timeZone }: Lines) {
 
 /** Neither paid nor failed: their count and amount apart from every figure, then the latest one by one. */
 function Unsent({ report, timeZone }: Lines) {
-  const { notSent, unconfirmed } = report.unsent;
-  if (notSent.count + unconfirmed.count === 0) return null;
   return (
-    <section className="awaiting" aria-labelledby="day-unsent-title" data-testid="day-unsent">
-      <h3 id="day-unsent-title">Ended without the service’s answer: not in the figures</h3>
-      <p data-testid="day-unsent-not-sent">
-        {UNSENT_NAMES.not_sent}: {notSent.count}, {ghs(notSent.amount)}
-      </p>
-      <p data-testid="day-unsent-unconfirmed">
-        {UNSENT_NAMES.unconfirmed}: {unconfirmed.count}, {ghs(unconfirmed.amount)}
-      </p>
+    <UnsentCounts name="day" unsent={report.unsent} heading="h3">
       <ul className="day-awaiting-list">
         {report.unsentLines.map((u) => (
           <li key={u.merchantRef} data-testid={`day-unsent-${u.state}`}>
@@ -152,7 +144,7 @@ function Unsent({ report, timeZone }: Lines) {
           </li>
         ))}
       </ul>
-    </section>
+    </UnsentCounts>
   );
 }
 

@@ -2,10 +2,11 @@
  * A shift's report on screen: who and when, the figures by network with their total, the payments still
  * awaiting a result apart, and those that ended without the service's answer counted apart.
  */
-import { UNSENT_NAMES, type ShiftReport } from '../../../shared/ipc/contract';
+import type { ShiftReport } from '../../../shared/ipc/contract';
 import { dateTime, ghs, networkLabel, phone } from '../format';
 import { FigureCells } from '../components/figure-cells';
 import { TableHead } from '../components/table-head';
+import { UnsentCounts } from '../components/unsent-counts';
 import { otherEnvironmentNote } from '../../../shared/receipt/build-shift-report';
 
 function Awaiting({ report, timeZone }: { report: ShiftReport; timeZone: string }) {
@@ -29,22 +30,6 @@ function Awaiting({ report, timeZone }: { report: ShiftReport; timeZone: string 
           replay it; a replayed result lands here by itself.
         </p>
       ) : null}
-    </section>
-  );
-}
-
-function Unsent({ report }: { report: ShiftReport }) {
-  const { notSent, unconfirmed } = report.unsent;
-  if (notSent.count + unconfirmed.count === 0) return null;
-  return (
-    <section className="awaiting" aria-labelledby="shift-unsent-title" data-testid="shift-unsent">
-      <h2 id="shift-unsent-title">Ended without the service’s answer: not in the figures</h2>
-      <p data-testid="shift-unsent-not-sent">
-        {UNSENT_NAMES.not_sent}: {notSent.count}, {ghs(notSent.amount)}
-      </p>
-      <p data-testid="shift-unsent-unconfirmed">
-        {UNSENT_NAMES.unconfirmed}: {unconfirmed.count}, {ghs(unconfirmed.amount)}
-      </p>
     </section>
   );
 }
@@ -96,7 +81,7 @@ export function ShiftFigures({ report, timeZone }: { report: ShiftReport; timeZo
         </tfoot>
       </table>
       <Awaiting report={report} timeZone={timeZone} />
-      <Unsent report={report} />
+      <UnsentCounts name="shift" unsent={report.unsent} heading="h2" />
     </div>
   );
 }
