@@ -175,6 +175,19 @@ function createCallers(deps: {
   return { receiver, handleTill: createTillApi({ ...deps, reads, perMerchantMetrics }) };
 }
 
+/** What the owner's sign-in needs of the per-client limits (client-limits.ts), read from the current config. */
+function clientLimitsOf(getConfig: () => RelayConfig) {
+  return {
+    trustedProxies: () => getConfig().trustedProxies,
+    bodyTimeoutMs: () => Math.min(getConfig().unauthenticatedBodyTimeoutMs, getConfig().requestTimeoutMs),
+  };
+}
+
+/** One client address's share of the connections, read from the current config. */
+function connectionShareOf(getConfig: () => RelayConfig) {
+  return { max: () => getConfig().maxConnectionsPerClient, trusted: () => getConfig().trustedProxies };
+}
+
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
@@ -186,9 +199,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const { tenancy } = store;
   setStartGauges(metrics, tenancy);
   showLimits(metrics, config);
-  const owner = createOwnerView({ store, log, now, trustedProxies: () => config.trustedProxies });
-  const streams = connectStreams(store, config, metrics, log, owner);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
+  const owner = createOwnerView({ store, log, now, ...clientLimitsOf(getConfig), warnings });
+  const streams = connectStreams(store, config, metrics, log, owner);
   const { receiver, handleTill } = createCallers({ store, streams, getConfig, metrics, now, log, warnings });
   const databaseCheck = watchDatabase(store, metrics, () => closing);
   let closing = false;
@@ -210,7 +223,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     }
   });
   server.maxRequestsPerSocket = config.maxRequestsPerSocket;
-  guardConnections(server, config.maxConnections, metrics);
+  guardConnections(server, config.maxConnections, metrics, connectionShareOf(getConfig));
   let url: string;
   try {
     url = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');

@@ -32,6 +32,17 @@ export const limitFields = {
     .min(16 * 1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
+  /** Connections one client address may hold (the operator's trustedProxies are not counted); beyond, a new one is closed at once. */
+  maxConnectionsPerClient: z.number().int().min(1).max(100_000).default(128),
+  /** Bytes of webhook bodies still arriving that one client may hold (a share of maxPendingBodyBytes, never less than one whole body); 429 beyond. */
+  maxPendingBodyBytesPerClient: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
+  /** A body sent before any credential is proved (a webhook's, POST /v1/owner/session's) must arrive within this (or requestTimeoutMs if shorter); 408 beyond. */
+  unauthenticatedBodyTimeoutMs: z.number().int().min(100).max(300_000).default(5_000),
   /** Repeated warnings (refused deliveries, bad till tokens) are logged once per reason per this interval, with a count. */
   warningSummarySeconds: z.number().min(0.05).max(3_600).default(60),
   ...shareFields,
@@ -53,6 +64,9 @@ export const LIMIT_ENV_VARS = {
   RELAY_STREAM_STALL_SECONDS: 'streamStallSeconds',
   RELAY_MAX_PAGE_BYTES: 'maxPageBytes',
   ...SHARE_ENV_VARS,
+  RELAY_MAX_CONNECTIONS_PER_CLIENT: 'maxConnectionsPerClient',
+  RELAY_MAX_PENDING_BODY_BYTES_PER_CLIENT: 'maxPendingBodyBytesPerClient',
+  RELAY_UNAUTHENTICATED_BODY_TIMEOUT_MS: 'unauthenticatedBodyTimeoutMs',
 } as const;
 
 type Limits = { [K in keyof typeof limitFields]: z.infer<(typeof limitFields)[K]> };

@@ -6,27 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-/**
- * The client's address: the socket's, unless the socket is one of `trusted` (the operator's proxies);
- * then the right-most X-Forwarded-For entry that is not itself a trusted proxy (a client writes the left
- * of that header as it likes, the proxies append on the right).
- */
-export function clientAddress(req: IncomingMessage, trusted: readonly string[]): string {
-  const socket = normalise(req.socket.remoteAddress ?? '');
-  if (!trusted.includes(socket)) return socket;
-  const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
-    .split(',')
-    .map((h) => normalise(h.trim()))
-    .filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.includes(hops[i] as string)) return hops[i] as string;
-  return socket;
-}
-
-/** `::ffff:127.0.0.1` and `127.0.0.1` are one client. */
-function normalise(address: string): string {
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
-}
+export { clientAddress } from '../client-limits.js';
 
 type Bucket = { tokens: number; at: number };
 

@@ -4,7 +4,7 @@
  * (streams.ts), woken by every commit that accepted a new event.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LogFn } from '../../ops/index.js';
+import type { LogFn, WarningSummary } from '../../ops/index.js';
 import type { CommitReport, RelayStore } from '../../store/index.js';
 import { createOwnerLinksApi } from './owner-links-api.js';
 import { handleOwnerPage } from './page.js';
@@ -26,6 +26,8 @@ export function createOwnerView(deps: {
   rate?: { burst: number; perSecond: number };
   guesses?: { burst: number; perSecond: number; globalPerSecond: number };
   trustedProxies?: () => readonly string[];
+  bodyTimeoutMs?: () => number;
+  warnings?: WarningSummary;
 }): OwnerView {
   const streams = new OwnerStreams(deps.store, { checkMs: deps.checkMs ?? 2_000, heartbeatMs: 20_000, maxViewers: 500, log: deps.log });
   const viewer = createOwnerViewerApi({
@@ -38,6 +40,8 @@ export function createOwnerView(deps: {
     // at most 200 look-ups of unknown tokens a second for all clients together.
     guesses: deps.guesses ?? { burst: 10, perSecond: 0.1, globalPerSecond: 200 },
     trustedProxies: deps.trustedProxies ?? (() => []),
+    bodyTimeoutMs: deps.bodyTimeoutMs ?? (() => 5_000),
+    warnings: deps.warnings,
   });
   const onRevoked = (id: string) => {
     viewer.forget();

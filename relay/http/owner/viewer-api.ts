@@ -22,11 +22,19 @@ import { dayFigures, daysFigures, neutralise, ownerPayment } from './figures.js'
 import { OWNER_TOKEN } from './owner-links-api.js';
 import type { OwnerStreams } from './streams.js';
 import { clientAddress, crossSiteReason } from './guard.js';
+import { bodyDeadline, sendBodyTimeout } from '../client-limits.js';
+import type { WarningSummary } from '../../ops/index.js';
 
 export const OWNER_COOKIE = 'momo_owner';
 const LATEST = 20;
 
-export type OwnerViewerDeps = GateDeps & { streams: OwnerStreams };
+export type OwnerViewerDeps = GateDeps & {
+  streams: OwnerStreams;
+  /** A sign-in's body must arrive within this (client-limits.ts): it comes before any credential is proved. */
+  bodyTimeoutMs: () => number;
+  /** Requests their clients abandoned, logged once per interval with a count. */
+  warnings?: WarningSummary;
+};
 
 /** A device credential: `od_` + 32 random bytes, base64url. Only ever in the HttpOnly cookie, never in a URL. */
 export const DEVICE_TOKEN = /^od_[A-Za-z0-9_-]{43}$/;
@@ -67,7 +75,13 @@ async function session(deps: OwnerViewerDeps, gate: DeviceGate, req: IncomingMes
     req.resume();
     return sendError(res, 415, 'VALIDATION_ERROR', 'The link is handed over as application/json only');
   }
+  const ms = deps.bodyTimeoutMs();
+  bodyDeadline(req, ms, () => {
+    deps.warnings?.warn('owner_session_refused', 'body_timeout', { status: 408 });
+    sendBodyTimeout(res, ms);
+  });
   const body = await readBody(req, 1024);
+  if (res.headersSent) return;
   const json = body.ok ? parseJson(body.raw) : null;
   const given = json?.ok ? (json.value as { token?: unknown } | null)?.token : undefined;
   const token = typeof given === 'string' && OWNER_TOKEN.test(given) ? given : null;
@@ -154,7 +168,10 @@ export function createOwnerViewerApi(deps: OwnerViewerDeps) {
   function handle(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     if (!url.pathname.startsWith('/v1/owner/')) return false;
     const failed = (err: unknown) => {
-      deps.log({ level: 'error', msg: 'owner_view_failed', path: url.pathname, error: (err as Error).message });
+      // A client that went away mid-request (its body cut off): common from junk, logged once per interval.
+      if (req.destroyed && !req.complete && deps.warnings) {
+        if (!res.headersSent) deps.warnings.warn('owner_request_abandoned', url.pathname);
+      } else deps.log({ level: 'error', msg: 'owner_view_failed', path: url.pathname, error: (err as Error).message });
       if (!res.headersSent)
         sendError(res, 503, 'INTERNAL', 'The relay cannot read its store right now; retry later', { 'retry-after': '2' });
     };

@@ -24,6 +24,8 @@ import {
 import type { WarningSummary } from '../../ops/index.js';
 import { reportCommitFailure, reportConflict, reportOutOfOrder, type OutcomeContext } from './delivery-reports.js';
 import { requestIdOf } from '../request-id.js';
+import { bodyDeadline, clientAddress, sendBodyTimeout } from '../client-limits.js';
+import { PendingBodies } from './pending-bodies.js';
 import { ERROR_CODE_OF, loggable, sendAck, sendCommitFailed } from './answers.js';
 import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './verify.js';
 
@@ -63,6 +65,8 @@ class IncomingWebhook implements CommitWaiter {
     readonly keyId: string | undefined,
     readonly arrivedAt: number,
     private readonly maxBytes: number,
+    /** Who sent it (client-limits.ts), for its share of the pending pool. */
+    readonly client: string,
   ) {}
 
   get headers() {
@@ -77,9 +81,10 @@ class IncomingWebhook implements CommitWaiter {
       this.receiver.refuse(this, { status: 413, reason: 'body_too_large', message: `body exceeds ${this.maxBytes} bytes` });
       return;
     }
-    if (!this.receiver.hold(chunk.length)) {
+    const full = this.receiver.pool.hold(this.client, chunk.length);
+    if (full) {
       this.stopBody();
-      this.receiver.refuse(this, this.receiver.poolFull());
+      this.receiver.refuse(this, full);
       return;
     }
     this.held += chunk.length;
@@ -94,6 +99,13 @@ class IncomingWebhook implements CommitWaiter {
     this.receiver.queue(this);
   }
 
+  /** The body did not arrive within unauthenticatedBodyTimeoutMs: 408, its bytes released, the connection closed. */
+  expired(ms: number): void {
+    if (this.settledBody) return;
+    this.stopBody();
+    this.receiver.expire(this, ms);
+  }
+
   /** The stream broke, or the client went away before the end of its body. */
   cutOff(err?: Error): void {
     if (this.settledBody) return;
@@ -105,7 +117,7 @@ class IncomingWebhook implements CommitWaiter {
   private stopBody(): void {
     this.settledBody = true;
     this.chunks = [];
-    this.receiver.release(this.held);
+    this.receiver.pool.release(this.client, this.held);
     this.held = 0;
   }
 
@@ -119,14 +131,14 @@ class Receiver implements WebhookReceiver {
   private batch: IncomingWebhook[] = [];
   private scheduled = false;
   private inFlightCount = 0;
-  /** Bytes held by bodies still arriving, all requests together (maxPendingBodyBytes). */
-  private pendingBodyBytes = 0;
+  readonly pool: PendingBodies;
   private idleWaiters: Array<() => void> = [];
   private readonly runBatch = () => this.process();
   private readonly verifier: DeliveryVerifier;
 
   constructor(private readonly deps: WebhookReceiverDeps) {
     this.verifier = new DeliveryVerifier(deps);
+    this.pool = new PendingBodies(deps.getConfig, deps.metrics);
   }
 
   get inFlight(): number {
@@ -149,7 +161,8 @@ class Receiver implements WebhookReceiver {
     const config = this.deps.getConfig();
     const maxBytes = config.maxBodyBytes;
     const keyId = header(req.headers, KEY_ID_HEADER);
-    const incoming = new IncomingWebhook(this, req, res, keyId, performance.now(), maxBytes);
+    const client = clientAddress(req, config.trustedProxies);
+    const incoming = new IncomingWebhook(this, req, res, keyId, performance.now(), maxBytes, client);
     this.inFlightCount++;
     // Refused before a byte of the body is read: nothing is buffered for a request that cannot pass.
     const early = checkHeaders(req.headers, keyId, this.deps.findKey);
@@ -159,26 +172,21 @@ class Receiver implements WebhookReceiver {
       this.refuse(incoming, { status: 413, reason: 'body_too_large', message: `body of ${declared} bytes exceeds ${maxBytes}` });
       return;
     }
+    // Nothing is proved until the whole body is in: it must arrive soon (the service sends it at once).
+    const deadline = Math.min(config.unauthenticatedBodyTimeoutMs, config.requestTimeoutMs);
+    bodyDeadline(req, deadline, () => incoming.expired(deadline));
     req.on('data', (chunk: Buffer) => incoming.add(chunk));
     req.on('end', () => incoming.ended());
     req.on('error', (err: Error) => incoming.cutOff(err));
     req.on('close', () => incoming.cutOff());
   }
 
-  /** Counts `bytes` in the pool of pending bodies; false when that would pass maxPendingBodyBytes. */
-  hold(bytes: number): boolean {
-    if (this.pendingBodyBytes + bytes > this.deps.getConfig().maxPendingBodyBytes) return false;
-    this.pendingBodyBytes += bytes;
-    return true;
-  }
-
-  release(bytes: number): void {
-    this.pendingBodyBytes -= bytes;
-  }
-
-  poolFull(): Rejection {
-    const max = this.deps.getConfig().maxPendingBodyBytes;
-    return { status: 503, reason: 'pending_bodies_full', message: `Too many bodies pending (over ${max} bytes in all); retry later` };
+  /** A body that did not arrive in time (counted and logged once per interval, like every refusal). */
+  expire(incoming: IncomingWebhook, ms: number): void {
+    this.deps.metrics.clientLimited.inc({ limit: 'unauthenticatedBodyTimeoutMs' });
+    this.deps.warnings.warn('webhook_rejected', 'body_timeout', { status: 408, keyId: loggable(incoming.keyId) });
+    sendBodyTimeout(incoming.res, ms);
+    this.finish();
   }
 
   /** A complete body: verified with the rest of its batch right after this poll. */
