@@ -57,6 +57,9 @@ beforeAll(async () => {
   relay = await spawnRelay(['--port', '0', '--data', join(dir, 'data'), '--config', configFile], {
     RELAY_HEARTBEAT_SECONDS: '0.2',
     RELAY_STREAM_STALL_SECONDS: '2',
+    // All ten pages at once, past the read shares: what is measured is the pages' own bound.
+    RELAY_MAX_READS_IN_FLIGHT_PER_TOKEN: String(PAGES),
+    RELAY_MAX_READS_IN_FLIGHT_PER_MERCHANT: String(PAGES),
   });
   // Each event near the largest body (64 KiB): the page and stream buffers are what grows with them.
   const pad = 'x'.repeat(60_000);
