@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser } from 'playwright-core';
 import { buildRenderer } from '../browser-bridge/build-renderer.js';
 import { launchBrowser } from '../browser-bridge/harness.js';
-import { enter, focused, sell, sellToWaiting, stopWaiting, tabTo, text } from '../browser-bridge/cashier.js';
-import { signIn, switchPerson } from '../browser-bridge/sign-in.js';
-import { openShop, records, type Shop } from './support/shop.js';
+import { enter, focused, retype, sell, sellToWaiting, stopWaiting, tabTo, text } from '../browser-bridge/cashier.js';
+import { signIn, switchPerson, switchTo } from '../browser-bridge/sign-in.js';
+import { OWNER_PIN, openShop, records, type Shop } from './support/shop.js';
 import * as check from './support/scenario.js';
 
 let browser: Browser;
@@ -224,6 +224,72 @@ describe('a till with staff under faults', () => {
     expect(await prompts('233241230015')).toBe(1);
     expect(await prompts('233241230006')).toBe(1);
     await expectRecordsAgree();
+  });
+
+  it('two cashiers and two tills on one relay: the same number and amount is asked about, naming who and where; each Z says whose it is', async () => {
+    const { page, relayGate, clock } = shop;
+    const KOFI = '4826';
+    await check.staffTheTill(shop, [
+      { name: 'Ama', role: 'cashier', pin: AMA },
+      { name: 'Kofi', role: 'cashier', pin: KOFI },
+    ]);
+    await signIn(page, AMA, 'Ama');
+    /** Kofi's sale of what an earlier payment asked for: the question names who started it and where; he goes back. */
+    const kofiIsAsked = async (cedis: string, phone: string, startedBy: RegExp) => {
+      // Over what the form still holds from the last question.
+      await retype(page, 'amount', cedis);
+      await retype(page, 'phone', phone);
+      await page.keyboard.press('Enter');
+      const question = page.getByTestId('confirm-charge');
+      await question.waitFor();
+      expect(await text(page, 'confirm-started-by')).toMatch(startedBy);
+      await enter(page); // No, go back
+      await question.waitFor({ state: 'detached' });
+    };
+    // The relay is down: the service approves Ama's charge and no result can reach the till.
+    await relayGate.set({ kind: 'refuse' });
+    await expect.poll(() => text(page, 'relay-state')).toMatch(/reconnecting|offline/);
+    typed.push('10.00', '12.00');
+    await sellToWaiting(page, '10', '0245551021');
+    await expect.poll(() => serviceStatus('233245551021')).toBe('SUCCESS');
+    await stopWaiting(page);
+    await switchTo(page, KOFI, 'Kofi');
+    await kofiIsAsked('10', '0245551021', /^Started by Ama at this till/);
+    await relayGate.set({ kind: 'pass' });
+    clock.advance(60_000);
+    await expect.poll(async () => (await records(shop)).till.map((p) => p.state)).toEqual(['success']);
+
+    // The shop's other till sells GH₵12 to another number: PAID there, and its result reaches this till too.
+    const back = await shop.secondTill('Back counter');
+    await back.invoke('payments:charge', { requestId: 'back-counter-1', amount: '12.00', msisdn: '0245551022', network: 'MTN' });
+    await expect.poll(() => serviceStatus('233245551022')).toBe('SUCCESS');
+    await expect
+      .poll(
+        async () => (await shop.till.invoke<{ earlier: unknown }>('payments:similar', { msisdn: '0245551022', amount: '12.00' })).earlier,
+      )
+      .not.toBeNull();
+    await kofiIsAsked('12', '0245551022', /^Started by Owner at another till \(Back counter\)/);
+    for (const n of ['233245551021', '233245551022']) expect(await prompts(n)).toBe(1);
+    await expectRecordsAgree();
+
+    // Each till's Z sums the shop's results as that till received them, and says so; the close warns first.
+    const backZ = (
+      await back.invoke<{ report: { receivedBy: { tillName: string }; otherTills: string[] } }>('day:close', { lastNumber: 0 })
+    ).report;
+    expect(backZ.receivedBy.tillName).toBe('Back counter');
+    expect(backZ.otherTills).toHaveLength(1);
+    await switchTo(page, OWNER_PIN, 'Owner');
+    await page.getByRole('button', { name: 'Day close', exact: true }).click();
+    await page.getByTestId('day-close').click();
+    await expect
+      .poll(() => text(page, 'day-confirm-warning'))
+      .toMatch(/^Back counter also receives these results: a Z closed there counts the same payments/);
+    await page.getByTestId('day-confirm-close').click();
+    await expect
+      .poll(() => text(page, 'day-scope'))
+      .toMatch(/^Shop total, as received by (?!Back counter).+ — not to be added to other tills' Zs/);
+    expect(await text(page, 'day-warning')).toMatch(/^Back counter also receives these results/);
+    expect(backZ.otherTills[0]).toBe((await shop.till.invoke<{ tillName: string }>('settings:get', {})).tillName);
   });
 
   it('a PIN typed at the lock never reaches the sale behind it: after Switch, the idle lock, and a result the relay brings under the lock', async () => {

@@ -34,6 +34,13 @@ export type Shop = {
   /** In front of the relay (the till's stream of results, and the service's deliveries to it). */
   relayGate: Gate;
   dataDir: string;
+  /** Every till's data folder, this one's first. */
+  tillDataDirs: string[];
+  /**
+   * Another till of the same shop on the same relay (and gates), set up as the first, named `name`; the
+   * test drives it through its back door (no screens). Its payments count in `records`.
+   */
+  secondTill(name: string): Promise<TillProcess>;
   /** kill -9 of the till, then a new start on the same data folder and the page loaded again (the app reopened). */
   restartAfterKill(before?: () => Promise<void> | void): Promise<void>;
   close(): Promise<void>;
@@ -54,9 +61,13 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
     log: () => undefined,
   });
   const token = createRelayToken();
+  const secondToken = createRelayToken();
   const config = parseRelayConfig({
     keys: [sandbox.keys.test],
-    tills: [{ label: 'till-under-faults', tokenHash: token.tokenHash }],
+    tills: [
+      { label: 'till-under-faults', tokenHash: token.tokenHash },
+      { label: 'second-till', tokenHash: secondToken.tokenHash },
+    ],
     signedPayload: 'body',
     heartbeatSeconds: 1,
   });
@@ -65,29 +76,35 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
   const relayGate = await startGate({ port: Number(new URL(relay.url).port) });
 
   const dataDir = join(root, 'till');
-  const till = new TillProcess({
-    dataDir,
+  const tillOptions = (folder: string): TillProcessOptions => ({
+    dataDir: folder,
     retryDelaysMs: [200, 500, 1_000],
     // The relay beats every second here: a stream silent for 4 s is broken.
     relay: { initialBackoffMs: 100, maxBackoffMs: 500, heartbeatTimeoutMs: 4_000 },
     http: { connectTimeoutMs: 1_000, responseTimeoutMs: 2_000 },
     ...tuning,
   });
-  await till.start();
-  // The owner's first setup, through the back door: TEST on this service and relay, as typed in Settings.
-  await till.invoke('owner:setPin', { pin: OWNER_PIN });
-  await till.invoke('settings:save', {
-    environment: 'test',
-    values: {
-      baseUrl: serviceGate.url,
-      merchantId: sandbox.merchantId,
-      publicKeyId: sandbox.keys.test.publicId,
-      secretKey: sandbox.keys.test.secret,
-      relayUrl: relayGate.url,
-      relayToken: token.token,
-    },
-  });
+  /** The owner's first setup, through the back door: TEST on this service and relay, as typed in Settings. */
+  const setUp = async (process: TillProcess, relayToken: string) => {
+    await process.start();
+    await process.invoke('owner:setPin', { pin: OWNER_PIN });
+    await process.invoke('settings:save', {
+      environment: 'test',
+      values: {
+        baseUrl: serviceGate.url,
+        merchantId: sandbox.merchantId,
+        publicKeyId: sandbox.keys.test.publicId,
+        secretKey: sandbox.keys.test.secret,
+        relayUrl: relayGate.url,
+        relayToken,
+      },
+    });
+  };
+  const till = new TillProcess(tillOptions(dataDir));
+  await setUp(till, token.token);
   await till.invoke('owner:lock', {});
+  const others: TillProcess[] = [];
+  const tillDataDirs = [dataDir];
 
   const server: StaticServer = await serveRenderer(rendererDir);
   const origin = new URL(server.url).origin;
@@ -118,6 +135,17 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
     serviceGate,
     relayGate,
     dataDir,
+    tillDataDirs,
+    async secondTill(name) {
+      const folder = join(root, `till-${others.length + 2}`);
+      const second = new TillProcess(tillOptions(folder));
+      others.push(second);
+      tillDataDirs.push(folder);
+      await setUp(second, secondToken.token);
+      const { timeZone } = await second.invoke<{ timeZone: string }>('settings:get', {});
+      await second.invoke('settings:saveTill', { tillName: name, timeZone });
+      return second;
+    },
     async restartAfterKill(before) {
       await till.kill();
       await before?.();
@@ -128,6 +156,7 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
       clock.release();
       await context.close().catch(() => undefined);
       await till.stop();
+      for (const other of others) await other.stop();
       await server.close();
       await serviceGate.close();
       await relayGate.close();
@@ -138,17 +167,19 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
   };
 }
 
-/** The till's payments (its SQLite file, read-only while the core runs) and the service's, as each keeps them. */
+/** The shop's payments (each till's SQLite file, read-only while its core runs) and the service's, as each keeps them. */
 export async function records(shop: Shop): Promise<Records> {
-  const db = new Database(join(shop.dataDir, 'till.db'), { readonly: true, fileMustExist: true });
-  try {
-    const till = db
-      .prepare("SELECT id, merchant_ref, state, amount, msisdn FROM payments WHERE environment = 'test' ORDER BY created_at")
-      .all() as TillRow[];
-    return { till, service: await sandboxTransactions(shop.sandbox.baseUrl) };
-  } finally {
-    db.close();
-  }
+  const till = shop.tillDataDirs.flatMap((folder) => {
+    const db = new Database(join(folder, 'till.db'), { readonly: true, fileMustExist: true });
+    try {
+      return db
+        .prepare("SELECT id, merchant_ref, state, amount, msisdn FROM payments WHERE environment = 'test' ORDER BY created_at")
+        .all() as TillRow[];
+    } finally {
+      db.close();
+    }
+  });
+  return { till, service: await sandboxTransactions(shop.sandbox.baseUrl) };
 }
 
 const SAME: Record<string, string> = { success: 'SUCCESS', failed: 'FAILED' };
