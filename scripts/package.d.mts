@@ -5,3 +5,4 @@ export declare function productionPackages(
 ): string[];
 export declare function stage(staging: string): void;
 export declare function publishArgs(env: Record<string, string | undefined>): string[];
+export declare function homepageArgs(env: Record<string, string | undefined>): string[];

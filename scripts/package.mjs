@@ -12,6 +12,7 @@
  *   npm run package -- --linux dir               any electron-builder arguments, e.g. the unpacked app only
  *   MOMO_SKIP_BUILD=1                            pack the last electron-vite build
  *   MOMO_PACKAGE_STAGING=<folder>                where the staging copy goes (default: node_modules/.cache/momo-till/package-app)
+ *   MOMO_HOMEPAGE=<https address>                the project's address the deb carries (default: MOMO_UPDATE_GITHUB's repository)
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -82,12 +83,25 @@ export function publishArgs(env) {
   return [];
 }
 
+/**
+ * The project's address, which the deb carries (electron-builder refuses a deb without one): MOMO_HOMEPAGE, else
+ * the GitHub repository of MOMO_UPDATE_GITHUB. package.json holds none, as no address is known to be the project's.
+ */
+export function homepageArgs(env) {
+  const url = env.MOMO_HOMEPAGE || (env.MOMO_UPDATE_GITHUB ? `https://github.com/${env.MOMO_UPDATE_GITHUB}` : '');
+  if (!url) return [];
+  if (!/^https?:\/\/\S+$/.test(url)) throw new Error(`MOMO_HOMEPAGE must be an http(s) address: ${url}`);
+  return [`-c.extraMetadata.homepage=${url}`];
+}
+
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = process.argv.slice(2);
   let feed;
+  let homepage;
   try {
     feed = publishArgs(process.env);
+    homepage = homepageArgs(process.env);
   } catch (error) {
     fail(error.message);
   }
@@ -110,6 +124,7 @@ if (isMain) {
     `-c.electronVersion=${electronVersion}`,
     ...(args.some((a) => a.includes('directories.output')) ? [] : [`-c.directories.output=${join(root, 'dist')}`]),
     ...feed,
+    ...homepage,
     ...args,
   ];
   const packed = spawnSync(bin('electron-builder'), builderArgs, { cwd: staging, stdio: 'inherit', shell: process.platform === 'win32' });

@@ -28,6 +28,8 @@ const app = join(output, 'linux-unpacked');
 const asarPath = join(app, 'resources', 'app.asar');
 const fpmArgs = join(work, 'fpm-args.txt');
 const nodeSqlite = join(root, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+/** The project's address for the deb, given at packing (package.json holds none). */
+const HOMEPAGE = 'https://example.org/momo-till-packaging-test';
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** Every package the app loads at run time (out/main's imports and what they import), and nothing else. */
@@ -97,6 +99,7 @@ beforeAll(async () => {
         CUSTOM_FPM_PATH: makeStandInFpm(join(work, 'fpm'), fpmArgs),
         MOMO_UPDATE_URL: feed.url,
         MOMO_UPDATE_GITHUB: '',
+        MOMO_HOMEPAGE: HOMEPAGE,
       },
     },
   );
@@ -121,6 +124,7 @@ describe('npm run package, for Linux (scripts/package.mjs + electron-builder)', 
     expect(defaults).toContain('libnss3');
     expect(depends).toEqual([...defaults, 'gnome-keyring | libkf5wallet-bin | keepassxc']);
     expect(depends.join(',')).not.toContain('kwalletmanager');
+    expect(args[args.indexOf('--url') + 1]).toBe(HOMEPAGE);
   });
 
   it('writes the update feed into the app, where electron-updater reads it', () => {

@@ -1,6 +1,6 @@
 /** The release scripts' pure parts: the update feed written into the app, and one latest-mac.yml for both Mac arches. */
 import { describe, expect, it } from 'vitest';
-import { publishArgs } from '../../../scripts/package.mjs';
+import { homepageArgs, publishArgs } from '../../../scripts/package.mjs';
 import { mergeLatestMac } from '../../../scripts/merge-release.mjs';
 
 describe('npm run package: the update feed (scripts/package.mjs publishArgs)', () => {
@@ -22,6 +22,15 @@ describe('npm run package: the update feed (scripts/package.mjs publishArgs)', (
     expect(publishArgs({ MOMO_UPDATE_URL: 'http://127.0.0.1:8080/feed/' })[1]).toBe('-c.publish.url=http://127.0.0.1:8080/feed/');
     expect(() => publishArgs({ MOMO_UPDATE_GITHUB: 'https://github.com/a/b' })).toThrow(/owner\/repo/);
     expect(() => publishArgs({ MOMO_UPDATE_URL: 'https://a.example/', MOMO_UPDATE_GITHUB: 'a/b' })).toThrow(/not both/);
+  });
+
+  it('the address the deb carries comes from MOMO_HOMEPAGE, else the GitHub feed’s repository, else none', () => {
+    expect(homepageArgs({ MOMO_HOMEPAGE: 'https://git.example/shop/till' })).toEqual([
+      '-c.extraMetadata.homepage=https://git.example/shop/till',
+    ]);
+    expect(homepageArgs({ MOMO_UPDATE_GITHUB: 'shop/till' })).toEqual(['-c.extraMetadata.homepage=https://github.com/shop/till']);
+    expect(homepageArgs({})).toEqual([]);
+    expect(() => homepageArgs({ MOMO_HOMEPAGE: 'git.example/shop' })).toThrow(/http\(s\) address/);
   });
 });
 
