@@ -12,8 +12,11 @@ import { axe, screenshot, sellToWaiting, stopWaiting, text } from '../browser-br
 import { switchTo } from '../browser-bridge/sign-in.js';
 import { TIME_SCALE, useTill } from '../browser-bridge/suite.js';
 
-// The core's clock, moved on to make the payment overdue (the idle lock is set longer than that).
-let coreClockAheadMs = 0;
+// The sale is made on a core clock 16 minutes behind, then the core's clock is put right: the payment is
+// overdue at real time, so everything after it (the settling, Takings' today) is on the browser's clock and
+// day; a core clock moved ahead instead would settle it tomorrow near midnight while the screens ask today.
+// (The idle lock is set longer than the jump.)
+let coreClockAheadMs = -16 * 60_000;
 const till = useTill(() => ({
   embeddedTimeScale: TIME_SCALE,
   tillName: 'Front counter',
@@ -74,7 +77,7 @@ describe('settle by hand', () => {
 
   it('once overdue, a manager settles it as not paid; the note is required and nothing typed is lost', async () => {
     const { page } = till.get();
-    coreClockAheadMs = 16 * 60_000;
+    coreClockAheadMs = 0;
     await switchTo(page, MARY, 'Mary');
     await section(page, 'History');
     await page.getByTestId('history-overdue').waitFor();
