@@ -8,10 +8,10 @@
  */
 export { PgStore, type PgStoreOptions } from './pg-store.js';
 export { connectionConfig, openPgPool } from './pg-pool.js';
-export { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION, PgSchemaError } from './migrations/index.js';
+export { migratePg, PG_MIGRATIONS, PG_SCHEMA_VERSION, PgSchemaError, PgSchemaTooNewError } from './migrations/index.js';
 export { decodeKey, loadMasterKey, loadPreviousMasterKeys, MasterKeyError, readMasterKeyFile, type MasterKeyWarn } from './secret-box.js';
 export { assertMasterKey, sealedWith, type KeyInUse } from './master-key.js';
-export { PgSetupError, PgUnreachableError } from './pg-startup.js';
+export { PgSetupError, PgUnreachableError, waitForDatabase } from './pg-startup.js';
 export {
   addKey,
   addMerchant,

@@ -11,6 +11,7 @@
  */
 import type pg from 'pg';
 import type { LogFn } from '../../ops/index.js';
+import { PgSchemaTooNewError } from './migrations/index.js';
 
 export class PgUnreachableError extends Error {
   override name = 'PgUnreachableError';
@@ -67,8 +68,10 @@ export async function migrationError(client: pg.ClientBase, err: unknown): Promi
 export type WaitOptions = { log: LogFn; firstDelayMs?: number; maxDelayMs?: number };
 
 /**
- * Runs `open` until it succeeds or fails for another reason than an unreachable database, waiting
- * with a doubling back-off (0.5 s to 15 s by default) between attempts, each logged.
+ * Runs `open` until it succeeds or fails for another reason than an unreachable database or a schema too
+ * new for this relay (mid-upgrade: a newer relay migrated it; this one waits to be replaced or the database
+ * rolled back, rather than exit into a restart loop), waiting with a doubling back-off (0.5 s to 15 s by
+ * default) between attempts, each logged.
  */
 export async function waitForDatabase<T>(open: () => Promise<T>, options: WaitOptions): Promise<T> {
   const max = options.maxDelayMs ?? 15_000;
@@ -79,8 +82,11 @@ export async function waitForDatabase<T>(open: () => Promise<T>, options: WaitOp
       if (attempt > 1) options.log({ level: 'info', msg: 'database_reachable', attempts: attempt });
       return result;
     } catch (err) {
-      if (!(err instanceof PgUnreachableError)) throw err;
-      options.log({ level: 'warn', msg: 'database_unreachable', error: err.message, attempt, retryInMs: delay });
+      if (err instanceof PgSchemaTooNewError) {
+        options.log({ level: 'error', msg: 'schema_too_new', error: err.message, attempt, retryInMs: delay });
+      } else if (err instanceof PgUnreachableError) {
+        options.log({ level: 'warn', msg: 'database_unreachable', error: err.message, attempt, retryInMs: delay });
+      } else throw err;
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, max);
     }

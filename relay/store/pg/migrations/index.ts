@@ -4,7 +4,8 @@
  * history. To change the schema, add the next file and list it at the end, with a test in
  * test/integration/relay/store/pg/pg-migrations.test.ts; never edit or renumber a shipped one. A function
  * restated by a later migration (relay_commit) is restated in full in that migration's file: each file is the
- * schema as its version left it.
+ * schema as its version left it. Migrations are additive, so instances upgrade one at a time (relay/docs/postgresql.md,
+ * "Upgrading"); one that drops or changes what an older relay uses sets `oldestReader` (migrate.ts).
  */
 import type pg from 'pg';
 import { applyPgMigrations, type PgMigration } from './migrate.js';
@@ -21,7 +22,7 @@ import { migration as m0010 } from './0010-owner-devices.js';
 import { migration as m0011 } from './0011-prune-set-aside.js';
 import { migration as m0012 } from './0012-till-reads.js';
 
-export { PgSchemaError, type PgMigration } from './migrate.js';
+export { PgSchemaError, PgSchemaTooNewError, type PgMigration } from './migrate.js';
 
 export const PG_MIGRATIONS: readonly PgMigration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012];
 

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { migratePg, openPgPool, PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../../../../relay/store/pg/index.js';
+import { migratePg, openPgPool, PG_MIGRATIONS, PG_SCHEMA_VERSION, waitForDatabase } from '../../../../../relay/store/pg/index.js';
 import { closeAfterEach } from '../../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
 import { frontAmaRow, hourOf, summarySaleJson } from '../../../../support/owner-summary-sales.js';
@@ -235,6 +235,44 @@ describePg('relay on PostgreSQL: the migrations', () => {
     await expect(client.query("INSERT INTO till_reads VALUES ('MCH_old', 'plain', 'front', 3, now())")).rejects.toThrow(/check constraint/);
     await client.query("DELETE FROM merchants WHERE id = 'MCH_old'");
     expect((await client.query('SELECT count(*)::int AS n FROM till_reads')).rows).toEqual([{ n: 0 }]);
+  });
+
+  it('a newer schema: served untouched when its migrations are additive; else waited out (logged, retried), never an exit', async () => {
+    const url = await cluster().createDatabase();
+    const client = new pg.Client(url);
+    await client.connect();
+    open.push({ close: () => client.end() });
+    await migratePg(client);
+    // Each version records the oldest schema whose relay still serves it: additive ones keep version 1's.
+    expect((await client.query('SELECT DISTINCT oldest_reader FROM relay_schema_migrations WHERE version = 12')).rows).toEqual([
+      { oldest_reader: 1 },
+    ]);
+    const next = PG_SCHEMA_VERSION + 1;
+    // The next release added a table: this relay serves the database as it is, without touching it.
+    await client.query("INSERT INTO relay_schema_migrations (version, name, oldest_reader) VALUES ($1, 'a later table', 1)", [next]);
+    expect(await migratePg(client)).toBe(next);
+    const pool = await openPgPool(url, 1);
+    await pool.end();
+    // The one after dropped what this relay uses: a start waits, saying why, and goes on once it can serve.
+    await client.query("INSERT INTO relay_schema_migrations (version, name, oldest_reader) VALUES ($1, 'a column dropped', $1)", [
+      next + 1,
+    ]);
+    await expect(migratePg(client)).rejects.toThrow(
+      new RegExp(
+        `schema version ${next + 1}, newer than this relay understands \\(${PG_SCHEMA_VERSION}\\), and it needs a relay of schema ${next + 1}`,
+      ),
+    );
+    const said: Array<Record<string, unknown>> = [];
+    let waiting = true;
+    const opened = waitForDatabase(() => openPgPool(url, 1), { log: (l) => said.push(l), firstDelayMs: 20, maxDelayMs: 50 }).finally(() => {
+      waiting = false;
+    });
+    await expect.poll(() => said.filter((l) => l.msg === 'schema_too_new').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect(waiting).toBe(true);
+    expect(said[0]).toMatchObject({ level: 'error', msg: 'schema_too_new', error: expect.stringMatching(/Run a newer relay/) });
+    // Rolled back (or this instance replaced): it serves.
+    await client.query('DELETE FROM relay_schema_migrations WHERE version = $1', [next + 1]);
+    await (await opened).end();
   });
 
   it("records each version once under its file's name; an older database upgrades, its history kept", async () => {
