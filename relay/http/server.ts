@@ -200,7 +200,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   setStartGauges(metrics, tenancy);
   showLimits(metrics, config);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
-  const owner = createOwnerView({ store, log, now, ...clientLimitsOf(getConfig), warnings });
+  const owner = createOwnerView({ store, log, now, ...clientLimitsOf(getConfig), warnings, getConfig, metrics });
   const streams = connectStreams(store, config, metrics, log, owner);
   const { receiver, handleTill } = createCallers({ store, streams, getConfig, metrics, now, log, warnings });
   const databaseCheck = watchDatabase(store, metrics, () => closing);

@@ -15,9 +15,10 @@ import { environmentSchema } from '../../../shared/domain-schemas.js';
 import { isValidTimeZone } from '../../../shared/local-date.js';
 import { RELAY_TOKEN } from '../../../shared/relay-wire.js';
 import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-util.js';
-import { hashRelayToken, type LogFn } from '../../ops/index.js';
+import { hashRelayToken, type LogFn, type RelayConfig, type RelayMetrics } from '../../ops/index.js';
 import type { OwnerLink, RelayStore, TillIdentity } from '../../store/index.js';
 import { sendSuspended } from '../refusals.js';
+import { Holdings } from '../fair-share.js';
 import { neutralise } from './figures.js';
 import { invitationExpiry, invite, linkView, list, revokeDevice } from './link-phones.js';
 
@@ -45,7 +46,20 @@ export type OwnerLinksDeps = {
   onChanged: () => void;
   log: LogFn;
   now: () => number;
+  /** maxOwnerLinksPerMerchant, read at each request (it changes on reload). */
+  getConfig: () => RelayConfig;
+  metrics: RelayMetrics;
 };
+
+/**
+ * The merchant's links that hold anything: not turned off, and a phone in or an invitation still open
+ * (one left to expire unused opens nothing and costs nothing).
+ */
+async function linksInUse(store: RelayStore, merchantId: string, at: string): Promise<number> {
+  const links = await store.ownerView.listLinks(merchantId);
+  const phones = new Set((await store.ownerView.devices.list(merchantId)).map((d) => d.linkId));
+  return links.filter((l) => !l.revokedAt && (phones.has(l.id) || l.inviteUsedAt || (l.inviteExpiresAt ?? '') > at)).length;
+}
 
 function tillOf(store: RelayStore, req: IncomingMessage): TillIdentity | null {
   const m = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
@@ -54,7 +68,14 @@ function tillOf(store: RelayStore, req: IncomingMessage): TillIdentity | null {
   return store.findTill(hashRelayToken(token)) ?? null;
 }
 
-async function create(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerResponse, till: TillIdentity): Promise<void> {
+/** `making`: links being made on this instance, per merchant, counted with the stored ones so that a burst cannot pass the limit. */
+async function create(
+  deps: OwnerLinksDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  till: TillIdentity,
+  making: Holdings,
+): Promise<void> {
   const body = await readBody(req, 4096);
   if (!body.ok) return sendError(res, 413, 'VALIDATION_ERROR', 'Request body over 4096 bytes');
   const json = parseJson(body.raw);
@@ -64,14 +85,32 @@ async function create(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerRes
     const issue = parsed.error.issues[0];
     return sendError(res, 400, 'VALIDATION_ERROR', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
   }
+  const max = deps.getConfig().maxOwnerLinksPerMerchant;
+  making.add(till.merchantId, 1);
+  try {
+    const inUse = (await linksInUse(deps.store, till.merchantId, new Date(deps.now()).toISOString())) + making.of(till.merchantId) - 1;
+    if (inUse >= max) {
+      // A count, not a rate: waiting changes nothing until a link is turned off, so 409 (no proxy counts it), not 429.
+      deps.metrics.shareRefusals.inc({ limit: 'maxOwnerLinksPerMerchant' });
+      deps.metrics.merchantOwnerRefusals.inc({ merchant: till.merchantId, reason: 'links_full' });
+      const message = `This shop already has ${max} phone links on (maxOwnerLinksPerMerchant ${max}): turn one off in Settings first`;
+      return sendError(res, 409, 'CONFLICT', message);
+    }
+    await makeLink(deps, res, till, parsed.data);
+  } finally {
+    making.add(till.merchantId, -1);
+  }
+}
+
+async function makeLink(deps: OwnerLinksDeps, res: ServerResponse, till: TillIdentity, input: z.infer<typeof createSchema>): Promise<void> {
   const token = `ov_${randomBytes(32).toString('base64url')}`;
   const expiresAt = invitationExpiry(deps.now());
   const link: OwnerLink = {
     id: `ol_${randomBytes(9).toString('base64url')}`,
     merchantId: till.merchantId,
-    environment: parsed.data.environment,
-    label: parsed.data.label,
-    timeZone: parsed.data.timeZone ?? DEFAULT_OWNER_TIME_ZONE,
+    environment: input.environment,
+    label: input.label,
+    timeZone: input.timeZone ?? DEFAULT_OWNER_TIME_ZONE,
     createdBy: till.label,
     createdAt: new Date(deps.now()).toISOString(),
     lastUsedAt: null,
@@ -115,6 +154,7 @@ async function revoke(deps: OwnerLinksDeps, res: ServerResponse, till: TillIdent
 
 /** Handles /v1/owner-links routes; false when the path is not one of them. */
 export function createOwnerLinksApi(deps: OwnerLinksDeps) {
+  const making = new Holdings();
   return function handleOwnerLinks(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     const one = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})$/.exec(url.pathname);
     const sub = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})\/(invitation|devices\/(od_[A-Za-z0-9_-]{12}))$/.exec(url.pathname);
@@ -147,7 +187,7 @@ export function createOwnerLinksApi(deps: OwnerLinksDeps) {
     if (one) revoke(deps, res, till, one[1] as string).catch(failed);
     else if (sub?.[3]) revokeDevice(deps, res, till, sub[1] as string, sub[3]).catch(failed);
     else if (sub) invite(deps, res, till, sub[1] as string).catch(failed);
-    else if (req.method === 'POST') create(deps, req, res, till).catch(failed);
+    else if (req.method === 'POST') create(deps, req, res, till, making).catch(failed);
     else if (req.method === 'PATCH') moveZone(deps, req, res, till).catch(failed);
     else list(deps, res, till).catch(failed);
     return true;

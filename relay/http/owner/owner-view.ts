@@ -4,7 +4,7 @@
  * (streams.ts), woken by every commit that accepted a new event.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LogFn, WarningSummary } from '../../ops/index.js';
+import type { LogFn, RelayConfig, RelayMetrics, WarningSummary } from '../../ops/index.js';
 import type { CommitReport, RelayStore } from '../../store/index.js';
 import { createOwnerLinksApi } from './owner-links-api.js';
 import { handleOwnerPage } from './page.js';
@@ -28,8 +28,18 @@ export function createOwnerView(deps: {
   trustedProxies?: () => readonly string[];
   bodyTimeoutMs?: () => number;
   warnings?: WarningSummary;
+  /** The shares and pools of relay/ops/shares.ts, read at each request (they change on reload). */
+  getConfig: () => RelayConfig;
+  metrics: RelayMetrics;
 }): OwnerView {
-  const streams = new OwnerStreams(deps.store, { checkMs: deps.checkMs ?? 2_000, heartbeatMs: 20_000, maxViewers: 500, log: deps.log });
+  const { getConfig, metrics } = deps;
+  const streams = new OwnerStreams(deps.store, {
+    checkMs: deps.checkMs ?? 2_000,
+    heartbeatMs: 20_000,
+    limits: getConfig,
+    log: deps.log,
+    onCount: (merchant, open) => metrics.merchantOwnerStreams.set(open, { merchant }),
+  });
   const viewer = createOwnerViewerApi({
     store: deps.store,
     streams,
@@ -42,6 +52,8 @@ export function createOwnerView(deps: {
     trustedProxies: deps.trustedProxies ?? (() => []),
     bodyTimeoutMs: deps.bodyTimeoutMs ?? (() => 5_000),
     warnings: deps.warnings,
+    getConfig,
+    metrics,
   });
   const onRevoked = (id: string) => {
     viewer.forget();
@@ -58,6 +70,8 @@ export function createOwnerView(deps: {
     onChanged: () => viewer.forget(),
     log: deps.log,
     now: deps.now,
+    getConfig,
+    metrics,
   });
   return {
     streams,

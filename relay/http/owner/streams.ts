@@ -12,13 +12,22 @@ import type { LogFn } from '../../ops/index.js';
 import { revokedMessage, type OwnerLink, type OwnerLinkRevoker, type RelayStore } from '../../store/index.js';
 import { DEVICE_OFF_MESSAGE, SUSPENDED_MESSAGE, type Access } from './device-gate.js';
 import { ownerPayment } from './figures.js';
+import { Holdings } from '../fair-share.js';
 
 type Viewer = { res: ServerResponse; link: OwnerLink; deviceId: string; cursor: number };
+
+/** The instance's pool of page streams and each merchant's and link's share of it (relay/ops/shares.ts). */
+export type OwnerStreamLimits = { maxOwnerStreams: number; maxOwnerStreamsPerMerchant: number; maxOwnerStreamsPerLink: number };
+
+/** Why a page's stream was refused: the instance's pool is full, or the merchant or the link holds its share. */
+export type OwnerStreamRefusal = 'relay_full' | 'merchant_full' | 'link_full';
 
 const PAGE = 200;
 
 export class OwnerStreams {
   private readonly viewers = new Set<Viewer>();
+  private readonly byMerchant = new Holdings();
+  private readonly byLink = new Holdings();
   private readonly pumping = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private readonly timer: NodeJS.Timeout;
@@ -26,7 +35,14 @@ export class OwnerStreams {
 
   constructor(
     private readonly store: RelayStore,
-    private readonly options: { checkMs: number; heartbeatMs: number; maxViewers: number; log: LogFn },
+    private readonly options: {
+      checkMs: number;
+      heartbeatMs: number;
+      limits: () => OwnerStreamLimits;
+      log: LogFn;
+      /** Each merchant's open streams changed (for /metrics). */
+      onCount?: (merchantId: string, open: number) => void;
+    },
   ) {
     this.timer = setInterval(() => void this.check(), options.checkMs);
     this.timer.unref();
@@ -41,9 +57,12 @@ export class OwnerStreams {
     return [...new Set([...this.viewers].map((v) => v.link.merchantId))];
   }
 
-  /** Opens a page's stream after `after`; false when the relay holds too many already. */
-  open(req: IncomingMessage, res: ServerResponse, { link, device }: Access, after: number): boolean {
-    if (this.viewers.size >= this.options.maxViewers) return false;
+  /** Opens a page's stream after `after`; or says which limit it met (checked from the merchant's share up, so one merchant never meets the pool). */
+  open(req: IncomingMessage, res: ServerResponse, { link, device }: Access, after: number): OwnerStreamRefusal | null {
+    const limits = this.options.limits();
+    if (this.byLink.of(link.id) >= limits.maxOwnerStreamsPerLink) return 'link_full';
+    if (this.byMerchant.of(link.merchantId) >= limits.maxOwnerStreamsPerMerchant) return 'merchant_full';
+    if (this.viewers.size >= limits.maxOwnerStreams) return 'relay_full';
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -51,12 +70,24 @@ export class OwnerStreams {
     });
     res.write(`retry: 2000\n\n`);
     const viewer: Viewer = { res, link, deviceId: device.id, cursor: after };
-    this.viewers.add(viewer);
-    const drop = () => this.viewers.delete(viewer);
+    this.add(viewer);
+    const drop = () => this.remove(viewer);
     req.on('close', drop);
     res.on('error', drop);
     this.wake(link.merchantId, link.environment);
-    return true;
+    return null;
+  }
+
+  private add(v: Viewer): void {
+    this.viewers.add(v);
+    this.byLink.add(v.link.id, 1);
+    this.options.onCount?.(v.link.merchantId, this.byMerchant.add(v.link.merchantId, 1));
+  }
+
+  private remove(v: Viewer): void {
+    if (!this.viewers.delete(v)) return;
+    this.byLink.add(v.link.id, -1);
+    this.options.onCount?.(v.link.merchantId, this.byMerchant.add(v.link.merchantId, -1));
   }
 
   /** New rows may exist for this merchant (this instance's commit, another's notification, the catch-up). */
@@ -75,7 +106,7 @@ export class OwnerStreams {
   }
 
   private end(v: Viewer, by: OwnerLinkRevoker | string, event = 'revoked'): void {
-    this.viewers.delete(v);
+    this.remove(v);
     const message = by === 'owner' || by === 'operator' ? revokedMessage(by) : by;
     v.res.write(`event: ${event}\ndata: ${JSON.stringify({ message })}\n\n`);
     v.res.end();
@@ -149,7 +180,9 @@ export class OwnerStreams {
 
   closeAll(): void {
     clearInterval(this.timer);
-    for (const v of this.viewers) v.res.end();
-    this.viewers.clear();
+    for (const v of [...this.viewers]) {
+      this.remove(v);
+      v.res.end();
+    }
   }
 }

@@ -15,12 +15,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { localDate } from '../../../shared/local-date.js';
 import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-util.js';
-import { hashRelayToken } from '../../ops/index.js';
+import { hashRelayToken, type RelayConfig, type RelayMetrics } from '../../ops/index.js';
+import { sendInstanceUnavailable, sendRateLimited } from '../refusals.js';
 import { DEVICE_DAYS, deviceName, invitationRefusal, revokedMessage, type OwnerLink } from '../../store/index.js';
 import { deviceExpiry, DeviceGate, type Access, type GateDeps } from './device-gate.js';
 import { dayFigures, daysFigures, neutralise, ownerPayment } from './figures.js';
 import { OWNER_TOKEN } from './owner-links-api.js';
-import type { OwnerStreams } from './streams.js';
+import type { OwnerStreamRefusal, OwnerStreams } from './streams.js';
 import { clientAddress, crossSiteReason } from './guard.js';
 import { bodyDeadline, sendBodyTimeout } from '../client-limits.js';
 import type { WarningSummary } from '../../ops/index.js';
@@ -34,6 +35,8 @@ export type OwnerViewerDeps = GateDeps & {
   bodyTimeoutMs: () => number;
   /** Requests their clients abandoned, logged once per interval with a count. */
   warnings?: WarningSummary;
+  getConfig: () => RelayConfig;
+  metrics: RelayMetrics;
 };
 
 /** A device credential: `od_` + 32 random bytes, base64url. Only ever in the HttpOnly cookie, never in a URL. */
@@ -154,10 +157,28 @@ const days: Route = async (deps, _req, res, _url, { link }) => {
 const stream: Route = async (deps, req, res, url, access) => {
   const given = req.headers['last-event-id'] ?? url.searchParams.get('after') ?? '0';
   const after = typeof given === 'string' && /^[0-9]{1,15}$/.test(given.trim()) ? Number(given.trim()) : 0;
-  if (!deps.streams.open(req, res, access, after)) {
-    sendError(res, 503, 'RATE_LIMITED', 'Too many pages are open on this relay; retry shortly', { 'retry-after': '10' });
-  }
+  const refused = deps.streams.open(req, res, access, after);
+  if (!refused) return;
+  const c = deps.getConfig();
+  const limit = STREAM_LIMITS[refused];
+  deps.metrics.shareRefusals.inc({ limit });
+  deps.metrics.merchantOwnerRefusals.inc({ merchant: access.link.merchantId, reason: refused });
+  // The instance's own pool: 503, the proxy tries another instance. A merchant's or a link's share: 429, which no proxy counts.
+  if (refused === 'relay_full')
+    sendInstanceUnavailable(res, `Too many pages are open on this relay (${limit} ${c[limit]}); retry shortly`, 10);
+  else sendRateLimited(res, `${STREAM_SHARES[refused]} (${limit} ${c[limit]}); close one first`, 10);
 };
+
+const STREAM_LIMITS = {
+  relay_full: 'maxOwnerStreams',
+  merchant_full: 'maxOwnerStreamsPerMerchant',
+  link_full: 'maxOwnerStreamsPerLink',
+} as const satisfies Record<OwnerStreamRefusal, keyof RelayConfig>;
+
+const STREAM_SHARES = {
+  merchant_full: "This shop's pages already hold every live view it may open on this relay",
+  link_full: "This link's phones already hold every live view they may open",
+} as const;
 
 const ROUTES: Record<string, Route> = { '/v1/owner/summary': summary, '/v1/owner/days': days, '/v1/owner/stream': stream };
 

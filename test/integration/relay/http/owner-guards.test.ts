@@ -1,10 +1,12 @@
 /**
  * What stands before a viewer token on both stores, over real HTTP: a guesser is refused (429 with
  * Retry-After) before the store is asked, per client, and per forwarded client only behind a configured
- * proxy; the sign-in takes only JSON that this site started; every answer says nosniff.
+ * proxy; the sign-in takes only JSON that this site started; every answer says nosniff; a merchant's pages
+ * and links are held to its share.
  */
 import { afterEach, expect, it } from 'vitest';
-import { get, post } from '../helpers.js';
+import { get, post, SseClient } from '../helpers.js';
+import { openPage } from '../owner-page.js';
 import { describeEachStore, type StartedRelay } from '../stores.js';
 
 /** POST /v1/owner/session with these headers (JSON unless told otherwise). */
@@ -48,6 +50,51 @@ describeEachStore('owner link guards', (store) => {
     expect((await signIn(relay.url, wrong(100), { 'x-forwarded-for': '198.51.100.9' })).status).toBe(429);
     // A phone this relay knows is no guess: it still reads from the same client.
     expect((await get(`${relay.url}/v1/owner/summary`, undefined, { cookie })).status).toBe(200);
+  });
+
+  it("holds a link's and a merchant's page streams to their shares (429, the pool never reached) and the merchant's links to its count (409)", async () => {
+    const settings = { maxOwnerStreamsPerLink: 2, maxOwnerStreamsPerMerchant: 3, maxOwnerStreams: 4, maxOwnerLinksPerMerchant: 3 };
+    started = await store.start({ settings });
+    const { relay, token } = started;
+    const streams: SseClient[] = [];
+    try {
+      const first = await openPage(relay.url, token, 'Phone 1');
+      streams.push(first.sse);
+      const again = () => SseClient.connect(`${relay.url}/v1/owner/stream?after=0`, undefined, { cookie: first.cookie });
+      streams.push(await again());
+      const linkFull = await get(`${relay.url}/v1/owner/stream?after=0`, undefined, { cookie: first.cookie });
+      expect(linkFull.status).toBe(429);
+      expect(linkFull.headers?.['retry-after']).toBe('10');
+      expect(linkFull.body).toMatch(/maxOwnerStreamsPerLink 2/);
+      const second = await openPage(relay.url, token, 'Phone 2');
+      streams.push(second.sse);
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
+      // The merchant holds 3 of the instance's 4: its next page is refused by its share, not by the pool.
+      const merchantFull = await get(`${relay.url}/v1/owner/stream?after=0`, undefined, { cookie: second.cookie });
+      expect(merchantFull.status).toBe(429);
+      expect(merchantFull.body).toMatch(/maxOwnerStreamsPerMerchant 3/);
+      // Links: two on, a third allowed, then 409 naming the limit; turning one off makes room.
+      const third = await post(`${relay.url}/v1/owner-links`, JSON.stringify({ label: 'Phone 3', environment: 'live' }), {
+        authorization: `Bearer ${token}`,
+      });
+      expect(third.status).toBe(201);
+      const fourth = () =>
+        post(`${relay.url}/v1/owner-links`, JSON.stringify({ label: 'Phone 4', environment: 'live' }), {
+          authorization: `Bearer ${token}`,
+        });
+      const refused = await Promise.all([fourth(), fourth()]);
+      expect(refused.map((r) => r.status)).toEqual([409, 409]);
+      expect(refused[0]!.body).toMatch(/maxOwnerLinksPerMerchant 3/);
+      const off = await fetch(`${relay.url}/v1/owner-links/${second.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(off.status).toBe(204);
+      expect((await fourth()).status).toBe(201);
+      expect(relay.metrics.shareRefusals.get({ limit: 'maxOwnerLinksPerMerchant' })).toBe(2);
+    } finally {
+      for (const s of streams) s.close();
+    }
   });
 
   it('behind a configured proxy each forwarded client has its own limit; a spoofed left-most entry changes nothing', async () => {

@@ -34,7 +34,16 @@ describe('relay/docs/limits.md', () => {
     for (const field of ['maxStreamsPerToken', 'maxStreamsPerMerchant', 'maxReadsInFlightPerToken', 'maxReadsInFlightPerMerchant']) {
       expect(listed).toContain(field);
     }
-    for (const field of ['readsPerSecondPerToken', 'readBurstPerToken', 'readsPerSecondPerMerchant', 'readBurstPerMerchant']) {
+    for (const field of [
+      'readsPerSecondPerToken',
+      'readBurstPerToken',
+      'readsPerSecondPerMerchant',
+      'readBurstPerMerchant',
+      'maxOwnerStreamsPerLink',
+      'maxOwnerStreamsPerMerchant',
+      'maxOwnerStreams',
+      'maxOwnerLinksPerMerchant',
+    ]) {
       expect(listed).toContain(field);
     }
   });
