@@ -183,7 +183,7 @@ export class RelayMetrics {
   ]);
   readonly merchantPendingBodyBytes = this.gauge(
     'relay_merchant_pending_body_bytes',
-    'Bytes of webhook bodies still arriving on this instance, per merchant (multi-merchant relay).',
+    'Bytes of webhook bodies still arriving on this instance, per merchant (its key named it).',
     ['merchant'],
   );
   readonly merchantOwnerRefusals = this.counter(

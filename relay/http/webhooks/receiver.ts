@@ -2,9 +2,7 @@
  * POST /v1/webhooks, the callbackUrl: reads each body under a cap, verifies it (verify.ts),
  * hands it to the store's committer and answers 2xx only once it is durable. A refused delivery is
  * treated as if it never happened: nothing stored or pushed; it is counted by reason and logged
- * without the body or personal data.
- *
- * Deliveries are handled in batches: the bodies that finish arriving while the event loop polls
+ * without the body or personal data. Deliveries are handled in batches: the bodies that finish arriving while the event loop polls
  * the network are queued, and right after the poll (setImmediate) the whole batch is verified and
  * handed to the committer, which commits it in one transaction. Every delivery gets the same checks
  * as one handled alone.
@@ -65,8 +63,9 @@ class IncomingWebhook implements CommitWaiter {
     readonly keyId: string | undefined,
     readonly arrivedAt: number,
     private readonly maxBytes: number,
-    /** Who sent it (client-limits.ts), for its share of the pending pool. */
+    /** Who sent it (client-limits.ts) and its key's merchant (known before a byte is read): each has its share of the pending pool. */
     readonly client: string,
+    readonly tenant: string,
   ) {}
 
   get headers() {
@@ -81,7 +80,7 @@ class IncomingWebhook implements CommitWaiter {
       this.receiver.refuse(this, { status: 413, reason: 'body_too_large', message: `body exceeds ${this.maxBytes} bytes` });
       return;
     }
-    const full = this.receiver.pool.hold(this.client, chunk.length);
+    const full = this.receiver.pool.hold(this.client, this.tenant, chunk.length);
     if (full) {
       this.stopBody();
       this.receiver.refuse(this, full);
@@ -117,7 +116,7 @@ class IncomingWebhook implements CommitWaiter {
   private stopBody(): void {
     this.settledBody = true;
     this.chunks = [];
-    this.receiver.pool.release(this.client, this.held);
+    this.receiver.pool.release(this.client, this.tenant, this.held);
     this.held = 0;
   }
 
@@ -161,8 +160,8 @@ class Receiver implements WebhookReceiver {
     const config = this.deps.getConfig();
     const maxBytes = config.maxBodyBytes;
     const keyId = header(req.headers, KEY_ID_HEADER);
-    const client = clientAddress(req, config.trustedProxies);
-    const incoming = new IncomingWebhook(this, req, res, keyId, performance.now(), maxBytes, client);
+    const [client, tenant] = [clientAddress(req, config.trustedProxies), this.deps.findKey(keyId ?? '')?.merchantId ?? keyId ?? ''];
+    const incoming = new IncomingWebhook(this, req, res, keyId, performance.now(), maxBytes, client, tenant);
     this.inFlightCount++;
     // Refused before a byte of the body is read: nothing is buffered for a request that cannot pass.
     const early = checkHeaders(req.headers, keyId, this.deps.findKey);

@@ -11,7 +11,7 @@ import type { RelayConfigInput } from '../../../../relay/ops/index.js';
 import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TEST_KEY, transaction, webhookBody } from '../helpers.js';
 import { openSocket, rawExchange } from '../../../support/raw-socket.js';
 import { removeDir, tempDir as makeTempDir } from '../../../support/temp-dir.js';
-import { sleep } from '../../../support/wait-for.js';
+import { sleep, waitFor } from '../../../support/wait-for.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -144,6 +144,21 @@ describe('relay against hostile input', () => {
     expect(third.status).toBe(503);
     expect(third.body).toMatch(/pending/i);
     expect(relay.metrics.rejected.get({ reason: 'pending_bodies_full' })).toBe(1);
+  });
+
+  it("holds one merchant's bodies still arriving to its share of the pool: 429, the pool (503 for all) not reached", async () => {
+    const settings = { maxBodyBytes: 64 * 1024, maxPendingBodyBytes: 256 * 1024, maxPendingBodyBytesPerMerchant: 128 * 1024 };
+    const { relay } = await relayWith(settings);
+    const held = async () => Number(/relay_merchant_pending_body_bytes\{[^}]*\} (\d+)/.exec(await relay.metrics.render())?.[1] ?? 0);
+    const headers = signedHeaders('{}', LIVE_KEY);
+    void postPartly(relay.url, headers, 60_000, 50_000);
+    void postPartly(relay.url, headers, 60_000, 50_000);
+    await waitFor(async () => (await held()) === 100_000, 10_000, 'two bodies half arrived');
+    const third = await postPartly(relay.url, headers, 60_000, 50_000);
+    expect(third.status).toBe(429);
+    expect(third.body).toMatch(/maxPendingBodyBytesPerMerchant 131072/);
+    expect(relay.metrics.rejected.get({ reason: 'merchant_pending_bodies_full' })).toBe(1);
+    expect(relay.metrics.rejected.get({ reason: 'pending_bodies_full' })).toBe(0);
   });
 
   it('refuses a body nested deeper than the limit with 400 naming it, at any depth (11.7)', async () => {

@@ -43,6 +43,7 @@ describe('relay/docs/limits.md', () => {
       'maxOwnerStreamsPerMerchant',
       'maxOwnerStreams',
       'maxOwnerLinksPerMerchant',
+      'maxPendingBodyBytesPerMerchant',
     ]) {
       expect(listed).toContain(field);
     }
