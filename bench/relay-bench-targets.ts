@@ -26,7 +26,7 @@ export type Target = {
   instances: number;
   urls: string[];
   /** Where the latency round posts, and where its till listens (another instance when there are several). */
-  latency?: { postUrl: string; sseUrl: string; token: string; after: number; key: BenchKey };
+  latency?: { postUrl: string; sseUrl: string; token: string; after: number; key: BenchKey; metricsUrl?: string };
   stop(): Promise<void>;
 };
 
@@ -41,7 +41,7 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ ready:
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 
-export type Child = { proc: ChildProcess; url: string };
+export type Child = { proc: ChildProcess; url: string; adminUrl?: string };
 
 /** Starts `node args` in the repository and resolves once its first stdout line (JSON with a url) is out. */
 export function startChild(args: string[], env: Record<string, string> = {}): Promise<Child> {
@@ -51,7 +51,10 @@ export function startChild(args: string[], env: Record<string, string> = {}): Pr
     proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
       out += c;
       const nl = out.indexOf('\n');
-      if (nl >= 0) resolve({ proc, url: (JSON.parse(out.slice(0, nl)) as { url: string }).url });
+      if (nl >= 0) {
+        const line = JSON.parse(out.slice(0, nl)) as { url: string; adminUrl?: string };
+        resolve({ proc, url: line.url, ...(line.adminUrl ? { adminUrl: line.adminUrl } : {}) });
+      }
     });
     proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
@@ -81,14 +84,15 @@ export async function startSqlite(entry: string[] = ['--import', 'tsx', 'relay/c
   const { token, tokenHash } = createRelayToken();
   const configFile = join(dir, 'relay.json');
   writeFileSync(configFile, JSON.stringify({ keys: [KEY, LATENCY_KEY], tills: [{ label: 'bench', tokenHash }] }));
-  const child = await startChild([...entry, '--port', '0', '--data', join(dir, 'data'), '--config', configFile]);
+  // The admin listener serves the metrics the latency round reads its starting point from.
+  const child = await startChild([...entry, '--port', '0', '--admin-port', '0', '--data', join(dir, 'data'), '--config', configFile]);
   return {
     store: 'sqlite',
     instances: 1,
     pid: child.proc.pid!,
     urls: [child.url],
     // One log: the till listens from wherever the throughput rounds left it (read just before).
-    latency: { postUrl: child.url, sseUrl: child.url, token, after: -1, key: LATENCY_KEY },
+    latency: { postUrl: child.url, sseUrl: child.url, token, after: -1, key: LATENCY_KEY, metricsUrl: `${child.adminUrl}/metrics` },
     async stop() {
       await stopChildren([child]);
       rmSync(dir, { recursive: true, force: true });

@@ -58,8 +58,8 @@ async function measureLatency(target: Target): Promise<{ p50Ms: number; p99Ms: n
   const l = target.latency!;
   let after = l.after;
   if (after < 0) {
-    // The SQLite relay's highest sequence, from its metrics (the public /healthz says only ok or not).
-    const metrics = await (await request(`${l.sseUrl}/metrics`)).body.text();
+    // The SQLite relay's highest sequence, from its metrics on the admin listener (the public /healthz says only ok or not).
+    const metrics = await (await request(l.metricsUrl!)).body.text();
     after = Number(/^relay_event_log_last_seq (\d+)$/m.exec(metrics)?.[1] ?? 0);
   }
   const { latencies, acks, lost } = await latency(l.postUrl, l.sseUrl, l.token, after, l.key);

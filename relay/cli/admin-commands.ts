@@ -3,7 +3,7 @@
  *
  *   relay merchant suspend|resume|remove --id MCH_… [--discard-unread <count>]  (remove: the count of events no till has read)
  *   relay log-id new --merchant MCH_…|--all           (after restoring a backup)
- *   relay admin-token create --label <name>            (prints the at_… token alone on stdout, once)
+ *   relay admin-token create --label <name> [--expires-in 90d]   (prints the at_… token alone on stdout, once)
  *   relay admin-token list [--json]
  *   relay admin-token revoke --label <name>
  *   relay master-key rotate [--new-key-file <file>]    (else the new key on stdin; writes the key files itself)
@@ -14,7 +14,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import type pg from 'pg';
 import {
-  createAdminToken,
+  createAdminTokenWithId,
   decodeKey,
   listAdminTokens,
   readMasterKeyFile,
@@ -26,7 +26,7 @@ import {
   setSuspended,
   TenantError,
 } from '../store/pg/index.js';
-import { printList, readStdin, required, type PgCliValues } from './input.js';
+import { expiryFrom, printList, readStdin, required, type PgCliValues } from './input.js';
 import { keyIn, moveKeyFile, writeKeyFile } from './key-files.js';
 import { out, PROG } from './usage.js';
 
@@ -67,13 +67,23 @@ async function logIdCommand(pool: pg.Pool, verb: string | undefined, v: PgCliVal
 
 async function adminTokenCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
   if (verb === 'create') {
-    out(await createAdminToken(pool, required(v.label, 'label <name>', 'admin-token create')));
-    console.error('Admin token created; only its hash is stored. This is the only time it is shown.');
+    const label = required(v.label, 'label <name>', 'admin-token create');
+    const made = await createAdminTokenWithId(pool, label, undefined, { expiresAt: expiryFrom(v['expires-in']) });
+    out(made.token);
+    console.error(
+      `Admin token ${made.id} ("${label}") created${made.expiresAt ? `, refused after ${made.expiresAt}` : ''}; only its hash is stored. ` +
+        `This is the only time it is shown; the audit names it admin:${made.id}.`,
+    );
   } else if (verb === 'list') {
     printList(v, await listAdminTokens(pool), (t) =>
-      [t.label, `created=${t.createdAt}`, `lastUsed=${t.lastUsedAt ?? 'never'}`, ...(t.revokedAt ? [`revoked=${t.revokedAt}`] : [])].join(
-        '\t',
-      ),
+      [
+        String(t.id),
+        t.label,
+        `created=${t.createdAt}`,
+        `lastUsed=${t.lastUsedAt ?? 'never'}`,
+        `expires=${t.expiresAt ?? 'never'}`,
+        ...(t.revokedAt ? [`revoked=${t.revokedAt}`] : []),
+      ].join('\t'),
     );
   } else if (verb === 'revoke') {
     const label = required(v.label, 'label <name>', 'admin-token revoke');

@@ -9,6 +9,7 @@ export type PgCliValues = {
   'public-id'?: string;
   merchant?: string;
   label?: string;
+  'expires-in'?: string;
   name?: string;
   id?: string;
   'new-key-file'?: string;
@@ -37,4 +38,12 @@ export async function readStdin(command = 'key add', what = 'the secret'): Promi
 export function printList<T>(v: { json?: boolean }, items: T[], line: (item: T) => string): void {
   if (v.json) out(JSON.stringify(items));
   else for (const item of items) out(line(item));
+}
+
+/** `--expires-in 90d` (days) or `12h` (hours): the instant that far from now. */
+export function expiryFrom(text: string | undefined, now = Date.now()): Date | undefined {
+  if (text === undefined) return undefined;
+  const m = /^([1-9][0-9]{0,4})([dh])$/.exec(text);
+  if (!m) throw new TenantError(`--expires-in: a number of days or hours, like 90d or 12h (given "${text}")`);
+  return new Date(now + Number(m[1]) * (m[2] === 'd' ? 86_400_000 : 3_600_000));
 }

@@ -22,6 +22,7 @@ function parse() {
         data: { type: 'string' },
         config: { type: 'string' },
         label: { type: 'string' },
+        'expires-in': { type: 'string' },
         'database-url': { type: 'string' },
         'master-key-file': { type: 'string' },
         'master-key-previous-file': { type: 'string' },

@@ -15,9 +15,12 @@ export function programName(env: NodeJS.ProcessEnv = process.env, script: string
 
 export const PROG = programName();
 
-/** Commands named in messages from lower layers ("relay merchant add …") said the way this operator types them. */
+/**
+ * Commands named in messages from lower layers, which name the installed command ("momo-relay merchant
+ * add …", as the admin API says them), said the way this operator types them.
+ */
 export function asTyped(message: string): string {
-  return message.replace(/\brelay (?=(merchant|key|token|import|log-id|master-key|admin-token|owner-link)\b)/g, `${PROG} `);
+  return message.replace(/\b(?:momo-)?relay (?=(merchant|key|token|import|log-id|master-key|admin-token|owner-link)\b)/g, `${PROG} `);
 }
 
 export const USAGE = `Usage (see relay/README.md):
@@ -39,7 +42,8 @@ Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_
   relay key remove --public-id pk_…
   relay token create|list|revoke --merchant MCH_… [--label <name>] [--json]
   relay log-id new --merchant MCH_…|--all   (after restoring a backup)
-  relay admin-token create|list|revoke [--label <name>] [--json]
+  relay admin-token create --label <name> [--expires-in 90d|12h]
+  relay admin-token list|revoke [--label <name>] [--json]
   relay master-key rotate [--new-key-file <file>]   (else the new key on stdin; writes the key file itself)
   relay master-key check --key-file <file>         (exit 0 only when nothing is sealed with that key)
   relay import --from-sqlite <data dir> --merchant MCH_…

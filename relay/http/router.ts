@@ -1,6 +1,6 @@
 /**
- * The public port's routes: the service's deliveries (the hot path, matched first), /healthz and
- * /metrics, then the tills' API and the owner's page; anything else is 404.
+ * The public port's routes: the service's deliveries (the hot path, matched first), /healthz,
+ * then the tills' API and the owner's page; anything else is 404.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, sendJson } from '../../shared/http-util.js';
@@ -24,7 +24,7 @@ export type RouteDeps = {
 /**
  * The public health check: 200 {"ok":true} while deliveries can be committed, 503 {"ok":false} while
  * shutting down or while the database is unreachable. Nothing else: an outsider learns no database
- * address, driver message or merchant count (the reason is in the logs, the figures in /metrics).
+ * address, driver message or merchant count (the reason is in the logs, the figures in the admin listener's /metrics).
  */
 async function health(deps: RouteDeps, res: ServerResponse): Promise<void> {
   const state = deps.isClosing() ? { ok: false } : await deps.store.health();
@@ -42,7 +42,7 @@ function parseTarget(target: string | undefined): URL | null {
 }
 
 export function createRouter(deps: RouteDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { store, streams, metrics, receiver, handleTill, isClosing } = deps;
+  const { receiver, handleTill, isClosing } = deps;
 
   function webhook(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'POST') return sendError(res, 405, 'VALIDATION_ERROR', 'Only POST is allowed here', { allow: 'POST' });
@@ -59,21 +59,8 @@ export function createRouter(deps: RouteDeps): (req: IncomingMessage, res: Serve
     if (!url) return sendError(res, 400, 'VALIDATION_ERROR', 'Malformed request target', { connection: 'close' });
     if (url.pathname === '/v1/webhooks') return webhook(req, res);
     if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
-    if (url.pathname === '/metrics' && req.method === 'GET') {
-      metrics.merchantStreams.reset();
-      const { tenancy } = store;
-      if (tenancy.merchants === 'many') {
-        metrics.unreadableKeys.set(tenancy.unreadableKeys().length);
-        for (const [merchant, n] of streams.countsByMerchant()) metrics.merchantStreams.set(n, { merchant });
-      }
-      void metrics.render().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
-          res.end(text);
-        },
-        () => sendError(res, 500, 'INTERNAL', 'Could not collect the metrics'),
-      );
-      return;
+    if (url.pathname === '/metrics') {
+      return sendError(res, 404, 'NOT_FOUND', 'The metrics are served on the admin listener (--admin-port), not on the public port');
     }
     if (isClosing() && url.pathname === '/v1/events') {
       return sendError(res, 503, 'INTERNAL', 'The relay is shutting down', { 'retry-after': '2' });

@@ -23,7 +23,7 @@ import {
 import { PgStore, MasterKeyError } from '../store/pg/index.js';
 import { SqliteStore } from '../store/sqlite/index.js';
 import { DEFAULT_RETENTION_DAYS, Retention, type RelayStore, type StoreKind } from '../store/index.js';
-import { startAdminListener, type AdminListener } from './admin/index.js';
+import { startAdminListener, type AdminListener, type AdminListenerOptions } from './admin/index.js';
 import { createOwnerView, type OwnerView } from './owner/index.js';
 import { createTillApi, EventStreams, publishCommits, ReadShares } from './tills/index.js';
 import { createWebhookReceiver } from './webhooks/index.js';
@@ -32,6 +32,7 @@ import type { RelayOptions, RunningRelay } from './relay-types.js';
 import { requestIdOf } from './request-id.js';
 import { createRouter, type RouteDeps } from './router.js';
 import { watchDatabase } from './database-watch.js';
+import { metricsPage } from './metrics-page.js';
 
 export type { RelayConfig } from '../ops/index.js';
 
@@ -188,6 +189,18 @@ function connectionShareOf(getConfig: () => RelayConfig) {
   return { max: () => getConfig().maxConnectionsPerClient, trusted: () => getConfig().trustedProxies };
 }
 
+/** The admin listener (the admin API and /metrics) when `adminPort` is given; if it cannot listen, `undo` closes the rest. */
+async function openAdminListener(
+  options: RelayOptions,
+  o: Omit<AdminListenerOptions, 'port' | 'host'> & { undo: () => Promise<void> },
+): Promise<AdminListener | undefined> {
+  if (options.adminPort === undefined) return undefined;
+  return startAdminListener({ ...o, port: options.adminPort, host: options.adminHost ?? '127.0.0.1' }).catch(async (err: unknown) => {
+    await o.undo();
+    throw err;
+  });
+}
+
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
@@ -234,16 +247,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     await store.close();
     throw err;
   }
-  let admin: AdminListener | undefined;
-  if (options.adminPort !== undefined) {
-    const adminOptions = { port: options.adminPort, host: options.adminHost ?? '127.0.0.1', log };
-    admin = await startAdminListener({ ...adminOptions, store, streams, metrics, isClosing: () => closing }).catch(async (err: unknown) => {
-      server.close();
-      streams.closeAll();
-      await store.close();
-      throw err;
-    });
-  }
+  const adminDeps = { store, streams, metrics, metricsPage: metricsPage(store, streams, metrics), warnings, log };
+  const undo = () => Promise.all([server.close(), streams.closeAll(), store.close()]).then(() => undefined);
+  const admin = await openAdminListener(options, { ...adminDeps, isClosing: () => closing, undo });
   logStarted(log, { url, adminUrl: admin?.url, kind, store, config, retentionDays });
   retention.start();
 

@@ -7,7 +7,7 @@
  *    "signedPayload":"body"}
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chownSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { SIGNED_PAYLOADS, DEFAULT_TOLERANCE_SECONDS } from '../../shared/webhook-signature.js';
 import { PUBLIC_KEY_ID, SECRET_KEY, environmentOfKey } from '../../shared/wire/keys.js';
@@ -193,13 +193,13 @@ export function parseRelayConfig(
     const field = config.keys.length > 0 ? 'keys' : 'tills';
     throw new RelayConfigError(
       `Invalid relay config (${source}):\n  ${field}${from(field)}: with --database-url, service keys and till tokens live in the database ` +
-        '(relay key add, relay token create); leave them out of the config',
+        '(momo-relay key add, momo-relay token create); leave them out of the config',
     );
   }
   return config;
 }
 
-function readJsonFile(file: string): Record<string, unknown> {
+export function readJsonFile(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -256,41 +256,4 @@ export function hashRelayToken(token: string): string {
 export function createRelayToken(): { token: string; tokenHash: string } {
   const token = `rt_${randomBytes(32).toString('base64url')}`;
   return { token, tokenHash: hashRelayToken(token) };
-}
-
-/**
- * Adds a till token to the config FILE (not env overrides), validating the result and
- * replacing the file atomically. Returns the token, to be shown once.
- */
-export function addTillToken(file: string, label: string, now: () => number = Date.now): { token: string; label: string } {
-  const raw = readJsonFile(file);
-  const tills = Array.isArray(raw.tills) ? [...(raw.tills as unknown[])] : [];
-  const { token, tokenHash } = createRelayToken();
-  tills.push({ label, tokenHash, createdAt: new Date(now()).toISOString() });
-  const next = { ...raw, tills };
-  parseRelayConfig(next, file);
-  writeConfigFile(file, next);
-  return { token, label };
-}
-
-/** Removes the till with `label` from the config file. Returns false when there was none. */
-export function revokeTillToken(file: string, label: string): boolean {
-  const raw = readJsonFile(file);
-  const tills = Array.isArray(raw.tills) ? (raw.tills as Array<{ label?: unknown }>) : [];
-  const kept = tills.filter((t) => t.label !== label);
-  if (kept.length === tills.length) return false;
-  const next = { ...raw, tills: kept };
-  parseRelayConfig(next, file);
-  writeConfigFile(file, next);
-  return true;
-}
-
-function writeConfigFile(file: string, value: unknown): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  // Run as root on a server, the new file keeps the old one's owner, or the relay's own user could no
-  // longer read it (its reload fails, then its next start).
-  const before = statSync(file, { throwIfNoEntry: false });
-  if (before && process.getuid?.() === 0) chownSync(tmp, before.uid, before.gid);
-  renameSync(tmp, file);
 }

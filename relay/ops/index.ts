@@ -5,7 +5,6 @@
  * the summary of repeated warnings. The bottom layer: it imports only shared/.
  */
 export {
-  addTillToken,
   CONFIG_ENV_VARS,
   createRelayToken,
   describeConfigError,
@@ -17,13 +16,13 @@ export {
   relayConfigSchema,
   relayKeySchema,
   relayTillSchema,
-  revokeTillToken,
   TOKEN_HASH,
   type RelayConfig,
   type RelayConfigInput,
   type RelayKey,
 } from './config.js';
 export { RelayConfigError } from './config-error.js';
+export { addTillToken, newLabelProblem, revokeTillToken } from './till-tokens.js';
 export { defaultLog, type LogFn } from './logger.js';
 export { RelayMetrics } from './metrics.js';
 export { showLimits } from './shares.js';

@@ -116,6 +116,11 @@ export class RelayMetrics {
     "Deliveries whose group commit failed (503 when nothing could commit on the instance, 500 for the delivery's own row).",
   );
   readonly tillAuthFailures = this.counter('relay_till_auth_failures_total', 'Till requests refused for want of a valid token.');
+  readonly adminAuthFailures = this.counter(
+    'relay_admin_auth_failures_total',
+    'Admin API requests refused for their token, by reason: missing, malformed, unknown, revoked, expired.',
+    ['reason'],
+  );
   readonly connectionsShed = this.counter(
     'relay_connections_shed_total',
     'Connections closed at the connection cap: the oldest idle or unfinished one (replaced), or the new one (refused).',

@@ -26,9 +26,11 @@ export {
   type Unsupported,
 } from './relay-store.js';
 export type {
+  AdminAuth,
   Administration,
   AuditRow,
   KeySummary,
+  ListPage,
   MerchantSummary,
   OwnerLinkRevoked,
   TokenSummary,

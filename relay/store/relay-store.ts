@@ -51,6 +51,8 @@ export type ManyMerchants = {
   unreadableKeys(): UnreadableKey[];
   /** `previous` when this instance's own master key is not the relay's and it runs on a previous key it was given. */
   masterKeyInUse(): 'current' | 'previous';
+  /** The highest sequence number of any merchant's log, read from the database (every instance commits into it). */
+  highestSeq(): Promise<number>;
 };
 
 /** A verified, validated delivery ready to be committed (made in relay/http/webhooks/verify.ts). */

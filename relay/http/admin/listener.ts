@@ -2,8 +2,10 @@
  * The admin HTTP API: JSON under /admin/v1/, on its own listener (`--admin-port`, on 127.0.0.1 unless
  * `--admin-host` says otherwise), never on the public port. Every request needs
  * `Authorization: Bearer at_…` (an admin token made by `relay admin-token create`); the token is
- * looked up by its hash in the database on each request, so a revoked token stops working at once on
- * every instance. Changes are audited with the token's label.
+ * looked up by its hash in the database on each request, so a revoked or expired token stops working at
+ * once on every instance. A refused token is counted (relay_admin_auth_failures_total, by reason) and logged,
+ * one line per reason per interval (WarningSummary). Changes are audited with the token's number. The
+ * listener also serves the Prometheus /metrics, which the public port does not.
  *
  * A store without administration (the single-shop SQLite relay keeps its keys and tokens in its config
  * file and has no admin tokens) says so, and every admin route answers 501 with its reason.
@@ -11,9 +13,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-util.js';
-import type { LogFn, RelayMetrics } from '../../ops/index.js';
-import { isUnsupported, type Administration, type RelayStore, type Unsupported } from '../../store/index.js';
-import { MasterKeyError, TenantError } from '../../store/pg/index.js';
+import type { LogFn, RelayMetrics, WarningSummary } from '../../ops/index.js';
+import { isUnsupported, type AdminAuth, type Administration, type RelayStore, type Unsupported } from '../../store/index.js';
+import { adminActor, MasterKeyError, TenantError } from '../../store/pg/index.js';
 import type { EventStreams } from '../tills/index.js';
 import { adminRoute, type AdminContext } from './routes.js';
 
@@ -22,6 +24,10 @@ export type AdminApiDeps = {
   admin: Administration | Unsupported;
   /** Health details: database state, unreadable keys, merchants, streams. */
   health: () => Promise<unknown>;
+  /** The Prometheus exposition. */
+  metricsPage: (res: ServerResponse) => void;
+  metrics: RelayMetrics;
+  warnings: WarningSummary;
   log: LogFn;
 };
 
@@ -55,24 +61,32 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return parsed.value;
 }
 
+/** The admin token's number, or null once the refusal is answered, counted and logged. */
+async function authenticated(deps: AdminApiDeps, admin: Administration, req: IncomingMessage, res: ServerResponse): Promise<number | null> {
+  const token = bearer(req);
+  const auth: AdminAuth = token ? await admin.authenticate(token) : { ok: false, reason: 'missing' };
+  if (auth.ok) return auth.tokenId;
+  deps.metrics.adminAuthFailures.inc({ reason: auth.reason });
+  deps.warnings.warn('admin_auth_refused', auth.reason, {
+    address: req.socket.remoteAddress,
+    ...(auth.tokenId !== undefined ? { tokenId: auth.tokenId } : {}),
+  });
+  const why =
+    auth.reason === 'revoked' || auth.reason === 'expired' ? `This admin token is ${auth.reason}` : 'A valid admin token is required';
+  sendError(res, 401, 'UNAUTHENTICATED', `${why} (Authorization: Bearer at_…; momo-relay admin-token create)`, {
+    'www-authenticate': 'Bearer realm="momo-relay-admin"',
+  });
+  return null;
+}
+
 async function handle(deps: AdminApiDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://admin.invalid');
+  if (url.pathname === '/metrics' && req.method === 'GET') return deps.metricsPage(res);
   if (!url.pathname.startsWith(PREFIX)) return sendError(res, 404, 'NOT_FOUND', 'No such endpoint (the admin API is under /admin/v1/)');
   const { admin } = deps;
   if (isUnsupported(admin)) return sendJson(res, 501, { error: { code: 'NOT_IMPLEMENTED', message: admin.unsupported } });
-  const token = bearer(req);
-  const label = token ? await admin.authenticate(token) : null;
-  if (!label) {
-    return sendError(
-      res,
-      401,
-      'UNAUTHENTICATED',
-      'A valid admin token is required (Authorization: Bearer at_…; relay admin-token create)',
-      {
-        'www-authenticate': 'Bearer realm="momo-relay-admin"',
-      },
-    );
-  }
+  const tokenId = await authenticated(deps, admin, req, res);
+  if (tokenId === null) return;
   const split = parts(url.pathname);
   if (!split) return sendError(res, 400, 'VALIDATION_ERROR', 'Badly encoded path');
   const ctx: AdminContext = { admin, health: deps.health };
@@ -81,9 +95,10 @@ async function handle(deps: AdminApiDeps, req: IncomingMessage, res: ServerRespo
     parts: split,
     query: url.searchParams,
     body: () => readJsonBody(req),
-    actor: `admin:${label}`,
+    actor: adminActor(tokenId),
   });
   if (!answer) return sendError(res, 404, 'NOT_FOUND', `No such admin endpoint: ${req.method} ${url.pathname}`);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   sendJson(res, answer.status, answer.body);
 }
 
@@ -93,6 +108,8 @@ export type AdminListenerOptions = {
   store: RelayStore;
   streams: Pick<EventStreams, 'size'>;
   metrics: RelayMetrics;
+  metricsPage: (res: ServerResponse) => void;
+  warnings: WarningSummary;
   isClosing: () => boolean;
   log: LogFn;
 };
@@ -112,11 +129,20 @@ async function healthDetails(o: AdminListenerOptions): Promise<Record<string, un
   return { ...base, merchants: tenancy.count(), unreadableKeys, masterKey };
 }
 
-/** Starts the admin listener on its own port (loopback by default). */
+/** Whether an address the listener is bound to is reached from this machine only. */
+export function isLoopback(address: string): boolean {
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return address === '::1' || /^127\.\d+\.\d+\.\d+$/.test(v4);
+}
+
+/** Starts the admin listener on its own port (loopback by default; another address is warned of at start). */
 export function startAdminListener(o: AdminListenerOptions): Promise<AdminListener> {
   const deps: AdminApiDeps = {
     admin: o.store.administration(),
     health: () => healthDetails(o),
+    metricsPage: o.metricsPage,
+    metrics: o.metrics,
+    warnings: o.warnings,
     log: o.log,
   };
   const server = createAdminServer(deps);
@@ -126,6 +152,15 @@ export function startAdminListener(o: AdminListenerOptions): Promise<AdminListen
       server.off('error', reject);
       const a = server.address() as AddressInfo;
       const url = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+      if (!isLoopback(a.address)) {
+        o.log({
+          level: 'warn',
+          msg: 'admin_listener_exposed',
+          adminUrl: url,
+          detail:
+            'The admin API and /metrics listen beyond this machine: keep the port off the internet (firewall, private network), or use --admin-host 127.0.0.1 and an SSH tunnel',
+        });
+      }
       const close = () =>
         new Promise<void>((done) => {
           server.close(() => done());

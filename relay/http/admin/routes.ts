@@ -1,11 +1,14 @@
 /**
  * The admin API's routes, under /admin/v1/ (listener.ts: the listener and authentication). Each one
  * asks the store's Administration, which on PostgreSQL runs the same functions as the CLI, so a change
- * is checked and audited the same way; the actor is `admin:<label of the admin token>`.
+ * is checked and audited the same way; the actor is `admin:<number of the admin token>`. A path matches
+ * a route whole: `POST …/suspend/anything` is 404, never a suspension. Lists come a page at a time
+ * (paging.ts).
  */
 import { z } from 'zod';
 import type { Administration } from '../../store/index.js';
 import { TenantError } from '../../store/pg/index.js';
+import { paged, type PageAnswer } from './paging.js';
 
 export type AdminRequest = {
   method: string;
@@ -16,7 +19,7 @@ export type AdminRequest = {
   actor: string;
 };
 
-export type AdminAnswer = { status: number; body: unknown };
+export type AdminAnswer = PageAnswer;
 
 export type AdminContext = { admin: Administration; health: () => Promise<unknown> };
 
@@ -43,46 +46,74 @@ function intParam(query: URLSearchParams, name: string, fallback: number, max: n
   return Number(text);
 }
 
-/** /admin/v1/merchants/<id>/… */
-async function merchantRoute(ctx: AdminContext, req: AdminRequest, id: string, rest: string[]): Promise<AdminAnswer | null> {
+/** /admin/v1/merchants/<id>/<sub>: the routes of one merchant's keys, tokens, links, usage and audit. */
+async function merchantPart(ctx: AdminContext, req: AdminRequest, id: string, sub: string): Promise<AdminAnswer | null> {
   const { admin } = ctx;
-  const [sub, arg] = rest;
   const m = req.method;
-  if (sub === undefined && m === 'GET') {
-    await admin.requireMerchant(id);
-    return ok((await admin.listMerchants(id))[0]);
-  }
-  if (sub === undefined && m === 'DELETE') {
-    const discardUnread = req.query.has('discardUnread') ? intParam(req.query, 'discardUnread', 1, 999_999) : undefined;
-    return ok({ removed: id, ...(await admin.removeMerchant(id, req.actor, { discardUnread })) });
-  }
   if ((sub === 'suspend' || sub === 'resume') && m === 'POST') {
     const changed = await admin.setSuspended(id, sub === 'suspend', req.actor);
     return ok({ id, suspended: sub === 'suspend', changed });
   }
   if (sub === 'log-id' && m === 'POST') return ok({ id, logId: (await admin.renewLogIds({ merchantId: id }, req.actor)).get(id) });
-  if (sub === 'keys' && arg === undefined && m === 'GET') return ok(await admin.listKeys(id));
-  if (sub === 'keys' && arg === undefined && m === 'POST') {
+  if (sub === 'keys' && m === 'GET')
+    return paged(
+      req.query,
+      (page) => admin.listKeys(id, page),
+      (k) => k.publicId,
+    );
+  if (sub === 'keys' && m === 'POST') {
     const b = await parseBody(req, keyBody);
     await admin.addKey(id, b.publicId, b.secret, req.actor);
     return ok({ publicId: b.publicId, merchantId: id }, 201);
   }
-  if (sub === 'tokens' && arg === undefined && m === 'GET') return ok(await admin.listTokens(id));
-  if (sub === 'tokens' && arg === undefined && m === 'POST') {
+  if (sub === 'tokens' && m === 'GET')
+    return paged(
+      req.query,
+      (page) => admin.listTokens(id, page),
+      (t) => `${t.merchantId} ${t.label}`,
+    );
+  if (sub === 'tokens' && m === 'POST') {
     const b = await parseBody(req, tokenBody);
     // Shown once, in this answer; only its hash is kept.
     return ok({ merchantId: id, label: b.label, token: await admin.createToken(id, b.label, req.actor) }, 201);
   }
-  if (sub === 'tokens' && arg !== undefined && m === 'DELETE') {
-    if (!(await admin.revokeToken(id, arg, req.actor))) throw new TenantError(`${id} has no till labelled "${arg}"`);
-    return ok({ merchantId: id, revoked: arg });
-  }
-  if (sub === 'owner-links' && arg === undefined && m === 'GET') return ok(await admin.listOwnerLinks(id));
+  if (sub === 'owner-links' && m === 'GET')
+    return paged(
+      req.query,
+      (page) => admin.listOwnerLinks(id, page),
+      (l) => l.id,
+    );
   if (sub === 'usage' && m === 'GET') {
     await admin.requireMerchant(id);
     return ok({ merchantId: id, days: await admin.usage(id, intParam(req.query, 'days', 30, 366)) });
   }
-  if (sub === 'audit' && m === 'GET') return ok(await admin.listAudit({ merchantId: id, limit: intParam(req.query, 'limit', 100, 1000) }));
+  if (sub === 'audit' && m === 'GET')
+    return paged(
+      req.query,
+      (page) => admin.listAudit({ merchantId: id, ...page }),
+      (a) => String(a.id),
+    );
+  return null;
+}
+
+/** /admin/v1/merchants/<id>/… */
+async function merchantRoute(ctx: AdminContext, req: AdminRequest, id: string, rest: string[]): Promise<AdminAnswer | null> {
+  const { admin } = ctx;
+  const m = req.method;
+  if (rest.length === 0 && m === 'GET') {
+    await admin.requireMerchant(id);
+    return ok((await admin.listMerchants(id))[0]);
+  }
+  if (rest.length === 0 && m === 'DELETE') {
+    const discardUnread = req.query.has('discardUnread') ? intParam(req.query, 'discardUnread', 1, 999_999) : undefined;
+    return ok({ removed: id, ...(await admin.removeMerchant(id, req.actor, { discardUnread })) });
+  }
+  if (rest.length === 1) return merchantPart(ctx, req, id, rest[0]!);
+  if (rest.length === 2 && rest[0] === 'tokens' && m === 'DELETE') {
+    const label = rest[1]!;
+    if (!(await admin.revokeToken(id, label, req.actor))) throw new TenantError(`${id} has no till labelled "${label}"`);
+    return ok({ merchantId: id, revoked: label });
+  }
   return null;
 }
 
@@ -91,9 +122,15 @@ export async function adminRoute(ctx: AdminContext, req: AdminRequest): Promise<
   const { admin } = ctx;
   const [head, id, ...rest] = req.parts;
   const m = req.method;
-  if (head === 'health' && id === undefined && m === 'GET') return ok(await ctx.health());
-  if (head === 'merchants' && id === undefined) {
-    if (m === 'GET') return ok(await admin.listMerchants());
+  const whole = id === undefined;
+  if (head === 'health' && whole && m === 'GET') return ok(await ctx.health());
+  if (head === 'merchants' && whole) {
+    if (m === 'GET')
+      return paged(
+        req.query,
+        (page) => admin.listMerchants(undefined, page),
+        (x) => x.id,
+      );
     if (m === 'POST') {
       const b = await parseBody(req, merchantBody);
       await admin.addMerchant(b.id, b.name, req.actor);
@@ -101,21 +138,29 @@ export async function adminRoute(ctx: AdminContext, req: AdminRequest): Promise<
     }
   }
   if (head === 'merchants' && id !== undefined) return merchantRoute(ctx, req, id, rest);
-  if (head === 'keys' && id !== undefined && rest.length === 0 && m === 'DELETE') {
+  const single = id !== undefined && rest.length === 0;
+  if (head === 'keys' && single && m === 'DELETE') {
     const removed = await admin.removeKey(id, req.actor);
     if (!removed) throw new TenantError(`No key ${id}`);
     return ok({ publicId: id, merchantId: removed.merchantId, removed: true });
   }
-  if (head === 'tokens' && id === undefined && m === 'GET') return ok(await admin.listTokens());
-  if (head === 'owner-links' && id !== undefined && rest.length === 0 && m === 'DELETE') {
+  if (head === 'tokens' && whole && m === 'GET')
+    return paged(
+      req.query,
+      (page) => admin.listTokens(undefined, page),
+      (t) => `${t.merchantId} ${t.label}`,
+    );
+  if (head === 'owner-links' && single && m === 'DELETE') {
     // The owner's phone link: turned off as the operator (its open pages say so), audited.
     const { link, changed } = await admin.revokeOwnerLink(id, req.actor);
     return ok({ ...link, changed });
   }
-  if (head === 'log-id' && id === undefined && m === 'POST') {
-    return ok({ logIds: Object.fromEntries(await admin.renewLogIds('all', req.actor)) });
-  }
-  if (head === 'audit' && id === undefined && m === 'GET')
-    return ok(await admin.listAudit({ limit: intParam(req.query, 'limit', 100, 1000) }));
+  if (head === 'log-id' && whole && m === 'POST') return ok({ logIds: Object.fromEntries(await admin.renewLogIds('all', req.actor)) });
+  if (head === 'audit' && whole && m === 'GET')
+    return paged(
+      req.query,
+      (page) => admin.listAudit(page),
+      (a) => String(a.id),
+    );
   return null;
 }

@@ -70,6 +70,10 @@ export class PgStore implements RelayStore {
     // Keys set aside because their secret does not open with this instance's master keys.
     unreadableKeys: () => this.directory.unreadableKeys(),
     masterKeyInUse: () => this.keyInUse,
+    highestSeq: async () => {
+      const { rows } = await this.pool.query<{ n: string }>('SELECT coalesce(max(last_seq), 0) AS n FROM merchants');
+      return Number(rows[0]?.n ?? 0);
+    },
   };
   private keyInUse: KeyInUse = 'current';
   private admin: Administration | null = null;

@@ -207,6 +207,8 @@ export class SseClient {
 export type RelayProcess = {
   proc: import('node:child_process').ChildProcess;
   url: string;
+  /** The admin listener (its /metrics), when started with --admin-port. */
+  adminUrl?: string;
   stderr: () => string;
   exited: Promise<number | null>;
 };
@@ -233,7 +235,7 @@ export async function spawnRelay(args: string[], env: Record<string, string> = {
   let err = '';
   proc.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, adminUrl } = await new Promise<{ url: string; adminUrl?: string }>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`relay did not start: ${err}`)), 30_000);
     proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
@@ -241,8 +243,8 @@ export async function spawnRelay(args: string[], env: Record<string, string> = {
       const nl = out.indexOf('\n');
       if (nl >= 0) {
         clearTimeout(timer);
-        const line = JSON.parse(out.slice(0, nl)) as { ready: boolean; url: string };
-        if (line.ready) resolve(line.url);
+        const line = JSON.parse(out.slice(0, nl)) as { ready: boolean; url: string; adminUrl?: string };
+        if (line.ready) resolve(line);
         else reject(new Error(`unexpected first line ${out.slice(0, nl)}`));
       }
     });
@@ -251,7 +253,7 @@ export async function spawnRelay(args: string[], env: Record<string, string> = {
       reject(new Error(`relay exited with ${code}: ${err}`));
     });
   });
-  return { proc, url, stderr: () => err, exited };
+  return { proc, url, ...(adminUrl ? { adminUrl } : {}), stderr: () => err, exited };
 }
 
 /**

@@ -55,7 +55,7 @@ function sqliteFixture(): StoreFixture {
       const file = join(tmp, 'relay-config.json');
       const { token, tokenHash } = createRelayToken();
       writeFileSync(file, JSON.stringify({ keys: [TEST_KEY, LIVE_KEY], tills: [{ label: 'front-counter', tokenHash }], ...settings }));
-      const relay = await startRelay({ dataDir: tmp, config: loadRelayConfig(file, {}), log, now });
+      const relay = await startRelay({ dataDir: tmp, adminPort: 0, config: loadRelayConfig(file, {}), log, now });
       // What serve does when the file changes.
       const reload = () => relay.setConfig(loadRelayConfig(file, {}));
       return {
@@ -121,7 +121,7 @@ function pgFixture(cluster: () => PgCluster): StoreFixture {
     name: 'PostgreSQL',
     async start({ settings = {}, log = () => {}, now }: StartOptions = {}) {
       const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
-      const relay = await startRelay({ databaseUrl, masterKey, config: settings, log, now });
+      const relay = await startRelay({ databaseUrl, masterKey, adminPort: 0, config: settings, log, now });
       const sql = async (statement: string, params: unknown[] = []) => {
         const client = new pg.Client(databaseUrl);
         await client.connect();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasForbiddenNameCharacters, hasInvisibleCharacters, visibleName, visibleText } from '../../../shared/characters.js';
+import { hasForbiddenNameCharacters, hasInvisibleCharacters, nameProblem, visibleName, visibleText } from '../../../shared/characters.js';
 
 describe('the character rules for outside text', () => {
   it('finds every control, format, separator and Hangul filler character in an identifier', () => {
@@ -24,5 +24,25 @@ describe('the character rules for outside text', () => {
     expect(visibleText('A\u001b[2J\u200bB')).toBe('A\\u{001B}[2J\\u{200B}B');
     expect(visibleText('TX_\u{e0001}')).toBe('TX_\\u{E0001}');
     expect(visibleName('Ama\u200d\u202eX')).toBe('Ama\u200d\\u{202E}X');
+  });
+
+  it('refuses names that look like another: invisible characters, look-alike scripts in one word, blank or padded', () => {
+    const refused: Array<[string, RegExp]> = [
+      ['Alpha\u200bShop', /invisible/],
+      ['Alpha\ufeffShop', /invisible/],
+      ['Alpha\u00adShop', /invisible/],
+      ['\u0410lpha Shop', /mix Latin, Cyrillic or Greek/],
+      ['P\u0430yPoint', /mix Latin, Cyrillic or Greek/],
+      ['Ama \u0391lpha', /mix Latin, Cyrillic or Greek/],
+      ['', /blank/],
+      ['   ', /blank/],
+      [' Ama', /start or end with a space/],
+      ['Ama\ud800', /unpaired surrogate/],
+      ['Ama\u0000', /control/],
+    ];
+    for (const [name, why] of refused) expect(nameProblem(name), JSON.stringify(name)).toMatch(why);
+    for (const ok of ['Ama Stores', 'Магазин Ама', 'Ɔkɔmfo Anɔkye', 'Family 👨\u200d👩\u200d👧', 'front-counter 2', 'Αθήνα Café']) {
+      expect(nameProblem(ok), ok).toBeNull();
+    }
   });
 });

@@ -5,8 +5,10 @@ export { addKey, addMerchant, createToken, removeKey, revokeToken } from './tena
 export { listKeys, listMerchants, listTokens, removeMerchant, renewLogIds, setSuspended } from './merchant-admin.js';
 export {
   ADMIN_TOKEN,
+  adminActor,
   authenticateAdmin,
   createAdminToken,
+  createAdminTokenWithId,
   listAdminTokens,
   revokeAdminToken,
   type AdminTokenSummary,

@@ -39,7 +39,7 @@ export async function rotateMasterKey(pool: pg.Pool, oldKey: Buffer, newKey: Buf
     if (unreadable.length > 0) {
       throw new MasterKeyError(
         `Not rotated: the secrets of ${unreadable.join(', ')} do not open with the current master key. ` +
-          'Remove those keys (relay key remove) or add them again, then rotate.',
+          'Remove those keys (momo-relay key remove) or add them again, then rotate.',
       );
     }
     if (ids.length > 0) {

@@ -4,7 +4,15 @@
  * change is audited in its own transaction and reaches every instance through the auth trigger.
  */
 import type pg from 'pg';
-import { newLogId, unreadRefusal, type KeySummary, type MerchantSummary, type TokenSummary, type UnreadEvents } from '../../index.js';
+import {
+  newLogId,
+  unreadRefusal,
+  type KeySummary,
+  type ListPage,
+  type MerchantSummary,
+  type TokenSummary,
+  type UnreadEvents,
+} from '../../index.js';
 import { inTransaction, type Db } from '../transaction.js';
 import { audit, cliActor } from './audit.js';
 import { visibleName } from '../../../../shared/characters.js';
@@ -12,8 +20,8 @@ import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** Every merchant (or the one named), with its counts. */
-export async function listMerchants(db: Db, only?: string): Promise<MerchantSummary[]> {
+/** Every merchant (or the one named), with its counts, by id: a page of them after `page.after`. */
+export async function listMerchants(db: Db, only?: string, page: ListPage = {}): Promise<MerchantSummary[]> {
   const { rows } = await db.query<{
     id: string;
     name: string | null;
@@ -26,8 +34,8 @@ export async function listMerchants(db: Db, only?: string): Promise<MerchantSumm
     `SELECT m.id, m.name, m.last_seq, m.created_at, m.suspended_at,
        (SELECT count(*) FROM service_keys k WHERE k.merchant_id = m.id) AS keys,
        (SELECT count(*) FROM till_tokens t WHERE t.merchant_id = m.id) AS tokens
-     FROM merchants m WHERE ($1::text IS NULL OR m.id = $1) ORDER BY m.id`,
-    [only ?? null],
+     FROM merchants m WHERE ($1::text IS NULL OR m.id = $1) AND ($2::text IS NULL OR m.id > $2) ORDER BY m.id LIMIT $3`,
+    [only ?? null, page.after ?? null, page.limit ?? null],
   );
   return rows.map((r) => ({
     id: r.id,
@@ -41,11 +49,12 @@ export async function listMerchants(db: Db, only?: string): Promise<MerchantSumm
   }));
 }
 
-export async function listKeys(db: Db, merchantId: string): Promise<KeySummary[]> {
+export async function listKeys(db: Db, merchantId: string, page: ListPage = {}): Promise<KeySummary[]> {
   await requireMerchant(db, merchantId);
   const { rows } = await db.query<{ public_id: string; merchant_id: string; created_at: Date; last_used_at: Date | null }>(
-    'SELECT public_id, merchant_id, created_at, last_used_at FROM service_keys WHERE merchant_id = $1 ORDER BY public_id',
-    [merchantId],
+    `SELECT public_id, merchant_id, created_at, last_used_at FROM service_keys
+     WHERE merchant_id = $1 AND ($2::text IS NULL OR public_id > $2) ORDER BY public_id LIMIT $3`,
+    [merchantId, page.after ?? null, page.limit ?? null],
   );
   return rows.map((r) => ({
     publicId: r.public_id,
@@ -56,13 +65,16 @@ export async function listKeys(db: Db, merchantId: string): Promise<KeySummary[]
   }));
 }
 
-/** The till tokens of one merchant, or of all of them. */
-export async function listTokens(db: Db, merchantId?: string): Promise<TokenSummary[]> {
+/** The till tokens of one merchant, or of all of them, by merchant and label (`page.after`: `<merchant> <label>`). */
+export async function listTokens(db: Db, merchantId?: string, page: ListPage = {}): Promise<TokenSummary[]> {
   if (merchantId !== undefined) await requireMerchant(db, merchantId);
+  const gap = page.after?.indexOf(' ') ?? -1;
+  const after = page.after === undefined ? null : gap < 0 ? [page.after, ''] : [page.after.slice(0, gap), page.after.slice(gap + 1)];
   const { rows } = await db.query<{ merchant_id: string; label: string; created_at: Date; last_used_at: Date | null }>(
     `SELECT merchant_id, label, created_at, last_used_at FROM till_tokens
-     WHERE ($1::text IS NULL OR merchant_id = $1) ORDER BY merchant_id, label`,
-    [merchantId ?? null],
+     WHERE ($1::text IS NULL OR merchant_id = $1) AND ($2::text IS NULL OR (merchant_id, label) > ($2, $3))
+     ORDER BY merchant_id, label LIMIT $4`,
+    [merchantId ?? null, after?.[0] ?? null, after?.[1] ?? null, page.limit ?? null],
   );
   return rows.map((r) => ({
     merchantId: r.merchant_id,
@@ -121,7 +133,7 @@ export async function removeMerchant(
     ]);
     if (!rows[0]) throw new TenantError(`No merchant ${merchantId}`);
     if (!rows[0].suspended_at) {
-      throw new TenantError(`Merchant ${merchantId} is not suspended: suspend it first (relay merchant suspend --id ${merchantId})`);
+      throw new TenantError(`Merchant ${merchantId} is not suspended: suspend it first (momo-relay merchant suspend --id ${merchantId})`);
     }
     // Suspended, the merchant commits nothing more, so the count cannot change before the delete below.
     const unread = await unreadEvents(client, merchantId);

@@ -18,5 +18,5 @@ export function checkMerchantId(id: string, flag = '--merchant'): void {
 export async function requireMerchant(db: Db, id: string): Promise<void> {
   checkMerchantId(id);
   const { rowCount } = await db.query('SELECT 1 FROM merchants WHERE id = $1', [id]);
-  if (!rowCount) throw new TenantError(`No merchant ${id} (add it first: relay merchant add --id ${id})`);
+  if (!rowCount) throw new TenantError(`No merchant ${id} (add it first: momo-relay merchant add --id ${id})`);
 }

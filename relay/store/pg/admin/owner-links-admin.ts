@@ -5,7 +5,7 @@
  * audited in the same transaction. Open pages on every instance hear it within their check interval.
  */
 import type pg from 'pg';
-import type { OwnerLink, OwnerLinkRevoked } from '../../index.js';
+import type { ListPage, OwnerLink, OwnerLinkRevoked } from '../../index.js';
 import { inTransaction, type Db } from '../transaction.js';
 import { audit, cliActor } from './audit.js';
 import { LINK_COLUMNS, toLink } from '../owner-link-row.js';
@@ -14,13 +14,19 @@ import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js
 /** A link id as the relay makes them (relay/http/owner/owner-links-api.ts). */
 export const OWNER_LINK_ID = /^ol_[A-Za-z0-9_-]{12}$/;
 
-/** The merchant's links, newest first, turned-off ones too (never a token: only its hash is stored). */
-export async function listOwnerLinks(db: Db, merchantId: string): Promise<OwnerLink[]> {
+/**
+ * The merchant's links, newest first, turned-off ones too (never a token: only its hash is stored); a
+ * page of them after the link `page.after` (its place read from its row, to the microsecond).
+ */
+export async function listOwnerLinks(db: Db, merchantId: string, page: ListPage = {}): Promise<OwnerLink[]> {
   checkMerchantId(merchantId);
   await requireMerchant(db, merchantId);
-  const { rows } = await db.query(`SELECT ${LINK_COLUMNS} FROM owner_links WHERE merchant_id = $1 ORDER BY created_at DESC, id`, [
-    merchantId,
-  ]);
+  const { rows } = await db.query(
+    `SELECT ${LINK_COLUMNS} FROM owner_links WHERE merchant_id = $1
+       AND ($2::text IS NULL OR (created_at, id) < (SELECT created_at, id FROM owner_links WHERE id = $2 AND merchant_id = $1))
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [merchantId, page.after ?? null, page.limit ?? null],
+  );
   // The hash of the till token that made a link stays inside the relay.
   return rows.map((r) => ({ ...toLink(r), createdByToken: null }));
 }

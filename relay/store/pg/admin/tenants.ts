@@ -4,8 +4,8 @@
  * instance reloads within its catch-up period (at once when its NOTIFY arrives).
  */
 import type pg from 'pg';
-import { hasForbiddenNameCharacters, visibleName } from '../../../../shared/characters.js';
-import { createRelayToken, relayKeySchema, relayTillSchema } from '../../../ops/index.js';
+import { nameProblem } from '../../../../shared/characters.js';
+import { createRelayToken, newLabelProblem, relayKeySchema } from '../../../ops/index.js';
 import { newLogId } from '../../index.js';
 import { inTransaction } from '../transaction.js';
 import { audit, cliActor } from './audit.js';
@@ -13,13 +13,12 @@ import { withCheckedMasterKey } from '../master-key.js';
 import { checkMerchantId, requireMerchant, TenantError } from './merchant-ids.js';
 import { sealSecret } from '../secret-box.js';
 
-/** A merchant's name is shown in terminals and on screens: no controls, separators or bidirectional characters. */
+/** A merchant's name is shown in terminals and on screens, and told apart by eye (shared/characters.ts). */
 function checkMerchantName(name: string | undefined): void {
   if (name === undefined) return;
   if (name.length === 0 || name.length > 200) throw new TenantError('--name: must be 1-200 characters');
-  if (hasForbiddenNameCharacters(name)) {
-    throw new TenantError(`--name: must not hold control, line-separator or bidirectional characters (given "${visibleName(name)}")`);
-  }
+  const problem = nameProblem(name);
+  if (problem) throw new TenantError(`--name: ${problem}`);
 }
 
 export async function addMerchant(db: pg.Pool, id: string, name?: string, actor = cliActor()): Promise<void> {
@@ -86,8 +85,8 @@ export async function removeKey(db: pg.Pool, publicId: string, actor = cliActor(
 
 /** A new till token for the merchant; only its SHA-256 is stored. Returns the token, to be shown once. */
 export async function createToken(db: pg.Pool, merchantId: string, label: string, actor = cliActor()): Promise<string> {
-  const check = relayTillSchema.shape.label.safeParse(label);
-  if (!check.success) throw new TenantError(`--label: ${check.error.issues[0]?.message ?? 'invalid'}`);
+  const problem = newLabelProblem(label);
+  if (problem) throw new TenantError(`--label: ${problem}`);
   checkMerchantId(merchantId);
   const { token, tokenHash } = createRelayToken();
   await inTransaction(db, async (client) => {

@@ -105,7 +105,7 @@ async function copyRows(pool: pg.Pool, sqlite: Database.Database, merchantId: st
       'SELECT last_seq, log_id FROM merchants WHERE id = $1 FOR UPDATE',
       [merchantId],
     );
-    if (!locked.rows[0]) throw new TenantError(`No merchant ${merchantId} (add it first: relay merchant add --id ${merchantId})`);
+    if (!locked.rows[0]) throw new TenantError(`No merchant ${merchantId} (add it first: momo-relay merchant add --id ${merchantId})`);
     const fromSeq = Number(locked.rows[0].last_seq);
     const keys = await client.query<{ public_id: string }>('SELECT public_id FROM service_keys WHERE merchant_id = $1', [merchantId]);
     const own = new Set(keys.rows.map((k) => k.public_id));

@@ -221,17 +221,17 @@ describePg('relay/docs/postgresql.md: rotating the master key, two instances, as
       asService(join(etc, 'master.key.previous'));
       const stale = await startInstance(url, ['--master-key-previous-file', join(etc, 'master.key.previous'), '--admin-port', '0']);
       await said(stale, /"msg":"master_key_previous"/);
-      expect((await get(`${stale.url}/metrics`)).body).toMatch(/^relay_master_key_previous 1$/m);
+      expect((await get(`${stale.adminUrl!}/metrics`)).body).toMatch(/^relay_master_key_previous 1$/m);
       const health = await get(`${stale.adminUrl!}/admin/v1/health`, adminToken);
       expect(health.json).toMatchObject({ masterKey: 'previous' });
       // The same instance on the relay's key: nothing said.
       stale.proc.kill('SIGTERM');
       await stale.exited;
       setUp(url, relayKey);
-      const fine = await startInstance(url);
+      const fine = await startInstance(url, ['--admin-port', '0']);
       await said(fine, /"msg":"relay_started"/);
       expect(fine.out()).not.toMatch(/master_key_previous"/);
-      expect((await get(`${fine.url}/metrics`)).body).toMatch(/^relay_master_key_previous 0$/m);
+      expect((await get(`${fine.adminUrl!}/metrics`)).body).toMatch(/^relay_master_key_previous 0$/m);
     } finally {
       await pool.end();
     }

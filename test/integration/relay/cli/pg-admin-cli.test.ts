@@ -70,12 +70,18 @@ describePg('relay on PostgreSQL: the admin commands', () => {
         expect(renewed.stdout).toMatch(/^MCH_ama\t\S+\n$/);
         expect((await client.query("SELECT log_id FROM merchants WHERE id = 'MCH_ama'")).rows[0].log_id).not.toBe(before);
 
-        const admin = await run(['admin-token', 'create', '--label', 'ops']);
+        const admin = await run(['admin-token', 'create', '--label', 'ops', '--expires-in', '30d']);
         expect(admin.stdout.trim()).toMatch(/^at_[A-Za-z0-9_-]{43}$/);
+        expect(admin.stderr).toMatch(/^Admin token 1 \("ops"\) created, refused after 20\d\d-/);
+        expect((await run(['admin-token', 'create', '--label', 'x', '--expires-in', '30'])).stderr).toMatch(
+          /--expires-in: a number of days or hours/,
+        );
+        const listed = (await run(['admin-token', 'list'])).stdout;
+        expect(listed).toMatch(/^1\tops\tcreated=\S+\tlastUsed=never\texpires=20\d\d-\S+$/m);
         expect((await run(['admin-token', 'revoke', '--label', 'ops'])).code).toBe(0);
-        expect(JSON.parse((await run(['admin-token', 'list', '--json'])).stdout)).toMatchObject([
-          { label: 'ops', revokedAt: expect.any(String) },
-        ]);
+        const [ops] = JSON.parse((await run(['admin-token', 'list', '--json'])).stdout) as Array<{ expiresAt: string }>;
+        expect(ops).toMatchObject({ id: 1, label: 'ops', revokedAt: expect.any(String) });
+        expect(Date.parse(ops!.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
 
         const newKey = randomBytes(32).toString('base64');
         const sealed = (await client.query('SELECT secret_sealed FROM service_keys')).rows[0].secret_sealed as Buffer;

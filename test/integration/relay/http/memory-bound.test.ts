@@ -44,7 +44,7 @@ function pausedStream(url: string): Promise<IncomingMessage> {
 }
 
 async function metric(name: string): Promise<number> {
-  const text = (await get(`${relay.url}/metrics`)).body;
+  const text = (await get(`${relay.adminUrl}/metrics`)).body;
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.split(' ')[1] ?? 0);
 }
@@ -54,7 +54,7 @@ beforeAll(async () => {
   const configFile = join(dir, 'relay.json');
   writeFileSync(configFile, JSON.stringify({ keys: [LIVE_KEY], tills: [{ label: 'front-counter', tokenHash }] }));
   // Set by environment, as an operator of a container would.
-  relay = await spawnRelay(['--port', '0', '--data', join(dir, 'data'), '--config', configFile], {
+  relay = await spawnRelay(['--port', '0', '--admin-port', '0', '--data', join(dir, 'data'), '--config', configFile], {
     RELAY_HEARTBEAT_SECONDS: '0.2',
     RELAY_STREAM_STALL_SECONDS: '2',
     // All ten pages at once, past the read shares: what is measured is the pages' own bound.

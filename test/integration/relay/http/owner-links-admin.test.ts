@@ -7,7 +7,14 @@
  */
 import { expect, it } from 'vitest';
 import { startRelay } from '../../../../relay/http/index.js';
-import { createAdminToken, listAudit, openPgPool, removeMerchant, setSuspended } from '../../../../relay/store/pg/index.js';
+import {
+  createAdminToken,
+  listAdminTokens,
+  listAudit,
+  openPgPool,
+  removeMerchant,
+  setSuspended,
+} from '../../../../relay/store/pg/index.js';
 import { closeAfterEach } from '../../../support/close-after-each.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { adminCall, deliver, get, LIVE_KEY, post, transaction } from '../helpers.js';
@@ -61,8 +68,13 @@ describePg('owner links, the operator’s side: admin API', () => {
     expect((await adminCall(adminUrl, 'DELETE', '/admin/v1/owner-links/ol_AAAAAAAAAAAA', admin)).status).toBe(404);
     expect((await adminCall(adminUrl, 'DELETE', '/admin/v1/owner-links/nonsense', admin)).status).toBe(404);
     const audit = (await listAudit(pool, { merchantId: TEST_MERCHANT })).filter((a) => a.action === 'owner-link.revoke');
+    const [ops] = await listAdminTokens(pool);
     expect(audit).toEqual([
-      expect.objectContaining({ actor: 'admin:ops', target: efua.id, detail: { environment: 'live', label: "Auntie Efua's phone" } }),
+      expect.objectContaining({
+        actor: `admin:${ops!.id}`,
+        target: efua.id,
+        detail: { environment: 'live', label: "Auntie Efua's phone" },
+      }),
     ]);
 
     // The till's own list shows it off; a link the owner turns off still says the owner did it.

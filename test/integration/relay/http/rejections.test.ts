@@ -216,7 +216,7 @@ describeEachStore('relay: refused deliveries leave no trace but a counter and a 
     expect(text).not.toContain('Counter sale');
     expect(text).not.toContain(LIVE_KEY.secret);
     expect(text).not.toContain(TEST_KEY.secret);
-    const metrics = (await get(`${relay.url}/metrics`)).body;
+    const metrics = (await get(`${relay.adminUrl}/metrics`)).body;
     for (const reason of new Set(cases.map((c) => c.reason))) {
       expect(metrics).toMatch(new RegExp(`relay_deliveries_rejected_total\\{reason="${reason}"\\} [1-9]`));
     }

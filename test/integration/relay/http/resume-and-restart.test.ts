@@ -77,7 +77,7 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
     const dup = beforeRestart.items[2]!.transaction;
     await relay!.close();
 
-    relay = await startRelay({ dataDir: tmp, config: made.config, log: () => {} });
+    relay = await startRelay({ dataDir: tmp, adminPort: 0, config: made.config, log: () => {} });
     const afterRestart = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0&limit=100`, token)).json);
     expect(afterRestart).toEqual(beforeRestart);
 
@@ -93,7 +93,7 @@ describe('relay: resumption, heartbeat, restart, revocation', () => {
     await c.waitFor((x) => x.events.length === 1);
     expect(c.events[0]!.seq).toBe(10);
     expect((await get(`${relay.url}/healthz`)).json).toEqual({ ok: true });
-    expect((await get(`${relay.url}/metrics`)).body).toMatch(/^relay_event_log_last_seq 10$/m);
+    expect((await get(`${relay.adminUrl}/metrics`)).body).toMatch(/^relay_event_log_last_seq 10$/m);
   });
 
   it('ends the streams of a revoked token and refuses it afterwards', async () => {

@@ -130,6 +130,11 @@ describe('relay config', () => {
       expect(c.tills[0]).toMatchObject({ tokenHash: hashRelayToken(token), createdAt: '2026-11-21T10:00:00.000Z' });
       expect(readFileSync(file, 'utf8')).not.toContain(token);
       expect(() => addTillToken(file, 'front-counter')).toThrow(/tills\.2\.label: duplicate/);
+      // A label is told apart by eye: blank or padded is refused when it is made, with nothing written.
+      const before = readFileSync(file, 'utf8');
+      expect(() => addTillToken(file, '   ')).toThrow(/--label: must not be blank/);
+      expect(() => addTillToken(file, ' front-counter')).toThrow(/--label: must not start or end with a space/);
+      expect(readFileSync(file, 'utf8')).toBe(before);
       expect(revokeTillToken(file, 'front-counter')).toBe(true);
       expect(revokeTillToken(file, 'front-counter')).toBe(false);
       expect(loadRelayConfig(file, {}).tills.map((t) => t.label)).toEqual(['back-office']);

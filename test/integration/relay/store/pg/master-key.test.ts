@@ -82,7 +82,7 @@ describePg('relay on PostgreSQL: the master key', () => {
     expect(refused.status).toBe(401);
     const health = await get(`${r.url}/healthz`);
     expect(health.status).toBe(200);
-    expect((await get(`${r.url}/metrics`)).body).toMatch(/^relay_unreadable_keys 1$/m);
+    expect((await get(`${r.adminUrl!}/metrics`)).body).toMatch(/^relay_unreadable_keys 1$/m);
     const admin = await createAdminToken(pool, 'ops');
     const details = await get(`${r.adminUrl}/admin/v1/health`, admin);
     expect(details.status).toBe(200);
@@ -110,7 +110,7 @@ describePg('relay on PostgreSQL: the master key', () => {
     }, 5_000);
     await new Promise((resolve) => setTimeout(resolve, 600)); // past a catch-up period: the reload has happened
     expect((await deliver(running.url, transaction('live'), KEY_TWO)).status).toBe(200);
-    expect((await get(`${running.url}/metrics`)).body).toMatch(/^relay_unreadable_keys 0$/m);
+    expect((await get(`${running.adminUrl!}/metrics`)).body).toMatch(/^relay_unreadable_keys 0$/m);
 
     // The old key is refused from now on; the new one adds keys.
     await expect(addKey(pool, masterKey, 'MCH_one', KEY_LATE.publicId, KEY_LATE.secret)).rejects.toThrow(/not the relay's/);

@@ -21,7 +21,14 @@ describePg('relay on PostgreSQL: monitoring', () => {
     const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
     const started: RunningRelay[] = [];
     for (let i = 0; i < n; i++) {
-      const relay = await startRelay({ databaseUrl, masterKey, config: {}, catchUpMs: 250, log: (l) => logs.push({ instance: i, ...l }) });
+      const relay = await startRelay({
+        databaseUrl,
+        masterKey,
+        adminPort: 0,
+        config: {},
+        catchUpMs: 250,
+        log: (l) => logs.push({ instance: i, ...l }),
+      });
       started.push(relay);
       cleanups.push(() => relay.close());
     }
@@ -43,7 +50,7 @@ describePg('relay on PostgreSQL: monitoring', () => {
     expect(b.metrics.crossInstancePushLatency.observations).toBe(3);
     expect(a.metrics.crossInstancePushLatency.observations).toBe(0);
     expect(b.metrics.merchantPushLatency.observations).toBe(3);
-    const bText = (await get(`${b.url}/metrics`)).body;
+    const bText = (await get(`${b.adminUrl}/metrics`)).body;
     expect(bText).toMatch(new RegExp(`^relay_merchant_push_latency_seconds_count\\{merchant="${TEST_MERCHANT}"\\} 3$`, 'm'));
     expect(bText).toMatch(/^relay_push_latency_cross_instance_seconds_count 3$/m);
     expect(bText).toMatch(/^process_resident_memory_bytes \d+/m);
@@ -52,7 +59,7 @@ describePg('relay on PostgreSQL: monitoring', () => {
     const body = webhookBody({ ...transaction('live'), amount: '12.5' });
     const refused = await post(`${a.url}/v1/webhooks`, body, { ...signedHeaders(body, LIVE_KEY), 'x-request-id': 'edge-7f3a' });
     expect(refused.status).toBe(400);
-    const aText = (await get(`${a.url}/metrics`)).body;
+    const aText = (await get(`${a.adminUrl}/metrics`)).body;
     expect(aText).toContain(`relay_merchant_deliveries_rejected_total{merchant="${TEST_MERCHANT}",reason="invalid_body"} 1`);
     expect(aText).toMatch(new RegExp(`^relay_merchant_last_delivery_timestamp_seconds\\{merchant="${TEST_MERCHANT}"\\} \\d+`, 'm'));
     expect(logs.find((l) => l.msg === 'webhook_rejected')).toMatchObject({ merchantId: TEST_MERCHANT, requestId: 'edge-7f3a' });

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { addMerchant, listMerchants, migratePg, openPgPool } from '../../../../../relay/store/pg/index.js';
+import { addMerchant, createToken, listMerchants, listTokens, migratePg, openPgPool } from '../../../../../relay/store/pg/index.js';
 import { describePg, usePgCluster } from '../../../../support/pg-cluster.js';
 
 describePg('relay on PostgreSQL: merchant ids and names', () => {
@@ -47,7 +47,20 @@ describePg('relay on PostgreSQL: merchant ids and names', () => {
       for (const [i, name] of ['Ama Stores', 'Àkwàaba Shop', 'Ɔkɔmfo Anɔkye Ltd', 'Family 👨\u200d👩\u200d👧'].entries()) {
         await addMerchant(pool, `MCH_good${i}`, name);
       }
-      expect((await listMerchants(pool)).map((m) => m.id)).toEqual(['MCH_good0', 'MCH_good1', 'MCH_good2', 'MCH_good3']);
+      // Look-alike, blank and padded names, and blank till labels: refused with what is wrong, nothing written.
+      for (const name of ['Alpha\u200bShop', 'Alpha\u2060Shop']) {
+        await expect(addMerchant(pool, 'MCH_zw', name), JSON.stringify(name)).rejects.toThrow(/--name: must not hold control, invisible/);
+      }
+      await expect(addMerchant(pool, 'MCH_cyr', '\u0410lpha Shop')).rejects.toThrow(
+        /--name: must not mix Latin, Cyrillic or Greek letters/,
+      );
+      await expect(addMerchant(pool, 'MCH_blank', '   ')).rejects.toThrow(/--name: must not be blank/);
+      await expect(addMerchant(pool, 'MCH_pad', 'Ama Stores ')).rejects.toThrow(/--name: must not start or end with a space/);
+      await expect(addMerchant(pool, 'MCH_half', 'Ama \ud800')).rejects.toThrow(/--name: must not hold an unpaired surrogate/);
+      await addMerchant(pool, 'MCH_good4', 'Магазин Ама');
+      for (const label of ['   ', ' front']) await expect(createToken(pool, 'MCH_good0', label)).rejects.toThrow(/--label: must not/);
+      expect((await listTokens(pool, 'MCH_good0')).length).toBe(0);
+      expect((await listMerchants(pool)).map((m) => m.id)).toEqual(['MCH_good0', 'MCH_good1', 'MCH_good2', 'MCH_good3', 'MCH_good4']);
     } finally {
       await pool.end();
     }

@@ -68,7 +68,7 @@ describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => 
       }),
     );
     const relayData = join(tmp, 'relay-data');
-    relay = await spawnRelay(['--port', '0', '--data', relayData, '--config', configFile]);
+    relay = await spawnRelay(['--port', '0', '--admin-port', '0', '--data', relayData, '--config', configFile]);
     const port = new URL(relay.url).port;
     const callbackUrl = `${relay.url}/v1/webhooks`;
 
@@ -102,7 +102,7 @@ describe('relay: kill -9 in the middle of a burst of sandbox deliveries', () => 
 
     // Kill -9 once the relay has committed part of the burst.
     for (;;) {
-      const m = await get(`${relay.url}/metrics`).catch(() => null);
+      const m = await get(`${relay.adminUrl}/metrics`).catch(() => null);
       const lastSeq = Number(/^relay_event_log_last_seq (\d+)$/m.exec(m?.body ?? '')?.[1] ?? 0);
       if (lastSeq >= 12) {
         relay.proc.kill('SIGKILL');
