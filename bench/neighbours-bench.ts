@@ -67,7 +67,7 @@ async function seed(url: string, merchant: HostedRelay['merchants']['noisy'], co
   );
 }
 
-/** The shares in force, as instance A's /metrics states them (`relay_limit{limit="…"} n`), for the run's record. */
+/** The shares in force, as instance A's /metrics (on its admin listener) states them (`relay_limit{limit="…"} n`), for the run's record. */
 async function limitsInForce(url: string): Promise<string> {
   const metrics = await (await request(`${url}/metrics`)).body.text();
   const limits = [...metrics.matchAll(/^relay_limit\{limit="([^"]+)"\} (\S+)$/gm)].map((m) => `${m[1]}=${m[2]}`);
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
       `relay up (${CALM} calm merchants at ${RATE}/s each, phases of ${SECONDS}s); idle RSS ${idleMb.join(' + ')} MB; ` +
         `load average ${loadavg()[0]!.toFixed(1)}`,
     );
-    console.error(`limits: ${await limitsInForce(relay.direct[0]!)}`);
+    console.error(`limits: ${await limitsInForce(relay.admin[0]!)}`);
     const calmOnce = (post: string, stream: string, seconds = SECONDS) =>
       calmPhase({
         merchants: relay.merchants.calm,

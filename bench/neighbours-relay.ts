@@ -24,6 +24,8 @@ export type HostedRelay = {
   pids: number[];
   /** Each instance's own address (no proxy), for seeding. */
   direct: string[];
+  /** Each instance's admin listener (its /metrics). */
+  admin: string[];
   stop(): Promise<void>;
 };
 
@@ -65,7 +67,7 @@ export async function startHostedRelay(calmCount: number, entry: string[]): Prom
     const env = { RELAY_MASTER_KEY: masterKey.toString('base64') };
     const children: Child[] = [];
     cleanups.push(() => stopChildren(children));
-    for (let i = 0; i < 2; i++) children.push(await startChild([...entry, '--port', '0', '--database-url', url], env));
+    for (let i = 0; i < 2; i++) children.push(await startChild([...entry, '--port', '0', '--admin-port', '0', '--database-url', url], env));
     const hosts = children.map((c) => new URL(c.url).host);
     const [single, two] = docBlocks('nginx') as [string, string];
     const proxy = async (name: string, block: string, upstreams: string[]) => {
@@ -86,6 +88,7 @@ export async function startHostedRelay(calmCount: number, entry: string[]): Prom
       toB,
       pids: children.map((c) => c.proc.pid!),
       direct: children.map((c) => c.url),
+      admin: children.map((c) => c.adminUrl!),
       stop,
     };
   } catch (err) {
