@@ -17,13 +17,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startRelay } from '../../../../relay/http/index.js';
 import { blockAfter, readDoc } from '../../../support/doc-blocks.js';
+import { makeConfig } from '../helpers.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const guide = readDoc('relay/docs/operator-guide.md');
 const proxies = readDoc('relay/docs/proxies.md');
+const postgres = readDoc('relay/docs/postgresql.md');
 const ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
 
 const UNIT = blockAfter(guide, 'A systemd unit per instance', 'ini');
@@ -134,6 +137,42 @@ describe("relay/docs/operator-guide.md's systemd unit names what its install ste
     const pkg = JSON.parse(readFileSync(join(ROOT, 'relay/package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
     expect(entry).toBe(`${one(UNIT, 'WorkingDirectory')}/node_modules/${pkg.name}/${pkg.bin['momo-relay']}`);
     expect(install).toContain(`cd ${one(UNIT, 'WorkingDirectory')}`);
+  });
+
+  it('each instance of the template gets its own admin port, the unit its retention, and the scrape config names those ports', async () => {
+    const lines = blockAfter(proxies, '## Two instances on one machine', 'sh').split('\n');
+    const file = join(tmp, 'admin-ports');
+    mkdirSync(file, { recursive: true });
+    writeFileSync(join(file, 'momo-relay.service'), UNIT);
+    await run('bash', ['-e', '-c', lines[0]!.replaceAll('/etc/systemd/system', file)]);
+    const template = one(readFileSync(join(file, 'momo-relay@.service'), 'utf8'), 'ExecStart');
+    const instances = [...lines[1]!.matchAll(/momo-relay@(\d+)/g)].map((m) => m[1]!);
+    expect(instances).toEqual(['8787', '8788']);
+    const started = instances.map((i) => template.replaceAll('%i', i));
+    const adminPorts = started.map((line) => /--admin-port (\d+)/.exec(line)?.[1]);
+    expect(adminPorts).toEqual(['18787', '18788']);
+    for (const line of started) expect(line).not.toContain('--admin-host'); // loopback
+    const retention = /--retention-days (\d+)/.exec(one(UNIT, 'ExecStart'))?.[1];
+    expect(retention).toBe('90');
+    // The Prometheus config scrapes exactly those listeners, at the path the admin listener serves.
+    const scrape = blockAfter(postgres, "Scrape every instance's admin listener", 'yaml');
+    expect([...scrape.matchAll(/'127\.0\.0\.1:(\d+)'/g)].map((m) => m[1])).toEqual(adminPorts);
+    const path = /metrics_path: (\S+)/.exec(scrape)![1]!;
+    const data = join(tmp, 'scraped');
+    const relay = await startRelay({
+      dataDir: data,
+      adminPort: 0,
+      retentionDays: Number(retention),
+      config: makeConfig().config,
+      log: () => {},
+    });
+    try {
+      const res = await fetch(`${relay.adminUrl}${path}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/^relay_event_log_last_seq 0$/m);
+    } finally {
+      await relay.close();
+    }
   });
 
   it('on PostgreSQL it writes nothing on disk: no --data, and nothing made writable', () => {

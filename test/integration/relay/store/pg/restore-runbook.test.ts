@@ -52,10 +52,12 @@ describePg('relay/docs/postgresql.md: the PostgreSQL backup and restore runbook'
       for (const tx of kept) expect((await deliver(relay.url, tx, TEST_KEY)).status).toBe(200);
       const before = relayPageSchema.parse((await get(`${relay.url}/v1/transactions?after=0`, token)).json);
 
-      await runBlock(runbook('backup'), databaseUrl, work);
-      const dumps = readdirSync(work).filter((f) => /^relay-\d{4}-\d{2}-\d{2}\.dump$/.test(f));
-      expect(dumps).toHaveLength(1);
-      expect(statSync(join(work, dumps[0] as string)).mode & 0o777).toBe(0o600);
+      // Twice at once (the same second, as a retried cron job might): two dumps, neither overwritten.
+      await Promise.all([runBlock(runbook('backup'), databaseUrl, work), runBlock(runbook('backup'), databaseUrl, work)]);
+      const dumps = readdirSync(work).filter((f) => /^relay-\d{8}T\d{6}Z-[A-Za-z0-9]{6}\.dump$/.test(f));
+      expect(dumps).toHaveLength(2);
+      for (const dump of dumps) expect(statSync(join(work, dump)).mode & 0o777).toBe(0o600);
+      for (const dump of dumps) expect(statSync(join(work, dump)).size).toBeGreaterThan(0);
 
       // Delivered after the dump: gone after the restore.
       for (let i = 0; i < 2; i++) expect((await deliver(relay.url, transaction('test'), TEST_KEY)).status).toBe(200);
