@@ -70,9 +70,9 @@ async function stopChildren(children: Child[]): Promise<void> {
   );
 }
 
-export async function startBare(): Promise<Target> {
+export async function startBare(): Promise<Target & { pid: number }> {
   const child = await startChild(['-e', BARE_SERVER]);
-  return { store: 'bare', instances: 1, urls: [child.url], stop: () => stopChildren([child]) };
+  return { store: 'bare', instances: 1, pid: child.proc.pid!, urls: [child.url], stop: () => stopChildren([child]) };
 }
 
 /**

@@ -7,7 +7,10 @@
  * A <relay> is a built entry (`relay/dist/cli.js`, or another checkout's), `tsx` for `relay/cli.ts`
  * under tsx, or a node flag to run `relay/dist/cli.js` with (`--max-semi-space-size=32`).
  * Prints per round the deliveries/s of each, then per build the median, its ratio to the bare
- * server's median and the relay process's CPU per delivery (all its threads, from /proc/<pid>/stat).
+ * server's median, the relay process's CPU per delivery (all its threads, from /proc/<pid>/stat), the bare
+ * server's CPU per request in the same rounds, and the one over the other (`cpuVsBare`): the CPU a durable
+ * delivery costs, in units of what answering an HTTP request costs on this machine, so it moves with the
+ * relay's code and not with the load generator sharing the cores (which moves `ratio`).
  * Options (env): BENCH_ROUNDS (5), BENCH_SECONDS per round (3).
  */
 import { readFileSync } from 'node:fs';
@@ -45,10 +48,15 @@ async function main(): Promise<void> {
         1,
       );
     const bareRounds: number[] = [];
+    const bareCpu: number[] = [];
     const perSec = relays.map((): number[] => []);
     const cpu = relays.map((): number[] => []);
     for (let round = 0; round < ROUNDS; round++) {
-      bareRounds.push(await throughput(bare.urls, forBare, SECONDS, true));
+      const bareBefore = cpuSeconds(bare.pid);
+      const bareStart = performance.now();
+      const bareRate = await throughput(bare.urls, forBare, SECONDS, true);
+      bareRounds.push(bareRate);
+      bareCpu.push(((cpuSeconds(bare.pid) - bareBefore) * 1e6) / (bareRate * ((performance.now() - bareStart) / 1000)));
       for (const [i, r] of relays.entries()) {
         const deliveries = Array.from({ length: Math.round(SECONDS * 20_000) }, () => signedDelivery(`r${round}_${i}`, KEY));
         const before = cpuSeconds(r.pid);
@@ -64,15 +72,19 @@ async function main(): Promise<void> {
       );
     }
     const bareMedian = median(bareRounds);
+    const bareCpuMedian = median(bareCpu);
     for (const [i, name] of names.entries()) {
       const m = median(perSec[i]!);
+      const cpuMedian = median(cpu[i]!);
       console.log(
         JSON.stringify({
           relay: name,
           acceptedPerSec: Math.round(m),
           baselinePerSec: Math.round(bareMedian),
           ratio: Math.round((m / bareMedian) * 1000) / 1000,
-          cpuMicrosPerDelivery: Math.round(median(cpu[i]!) * 10) / 10,
+          cpuMicrosPerDelivery: Math.round(cpuMedian * 10) / 10,
+          bareCpuMicrosPerRequest: Math.round(bareCpuMedian * 10) / 10,
+          cpuVsBare: Math.round((cpuMedian / bareCpuMedian) * 100) / 100,
         }),
       );
     }
