@@ -16,6 +16,10 @@ const ONE_SCREEN_AT_A_TIME = {
   fileParallelism: false,
 } as const;
 
+// Integration files that check a schedule against the wall clock (a retry within its slack): npm test runs
+// them last and alone, as it runs the faults group, never beside another group.
+const TIMED_FILES = ['test/integration/sandbox/retries.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -30,8 +34,20 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // Files that check a schedule against wall time run in the 'timing' group, alone (npm test).
+          exclude: TIMED_FILES,
           // The relay's process tests run the built relay, as operators do: built once per run.
           globalSetup: ['test/integration/build-relay.setup.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'timing',
+          include: TIMED_FILES,
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
