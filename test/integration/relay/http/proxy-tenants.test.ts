@@ -5,7 +5,10 @@
  * - a suspended merchant whose deliveries the service keeps retrying: it is answered the relay's own 403
  *   MERCHANT_SUSPENDED through the proxy (not the proxy's 502), and every other merchant's delivery is 200;
  * - a till over its token's stream share, asking again and again: 429 RATE_LIMITED with Retry-After through
- *   the proxy, and every other merchant's delivery is 200.
+ *   the proxy, and every other merchant's delivery is 200;
+ * - a till over its read share (pages) and at its merchant's count of owner links, asking again and again: the
+ *   relay's 429 (Retry-After, JSON) and 409 (JSON, no Retry-After) through the proxy, and every other
+ *   merchant's delivery is 200.
  * With 503 for these answers and nginx's default max_fails=1, nginx set each instance aside in turn and
  * answered everyone "502 no live upstreams". Skipped by name where nginx-light, caddy, openssl or
  * PostgreSQL 15 is absent.
@@ -34,6 +37,12 @@ const KINDS = [
   { name: 'Caddy', binary: CADDY, language: 'caddyfile' as const, start: startCaddy },
 ];
 
+/**
+ * One stream per token; one read per token, then one per 100 s (each instance's first read is spent straight
+ * to it, so every read through the proxy is over the share); one owner link per merchant.
+ */
+const READ_AND_LINK_SHARES = { maxStreamsPerToken: 1, readsPerSecondPerToken: 0.01, readBurstPerToken: 1, maxOwnerLinksPerMerchant: 1 };
+
 function signed(merchant: Merchant): { body: string; headers: Record<string, string> } {
   const body = webhookBody(transaction('live'));
   return { body, headers: { 'content-type': 'application/json', ...signedHeaders(body, KEYS[merchant]) } };
@@ -60,7 +69,7 @@ describePg('one merchant refused behind the documented proxies', () => {
       tokens[m] = await createToken(pool, m, 'front-counter');
     }
     for (let i = 0; i < 2; i++) {
-      instances.push(await startRelay({ databaseUrl: url, masterKey, config: { maxStreamsPerToken: 1 }, log: () => {} }));
+      instances.push(await startRelay({ databaseUrl: url, masterKey, config: READ_AND_LINK_SHARES, log: () => {} }));
     }
   }, 120_000);
 
@@ -144,6 +153,48 @@ describePg('one merchant refused behind the documented proxies', () => {
           expect(Number(retryAfter[0])).toBeGreaterThan(0);
         } finally {
           for (const o of opened) await o.body?.cancel();
+        }
+      }, 120_000);
+
+      it("a till over its read share and at its merchant's link count: the relay's 429 and 409 through the proxy, 0 failures for the others", async () => {
+        const proxy = await twoInstanceProxy();
+        const auth = { authorization: `Bearer ${tokens.MCH_noisy}` };
+        // The token's one read on each instance, and the merchant's one link, spent straight to the instances.
+        for (const r of instances) await fetch(`${r.url}/v1/transactions?after=0`, { headers: auth });
+        const link = { label: 'Phone', environment: 'live' };
+        const made = await fetch(`${instances[0]!.url}/v1/owner-links`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(link),
+        });
+        expect([201, 409]).toContain(made.status);
+        const answers: Array<{ status: number; retryAfter: unknown; body: string }> = [];
+        let turn = 0;
+        const { failures, noisy } = await whileNoisy(proxy, 20, async () => {
+          const page = turn++ % 2 === 0;
+          const answer = page
+            ? await httpsRequest(proxy, tls.ca, '/v1/transactions?after=0', { headers: auth })
+            : await httpsRequest(proxy, tls.ca, '/v1/owner-links', {
+                method: 'POST',
+                headers: { ...auth, 'content-type': 'application/json' },
+                body: JSON.stringify(link),
+              });
+          answers.push({ status: answer.status, retryAfter: answer.headers['retry-after'], body: answer.body });
+          return answer.status;
+        });
+        expect(failures, 'other merchants’ failed deliveries').toEqual([]);
+        expect(noisy.length).toBeGreaterThan(20);
+        expect(new Set(noisy), 'the till is answered by the relay, not the proxy').toEqual(new Set([429, 409]));
+        for (const a of answers) {
+          if (a.status === 429) {
+            expect(Number(a.retryAfter), 'a read refused says when to come back').toBeGreaterThanOrEqual(1);
+            expect(JSON.parse(a.body)).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+            expect(a.body).toMatch(/readsPerSecondPerToken 0.01/);
+          } else {
+            expect(a.retryAfter, 'a count: waiting frees nothing').toBeUndefined();
+            expect(JSON.parse(a.body)).toMatchObject({ error: { code: 'CONFLICT' } });
+            expect(a.body).toMatch(/maxOwnerLinksPerMerchant 1/);
+          }
         }
       }, 120_000);
 
