@@ -13,6 +13,13 @@ import { describeEachStore, type StartedRelay } from '../stores.js';
 const signIn = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/v1/owner/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
+/** A page's stream asked for once: the refusal's answer, or (status 200) the stream, closed at once. */
+async function streamAnswer(url: string, cookie: string): Promise<{ status: number; retryAfter: string | null; body: string }> {
+  const res = await fetch(`${url}/v1/owner/stream?after=0`, { headers: { cookie } });
+  const body = res.status === 200 ? (await res.body?.cancel(), '') : await res.text();
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body };
+}
+
 const wrong = (i: number) => JSON.stringify({ token: `ov_${String(i).padStart(43, 'x')}` });
 
 async function makeLink(url: string, tillToken: string): Promise<string> {
@@ -62,15 +69,15 @@ describeEachStore('owner link guards', (store) => {
       streams.push(first.sse);
       const again = () => SseClient.connect(`${relay.url}/v1/owner/stream?after=0`, undefined, { cookie: first.cookie });
       streams.push(await again());
-      const linkFull = await get(`${relay.url}/v1/owner/stream?after=0`, undefined, { cookie: first.cookie });
+      const linkFull = await streamAnswer(relay.url, first.cookie);
       expect(linkFull.status).toBe(429);
-      expect(linkFull.headers?.['retry-after']).toBe('10');
+      expect(linkFull.retryAfter).toBe('10');
       expect(linkFull.body).toMatch(/maxOwnerStreamsPerLink 2/);
       const second = await openPage(relay.url, token, 'Phone 2');
       streams.push(second.sse);
       expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
       // The merchant holds 3 of the instance's 4: its next page is refused by its share, not by the pool.
-      const merchantFull = await get(`${relay.url}/v1/owner/stream?after=0`, undefined, { cookie: second.cookie });
+      const merchantFull = await streamAnswer(relay.url, second.cookie);
       expect(merchantFull.status).toBe(429);
       expect(merchantFull.body).toMatch(/maxOwnerStreamsPerMerchant 3/);
       // Links: two on, a third allowed, then 409 naming the limit; turning one off makes room.
