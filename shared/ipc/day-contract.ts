@@ -8,6 +8,7 @@ import { environmentSchema } from '../domain-schemas.js';
 import { NO_UNSENT, takingsTotalsSchema, unsentTotalsSchema } from './takings-contract.js';
 import { printResultSchema } from './receipt-contract.js';
 import { wireAmount } from './wire-schemas.js';
+import { formatAmount, formatGhs, parseAmount, parseSignedAmount } from '../money.js';
 
 const iso = z.string();
 /** A day report's money may be negative: a correction takes figures back out. */
@@ -159,6 +160,47 @@ export function closeWarningsOf(report: Pick<DayReport, 'earlierToday' | 'otherT
     );
   }
   return out;
+}
+
+/** One statement of a report's corrections: who changed how, since which Z, and what it did to the money. */
+export type CorrectedSince = {
+  /** The change without its money ("Corrected since Z-0001: 1 payment PAID → FAILED"). */
+  name: string;
+  count: number;
+  /** The change in gross (a result that changed) or in net (a fee that changed), signed, as on the wire. */
+  gross: string | null;
+  net: string | null;
+  /** The whole sentence, as the screen and the paper say it. */
+  text: string;
+};
+
+/**
+ * The report's corrections said as a shop owner reads them, one sentence per earlier Z and kind of change:
+ * "Corrected since Z-0001: 1 payment PAID → FAILED, −GH₵12.50". The counts above never go below zero
+ * (a correction moves money, not counts): this is where the change is stated.
+ */
+export function correctedSinceOf(report: Pick<DayReport, 'corrections'>): CorrectedSince[] {
+  type Group = { since: string; change: 'PAID → FAILED' | 'FAILED → PAID' | 'fee'; count: number; pesewas: number };
+  const groups = new Map<string, Group>();
+  for (const c of report.corrections) {
+    const paidBefore = c.hand === 'PAID';
+    const paidNow = c.service === 'SUCCESS';
+    const change = paidBefore === paidNow ? 'fee' : paidBefore ? 'PAID → FAILED' : 'FAILED → PAID';
+    const amount = parseAmount(c.amount);
+    const pesewas = change === 'fee' ? parseSignedAmount(c.net) : paidBefore ? 0 - amount : amount;
+    const since = c.countedIn ?? 'an earlier Z';
+    const key = `${since}\u0000${change}`;
+    const group = groups.get(key) ?? { since, change, count: 0, pesewas: 0 };
+    groups.set(key, { ...group, count: group.count + 1, pesewas: group.pesewas + pesewas });
+  }
+  return [...groups.values()].map((g) => {
+    const payments = `${g.count} payment${g.count === 1 ? '' : 's'}`;
+    const fee = g.change === 'fee';
+    const name = fee ? `Corrected since ${g.since}: the fee of ${payments}` : `Corrected since ${g.since}: ${payments} ${g.change}`;
+    const money = `${g.pesewas < 0 ? '−' : '+'}${formatGhs(Math.abs(g.pesewas))}${fee ? ' net' : ''}`;
+    const figure = formatAmount(g.pesewas);
+    return { name, count: g.count, gross: fee ? null : figure, net: fee ? figure : null, text: `${name}, ${money}` };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
  * numbers are masked as on receipts (024 ••• 4567): these slips lie around the counter.
  * Pure: the core prints exactly what the screen shows.
  */
-import { closeWarningsOf, failuresCountOf, reportScopeOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';
+import { closeWarningsOf, correctedSinceOf, failuresCountOf, reportScopeOf, type DayReport, type TakingsTotals } from '../ipc/contract.js';
 import { dateTime, networkLabel } from '../display.js';
 import { maskMsisdn, row, shopHeader } from './build-receipt.js';
 import { figureRows, leftText as text, signedMoney as money, unsentRows } from './figure-rows.js';
@@ -93,6 +93,7 @@ export function buildDayReportDocument(report: DayReport, settings: ReceiptSetti
       ...head,
       ...section('Totals'),
       ...figureRows(report.totals, { count: 'Count', failed: 'Failed' }),
+      ...correctedSinceOf(report).map((c) => text(c.text, true)),
       ...(report.settledByHand ? [row('Settled by hand', String(report.settledByHand))] : []),
       ...breakdown(
         'By cashier',

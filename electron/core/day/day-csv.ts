@@ -8,6 +8,7 @@
  * 2026-11-22 and 14:05:09) are what a spreadsheet reads as a date and a time; completed_at stays UTC ISO.
  */
 import {
+  correctedSinceOf,
   reportScopeOf,
   UNSENT_NAMES,
   type DayAwaitingLine,
@@ -136,6 +137,7 @@ export function zCsv(report: DayReport, rows: Iterable<ZCsvRow>, tillName: strin
   const summaries: CsvLine[] = [
     ['scope', reportScopeOf(report, tillName), null, null, null, null, null, null],
     summary('total', `${report.label} ${report.environment.toUpperCase()}`, report.totals),
+    ...correctedSinceOf(report).map((c): CsvLine => ['corrected', c.name, String(c.count), null, null, c.gross, null, c.net]),
     ...report.byCashier.map((c) => summary('cashier', c.cashier ?? '(nobody signed in)', c)),
     ...report.byTill.map((t) => summary('till', t.tillName ?? t.tillId, t)),
     ...report.byNetwork.map((n) => summary('network', n.network, n)),

@@ -110,11 +110,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Its start when this till knows it, else its completion: a result for a day already closed started before that close. */
 export const startOf = (row: Pick<DayRow, 'started_at' | 'completed_at'>): number => row.started_at ?? row.completed_at;
 
+/**
+ * A correction or a recount moves money only: the payment was counted by the Z that counted its hand settlement
+ * (and, when the service disagreed, its service result is this report's own row), so taking a count back out
+ * would print "-1 failed". The report states the change in words instead (correctedSinceOf).
+ */
 function sumsOf(row: DayRow): Sums {
   const sign = row.correction ? -1 : 1;
+  const counts = row.correction || row.recount ? 0 : 1;
   return row.status === 'SUCCESS'
-    ? { succeeded: sign, failed: 0, gross: sign * row.amount, fees: sign * row.fee, net: sign * row.net }
-    : { succeeded: 0, failed: sign, gross: 0, fees: 0, net: 0 };
+    ? { succeeded: counts, failed: 0, gross: sign * row.amount, fees: sign * row.fee, net: sign * row.net }
+    : { succeeded: 0, failed: counts, gross: 0, fees: 0, net: 0 };
 }
 
 type Keyed = Sums & Pick<DayRow, 'staff_id' | 'staff_name' | 'till_id' | 'network'>;

@@ -4,7 +4,7 @@
  */
 import { X_REPORT_TITLE, xSpanNote } from './x-span';
 import { useEffect, useRef } from 'react';
-import { closeWarningsOf, reportScopeOf, type DayReport, type SinceCloseLine } from '../../../shared/ipc/contract';
+import { closeWarningsOf, correctedSinceOf, reportScopeOf, type DayReport, type SinceCloseLine } from '../../../shared/ipc/contract';
 import type { PrintResult } from '../../../shared/ipc/receipt-contract';
 import { dayTime, networkLabel } from '../format';
 import { PrintSheet } from '../printing/print-sheet';
@@ -100,6 +100,11 @@ export function DayReportView({ report, timeZone, tillName, sinceClose, printJob
       </div>
       <PrintStatus state={printer.state} onRetry={onPrint} />
       <TakingsCards totals={report.totals} label={`${title} totals`} testPrefix="day" />
+      {correctedSinceOf(report).map((c) => (
+        <p key={c.name} className="warning-text" data-testid="day-corrected">
+          {c.text}
+        </p>
+      ))}
       <div className="breakdowns">
         <TakingsBreakdown
           title="By cashier"

@@ -13,6 +13,9 @@ import type { SettleRequest } from '../../../../electron/core/settle/settle-rule
 import { dayResult, merchantRef } from '../../../support/day-rows.js';
 import { paymentRow } from '../../../support/payment-rows.js';
 import { openOfflineEngine, type OfflineEngine } from '../../../support/offline-engine.js';
+import { buildDayReportDocument } from '../../../../shared/receipt/build-day-report.js';
+import { DEFAULT_RECEIPT_SETTINGS } from '../../../../shared/receipt/receipt-settings.js';
+import { correctedSinceOf, type DayReport } from '../../../../shared/ipc/contract.js';
 
 const TZ = 'Africa/Accra';
 const T0 = Date.parse('2026-11-22T10:00:00Z');
@@ -71,6 +74,18 @@ const late = (status: 'SUCCESS' | 'FAILED') =>
     }),
     null,
   );
+/** The report as printed: every row and line of text, as a shop owner reads the paper. */
+const paper = (report: DayReport) =>
+  buildDayReportDocument(report, DEFAULT_RECEIPT_SETTINGS, 'Front counter').blocks.flatMap((b) =>
+    b.kind === 'row' ? [`${b.label} | ${b.value}`] : b.kind === 'text' ? [b.text] : [],
+  );
+/** No count a report states, in its totals or any breakdown, is below zero. */
+const noNegativeCount = (report: DayReport) => {
+  for (const t of [report.totals, ...report.byCashier, ...report.byTill, ...report.byNetwork]) {
+    expect(Math.min(t.count, t.succeeded, t.failed)).toBeGreaterThanOrEqual(0);
+  }
+  expect(paper(report).filter((line) => /(^|\s)-\d+ (paid|failed)|\| -\d+$/.test(line))).toEqual([]);
+};
 const closeDay = () => {
   now += 60_000;
   return day.close('test', TZ, day.last('test')?.number ?? 0, null);
@@ -154,14 +169,19 @@ describe('a Z and settle by hand', () => {
     ]);
     const second = closeDay();
     expect(second.report.corrections).toEqual(x.corrections);
-    // The service's failure counted, the hand's payment taken out: over both reports, one failed payment.
-    expect(second.report.totals).toEqual({ count: 0, succeeded: -1, failed: 1, gross: '-12.50', fees: '-0.25', net: '-12.25' });
-    expect(second.report.byCashier).toEqual([expect.objectContaining({ cashier: 'Kofi', gross: '-12.50' })]);
+    // The service's failure counted as this Z's payment; the hand's money taken out, never a count below zero:
+    // the correction is stated in words instead.
+    expect(second.report.totals).toEqual({ count: 1, succeeded: 0, failed: 1, gross: '-12.50', fees: '-0.25', net: '-12.25' });
+    expect(second.report.byCashier).toEqual([expect.objectContaining({ cashier: 'Kofi', count: 1, succeeded: 0, gross: '-12.50' })]);
+    noNegativeCount(second.report);
+    expect(correctedSinceOf(second.report).map((c) => c.text)).toEqual(['Corrected since Z-0001: 1 payment PAID → FAILED, −GH₵12.50']);
+    expect(paper(second.report)).toContain('Corrected since Z-0001: 1 payment PAID → FAILED, −GH₵12.50');
     expect(second.report.settledByHand).toBe(0);
     expect(day.view('test', first.id).report).toEqual(first.report); // Z-0001 never changes
     const csv = day.exportCsv('test', second.id).csv;
     expect(csv).toMatch(/,CORRECTION,-12\.50,-0\.25,-12\.25,/); // negative figures stay numbers (no leading ')
-    expect(csv).toContain('\r\ntill,Front counter,0,-1,1,-12.50,-0.25,-12.25\r\n');
+    expect(csv).toContain('\r\ntill,Front counter,1,0,1,-12.50,-0.25,-12.25\r\n');
+    expect(csv).toContain('\r\ncorrected,Corrected since Z-0001: 1 payment PAID → FAILED,1,,,-12.50,,\r\n');
     expect(day.xReport('test', TZ).corrections).toEqual([]); // made once
   });
 
@@ -170,10 +190,15 @@ describe('a Z and settle by hand', () => {
     closeDay();
     late('SUCCESS');
     const { report } = closeDay();
-    expect(report.totals).toEqual({ count: 0, succeeded: 1, failed: -1, gross: '12.50', fees: '0.24', net: '12.26' });
+    // Z-0002 read "Paid / payments 1 / 0" and printed "1 paid, -1 failed": the payment is this Z's one paid, and
+    // the change from the failure Z-0001 counted is said in words.
+    expect(report.totals).toEqual({ count: 1, succeeded: 1, failed: 0, gross: '12.50', fees: '0.24', net: '12.26' });
     expect(report.corrections).toEqual([
       expect.objectContaining({ hand: 'NOT PAID', service: 'SUCCESS', gross: '0.00', countedIn: 'Z-0001' }),
     ]);
+    noNegativeCount(report);
+    expect(paper(report)).toContain('1 paid, 0 failed | GH₵12.50 / net GH₵12.26');
+    expect(paper(report)).toContain('Corrected since Z-0001: 1 payment FAILED → PAID, +GH₵12.50');
   });
 
   it('no correction when the service answered before any close counted the hand settlement', () => {
@@ -189,6 +214,7 @@ describe('a Z and settle by hand', () => {
     late('SUCCESS'); // fee 0.24
     const second = closeDay();
     expect(second.report.totals).toEqual({ count: 0, succeeded: 0, failed: 0, gross: '0.00', fees: '0.24', net: '-0.24' });
+    expect(correctedSinceOf(second.report).map((c) => c.text)).toEqual(['Corrected since Z-0001: the fee of 1 payment, −GH₵0.24 net']);
     expect(second.report.corrections).toEqual([
       expect.objectContaining({ hand: 'PAID', service: 'SUCCESS', countedIn: 'Z-0001', gross: '0.00', fees: '0.24', net: '-0.24' }),
     ]);

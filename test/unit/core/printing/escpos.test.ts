@@ -9,6 +9,8 @@ describe('ESC/POS receipts', () => {
     expect(toPrinterText('GH₵1,234.50')).toBe('GHS 1,234.50');
     expect(toPrinterText('024 ••• 4567 — Ɔdɔ Ɛsi Café “ok”')).toBe('024 *** 4567 - Odo Esi Cafe "ok"');
     expect(toPrinterText('漢字\nline')).toBe('?? line');
+    // A Z's correction, as the screen says it: the arrow and the minus sign have ASCII forms on paper.
+    expect(toPrinterText('1 payment PAID → FAILED, −GH₵12.50')).toBe('1 payment PAID -> FAILED, -GHS 12.50');
   });
 
   it('58 mm gets 32 columns, 80 mm 48; a row too long for one line puts its value on the next', () => {
