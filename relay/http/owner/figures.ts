@@ -112,10 +112,14 @@ export async function daysFigures(
   return [...byDate.entries()].map(([date, s]) => ({ date, ...figuresOf(s) }));
 }
 
-/** Control characters, bidirectional overrides and zero-width marks out; whitespace collapsed; bounded. */
+/**
+ * Control characters (NUL among them), bidirectional overrides and zero-width marks out; an unpaired surrogate
+ * becomes U+FFFD (no store keeps one as sent: what is answered must be what is stored); whitespace collapsed; bounded.
+ */
 export function neutralise(text: unknown, max: number): string {
   if (typeof text !== 'string') return '';
   const cleaned = text
+    .replace(/\p{Cs}/gu, '\ufffd')
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is taken out
     .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ')
     .replace(/\s+/g, ' ')

@@ -61,6 +61,21 @@ describeEachStore('owner view', (store) => {
       authorization: `Bearer ${token}`,
     });
     expect(zone.status).toBe(400);
+    // A NUL and a lone surrogate, which neither store keeps as sent, are stored neutralised (a space, U+FFFD);
+    // the same request again is answered alike, and the list says what the answers said.
+    const odd = '{"label":"Efua\\u0000phone \\ud800","environment":"live"}';
+    const answers = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await post(`${relay.url}/v1/owner-links`, odd, { authorization: `Bearer ${token}` });
+      const link = (res.json as { link?: { id: string; label: string } }).link;
+      answers.push({ status: res.status, label: link?.label, id: link?.id });
+    }
+    expect(answers.map(({ status, label }) => ({ status, label }))).toEqual([
+      { status: 201, label: 'Efua phone \ufffd' },
+      { status: 201, label: 'Efua phone \ufffd' },
+    ]);
+    const links = ((await get(`${relay.url}/v1/owner-links`, token)).json as { links: Array<{ id: string; label: string }> }).links;
+    expect(answers.map((a) => links.find((l) => l.id === a.id)?.label)).toEqual(['Efua phone \ufffd', 'Efua phone \ufffd']);
     // A viewer token is no till token: the till API refuses it.
     expect((await get(`${relay.url}/v1/transactions`, made.token)).status).toBe(401);
     expect(logs.join('\n')).not.toContain(made.token);

@@ -22,5 +22,7 @@ describe("the owner's page figures (issue 21)", () => {
     expect(neutralise('Rice\u202e\u0007 and\n\nbeans', 140)).toBe('Rice and beans');
     expect(neutralise('x'.repeat(200), 10)).toBe(`${'x'.repeat(9)}…`);
     expect(neutralise(42, 10)).toBe('');
+    // NUL is a control character; an unpaired surrogate (either half) becomes U+FFFD, a paired one stays.
+    expect(neutralise('a\u0000b \ud800 \udc00 \ud83d\ude00', 20)).toBe('a b \ufffd \ufffd \ud83d\ude00');
   });
 });
