@@ -47,9 +47,11 @@ export class Takings {
   private readonly handSums;
   private readonly unsent;
 
+  /** `till`: this till as Settings name it; its own name never waits for a result to echo it. */
   constructor(
     db: Db,
     private readonly now: () => number = Date.now,
+    private readonly till: () => { id: string; name: string } | null = () => null,
   ) {
     // Served by the payments (environment, state) index: only the few open payments are read.
     this.awaitingSums = db.prepare(
@@ -124,9 +126,14 @@ export class Takings {
     };
   }
 
-  /** Per till, named as its latest result's metadata named it (payment-metadata.ts). */
+  /**
+   * Per till, named as its latest result's metadata named it (payment-metadata.ts); this till as Settings name it
+   * (a hand settlement, or the service's result replacing one, may be the only result it has, and names nothing).
+   */
   private tillRows(byTill: Map<string, Sums>): TakingsReport['byTill'] {
     const names = new Map((this.tillNames.all() as { till_id: string; name: string }[]).map((r) => [r.till_id, r.name]));
+    const own = this.till();
+    if (own?.name) names.set(own.id, own.name);
     return [...byTill]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([tillId, s]) => ({ tillId, tillName: names.get(tillId) ?? null, ...toTotals(s) }));

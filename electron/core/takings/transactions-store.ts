@@ -119,13 +119,18 @@ export class TransactionsStore {
   insert(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number): boolean {
     const row = this.rowOf(environment, tx, relaySeq, receivedAt);
     const inserted = this.insertRow.run({ ...row, settled_by_hand: 0 }).changes === 1;
-    if (inserted)
+    if (inserted) {
       this.addToRollup({ ...row, settled_by_hand: 0, network: this.takingsNetwork(environment, row.network, row.client_reference) });
-    // Only the till its merchantRef names (a name in metadata cannot relabel another till's takings).
+      this.nameTillOf(tx, row);
+    }
+    return inserted;
+  }
+
+  /** Only the till its merchantRef names (a name in metadata cannot relabel another till's takings). */
+  private nameTillOf(tx: WireTransaction, row: Pick<TransactionRow, 'till_id' | 'completed_at'>): void {
     const till = tillOf(tx.metadata);
     const tillName = till ? plainText(till.name) : '';
-    if (inserted && till?.id === row.till_id && tillName) this.nameTill.run(till.id, tillName, row.completed_at);
-    return inserted;
+    if (till?.id === row.till_id && tillName) this.nameTill.run(till.id, tillName, row.completed_at);
   }
 
   /** A payment of this till settled by hand: counted like a result (takings, rollup, CSV), marked settled_by_hand. */
@@ -163,6 +168,7 @@ export class TransactionsStore {
       settled_by_hand: agrees ? 1 : 0,
       network: this.takingsNetwork(environment, row.network, row.client_reference),
     });
+    this.nameTillOf(tx, row);
   }
 
   private rowOf(environment: Environment, tx: WireTransaction, relaySeq: number | null, receivedAt: number) {

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../../electron/core/storage/database.js';
 import { DayClose } from '../../../../electron/core/day/day-close.js';
+import { Takings } from '../../../../electron/core/takings/takings.js';
 import { OVERDUE_AFTER_MS } from '../../../../shared/overdue.js';
 import type { PaymentEngine } from '../../../../electron/core/payments/payment-engine.js';
 import { settleByHand } from '../../../../electron/core/settle/settle-by-hand.js';
@@ -199,6 +200,20 @@ describe('a Z and settle by hand', () => {
     noNegativeCount(report);
     expect(paper(report)).toContain('1 paid, 0 failed | GH₵12.50 / net GH₵12.26');
     expect(paper(report)).toContain('Corrected since Z-0001: 1 payment FAILED → PAID, +GH₵12.50');
+  });
+
+  it("names this till in Takings' By till when its only result is a hand settlement the service corrected", () => {
+    settle({});
+    late('SUCCESS'); // the service's result, as a result of an older till would: its metadata names no till
+    const takings = new Takings(
+      db,
+      () => now,
+      () => ({ id: 'TFRONT1', name: 'Front counter' }),
+    );
+    const day = new Date(now).toISOString().slice(0, 10);
+    expect(takings.report('test', day, day, TZ).byTill).toEqual([
+      expect.objectContaining({ tillId: 'TFRONT1', tillName: 'Front counter', succeeded: 1, gross: '12.50' }),
+    ]);
   });
 
   it('no correction when the service answered before any close counted the hand settlement', () => {

@@ -80,6 +80,23 @@ describe('till names from results', () => {
     ]);
   });
 
+  it("names a till from the service's result that replaces a hand settlement, as from any result", () => {
+    const store = new TransactionsStore(db, 'Africa/Accra');
+    const tx = result('TFRONT1', { till: 'TFRONT1', tillName: 'Front counter' }, '2026-11-21T10:00:00Z');
+    const hand = `NOT-PAID#${tx.clientReference}`;
+    store.insertByHand(
+      {
+        ...{ environment: 'test', reference: hand, client_reference: tx.clientReference, status: 'FAILED', amount: 500, fee: 0, net: 0 },
+        ...{ msisdn: '233241234567', network: 'MTN', description: '', till_id: 'TFRONT1', staff_id: null, staff_name: null },
+        completed_at: Date.parse('2026-11-21T09:00:00Z'),
+      },
+      0,
+    );
+    expect(byTill()).toEqual([['TFRONT1', null]]);
+    store.replaceHandRow('test', hand, tx, 1, 0, false);
+    expect(byTill()).toEqual([['TFRONT1', 'Front counter']]);
+  });
+
   it('stores outside text without control or bidi characters: the till name, the cashier and the description, and exports none (issue 20 item 11)', () => {
     const store = new TransactionsStore(db, 'Africa/Accra');
     const evil = { till: 'TBACK02', tillName: '<b>Front</b>\u202e1 lliT', cashierId: 'S9', cashier: 'Ko\u202efi\u0000' };
