@@ -4,7 +4,7 @@
  *   relay merchant suspend|resume|remove --id MCH_… [--discard-unread <count>]  (remove: the count of events no till has read)
  *   relay log-id new --merchant MCH_…|--all           (after restoring a backup)
  *   relay admin-token create --label <name> [--expires-in 90d]   (prints the at_… token alone on stdout, once)
- *   relay admin-token list [--json]
+ *   relay admin-token list [--json] [--limit <n>] [--after <cursor>]
  *   relay admin-token revoke --label <name>
  *   relay master-key rotate [--new-key-file <file>]    (else the new key on stdin; writes the key files itself)
  *   relay master-key check --key-file <file>           (exit 0 only when nothing is sealed with that key)
@@ -26,8 +26,9 @@ import {
   setSuspended,
   TenantError,
 } from '../store/pg/index.js';
-import { expiryFrom, printList, readStdin, required, type PgCliValues } from './input.js';
+import { expiryFrom, readStdin, required, type PgCliValues } from './input.js';
 import { keyIn, moveKeyFile, writeKeyFile } from './key-files.js';
+import { printPaged } from './paging.js';
 import { out, PROG } from './usage.js';
 
 export const ADMIN_NOUNS: readonly string[] = ['admin-token', 'master-key', 'log-id'];
@@ -65,6 +66,12 @@ async function logIdCommand(pool: pg.Pool, verb: string | undefined, v: PgCliVal
   console.error(`New log id for ${ids.size} merchant(s): their tills read the log again from the start when they next connect.`);
 }
 
+/** An admin token's place in its list: its number. */
+function adminTokenNumber(place: string): number {
+  if (!/^[0-9]{1,15}$/.test(place)) throw new TenantError('--after: not a cursor of admin-token list');
+  return Number(place);
+}
+
 async function adminTokenCommand(pool: pg.Pool, verb: string | undefined, v: PgCliValues): Promise<void> {
   if (verb === 'create') {
     const label = required(v.label, 'label <name>', 'admin-token create');
@@ -75,15 +82,19 @@ async function adminTokenCommand(pool: pg.Pool, verb: string | undefined, v: PgC
         `This is the only time it is shown; the audit names it admin:${made.id}.`,
     );
   } else if (verb === 'list') {
-    printList(v, await listAdminTokens(pool), (t) =>
-      [
-        String(t.id),
-        t.label,
-        `created=${t.createdAt}`,
-        `lastUsed=${t.lastUsedAt ?? 'never'}`,
-        `expires=${t.expiresAt ?? 'never'}`,
-        ...(t.revokedAt ? [`revoked=${t.revokedAt}`] : []),
-      ].join('\t'),
+    await printPaged(
+      v,
+      (page) => listAdminTokens(pool, { after: page.after === undefined ? undefined : adminTokenNumber(page.after), limit: page.limit }),
+      (t) => String(t.id),
+      (t) =>
+        [
+          String(t.id),
+          t.label,
+          `created=${t.createdAt}`,
+          `lastUsed=${t.lastUsedAt ?? 'never'}`,
+          `expires=${t.expiresAt ?? 'never'}`,
+          ...(t.revokedAt ? [`revoked=${t.revokedAt}`] : []),
+        ].join('\t'),
     );
   } else if (verb === 'revoke') {
     const label = required(v.label, 'label <name>', 'admin-token revoke');

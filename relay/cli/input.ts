@@ -1,6 +1,6 @@
-/** What the PostgreSQL commands read: their flags, a required flag, stdin, and how a list is printed. */
+/** What the PostgreSQL commands read: their flags, a required flag, stdin. */
 import { TenantError } from '../store/pg/index.js';
-import { out, PROG } from './usage.js';
+import { PROG } from './usage.js';
 
 export type PgCliValues = {
   'database-url'?: string;
@@ -17,6 +17,8 @@ export type PgCliValues = {
   json?: boolean;
   all?: boolean;
   'discard-unread'?: string;
+  limit?: string;
+  after?: string;
 };
 
 export function required(value: string | undefined, flag: string, command: string): string {
@@ -32,12 +34,6 @@ export async function readStdin(command = 'key add', what = 'the secret'): Promi
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (!text) throw new TenantError(`${command}: nothing on stdin (expected ${what})`);
   return text;
-}
-
-/** A list: one JSON array with --json, else one tab-separated line per item. */
-export function printList<T>(v: { json?: boolean }, items: T[], line: (item: T) => string): void {
-  if (v.json) out(JSON.stringify(items));
-  else for (const item of items) out(line(item));
 }
 
 /** `--expires-in 90d` (days) or `12h` (hours): the instant that far from now. */

@@ -41,6 +41,8 @@ function parse() {
         'expected-instances': { type: 'string' },
         'retention-days': { type: 'string' },
         'discard-unread': { type: 'string' },
+        limit: { type: 'string' },
+        after: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

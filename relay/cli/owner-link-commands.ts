@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import type { OwnerLink } from '../store/index.js';
 import { listOwnerLinks, OWNER_LINK_ID, openPgPool, revokeOwnerLink, TenantError } from '../store/pg/index.js';
 import { DB_FILE_NAME, openRelayDatabase, SOLE_MERCHANT, SqliteOwnerView } from '../store/sqlite/index.js';
-import { printList, required, type PgCliValues } from './input.js';
+import { required, type PgCliValues } from './input.js';
+import { pageOf, printPaged } from './paging.js';
 import { fail, PROG } from './usage.js';
 
 /** Its errors said plainly (relay/cli/main.ts: each family of commands brings its own). */
@@ -40,6 +41,9 @@ function line(l: ReturnType<typeof listed>): string {
   ].join('\t');
 }
 
+/** A single shop's link's place in its list, newest first: when it was made, then its id (as PostgreSQL orders them). */
+const linkPlace = (l: { id: string; createdAt: string }) => `${l.createdAt} ${l.id}`;
+
 function verbError(verb: string | undefined): TenantError {
   const what = verb ? `Unknown command "owner-link ${verb}"` : 'owner-link needs a command';
   return new TenantError(`${what}: ${VERBS.map((k) => `${PROG} owner-link ${k}`).join(', ')}`);
@@ -61,8 +65,13 @@ export async function pgOwnerLinkCommand(positionals: string[], v: PgCliValues, 
   const pool = await openPgPool(databaseUrl, 2);
   try {
     if (verb === 'list') {
-      const links = await listOwnerLinks(pool, required(v.merchant, 'merchant MCH_…', 'owner-link list'));
-      return printList(v, links.map(listed), line);
+      const merchant = required(v.merchant, 'merchant MCH_…', 'owner-link list');
+      return await printPaged(
+        v,
+        async (page) => (await listOwnerLinks(pool, merchant, page)).map(listed),
+        (l) => l.id,
+        line,
+      );
     }
     const { link, changed } = await revokeOwnerLink(pool, required(v.id, 'id ol_…', 'owner-link revoke'));
     console.error(said(link, changed));
@@ -84,7 +93,10 @@ export async function sqliteOwnerLinkCommand(positionals: string[], v: PgCliValu
   const db = openRelayDatabase(dataDir);
   try {
     const view = new SqliteOwnerView(db, SOLE_MERCHANT);
-    if (verb === 'list') return printList(v, (await view.listLinks(SOLE_MERCHANT)).map(listed), line);
+    if (verb === 'list') {
+      const links = (await view.listLinks(SOLE_MERCHANT)).map(listed);
+      return await printPaged(v, async (page) => pageOf(links, linkPlace, page, 'descending'), linkPlace, line);
+    }
     const id = required(v.id, 'id ol_…', 'owner-link revoke');
     const before = OWNER_LINK_ID.test(id) ? (await view.listLinks(SOLE_MERCHANT)).find((l) => l.id === id) : undefined;
     if (!before) throw new TenantError(`No owner link ${id}`);

@@ -111,6 +111,7 @@ export async function runPgCommand(positionals: string[], v: PgCliValues, databa
     else if (noun === 'key') await keyCommand(pool, verb, v);
     else if (noun === 'token') await tokenCommand(pool, verb, v);
     else if (noun === 'import') await importCommand(pool, v);
+    else if (noun === 'audit') throw verbs('audit', verb, ['list']);
     else if (noun && ADMIN_NOUNS.includes(noun)) await adminCommand(pool, positionals, v);
     else throw new TenantError(`Unknown command "${positionals.join(' ')}"`);
   } finally {

@@ -7,10 +7,10 @@
 import { fail, PROG } from './usage.js';
 
 /** The nouns only the PostgreSQL relay has (pg-commands.ts runs them). */
-export const PG_COMMANDS = new Set(['merchant', 'key', 'import', 'admin-token', 'master-key']);
+export const PG_COMMANDS = new Set(['merchant', 'key', 'import', 'admin-token', 'master-key', 'audit']);
 
 /** The nouns whose `list` on PostgreSQL pg-list-commands.ts runs, loading less than pg-commands.ts. */
-export const LISTED = ['merchant', 'key', 'token'];
+export const LISTED = ['merchant', 'key', 'token', 'audit'];
 
 type Values = { config?: string; data?: string; merchant?: string; 'database-url'?: string };
 

@@ -27,6 +27,7 @@ export const USAGE = `Usage (see relay/README.md):
   relay --port <n> --data <dir> --config <file> [--host 127.0.0.1] [--retention-days 90]
   relay token create --label <name> --config <file>
   relay token list --config <file>
+  Every list pages: [--limit <n>] [--after <cursor>] (one page; while more follow, the next page's cursor on stderr)
   relay token revoke --label <name> --config <file>
   relay log-id show|new --data <dir>   (new: after restoring a backup, with the relay stopped)
   relay owner-link list --data <dir> [--json]      (the owner's phone links; revoke: --id ol_… --data <dir>)
@@ -44,6 +45,7 @@ Many merchants on PostgreSQL (each command takes --database-url <url>, or RELAY_
   relay log-id new --merchant MCH_…|--all   (after restoring a backup)
   relay admin-token create --label <name> [--expires-in 90d|12h]
   relay admin-token list|revoke [--label <name>] [--json]
+  relay audit list [--merchant MCH_…] [--json]      (newest first)
   relay master-key rotate [--new-key-file <file>]   (else the new key on stdin; writes the key file itself)
   relay master-key check --key-file <file>         (exit 0 only when nothing is sealed with that key)
   relay import --from-sqlite <data dir> --merchant MCH_…

@@ -37,6 +37,7 @@ export type {
   UnreadableKey,
   UsageDay,
 } from './administration.js';
+export { cursorOf, placeOfCursor } from './list-cursor.js';
 export {
   acceptedOutcome,
   canonicalJson,

@@ -5,6 +5,7 @@
  * (base64url): a page asked for later starts after that item, so items added or removed meanwhile
  * never shift another page's items onto it twice or off it.
  */
+import { cursorOf, placeOfCursor } from '../../store/index.js';
 import { TenantError } from '../../store/pg/index.js';
 
 export type PageAnswer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -25,8 +26,8 @@ function limitOf(query: URLSearchParams): number {
 function afterOf(query: URLSearchParams): string | undefined {
   const text = query.get('after');
   if (text === null) return undefined;
-  const place = /^[A-Za-z0-9_-]{1,400}$/.test(text) ? Buffer.from(text, 'base64url').toString('utf8') : '';
-  if (!place || Buffer.from(place, 'utf8').toString('base64url') !== text) {
+  const place = placeOfCursor(text);
+  if (place === undefined) {
     throw new TenantError('after: not a cursor this list gave (take it from the Link header of the page before)');
   }
   return place;
@@ -42,6 +43,6 @@ export async function paged<T>(
   const items = await read({ after: afterOf(query), limit: limit + 1 });
   if (items.length <= limit) return { status: 200, body: items };
   const shown = items.slice(0, limit);
-  const cursor = Buffer.from(placeOf(shown[limit - 1]!), 'utf8').toString('base64url');
+  const cursor = cursorOf(placeOf(shown[limit - 1]!));
   return { status: 200, body: shown, headers: { link: `<?limit=${limit}&after=${cursor}>; rel="next"` } };
 }

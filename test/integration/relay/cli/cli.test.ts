@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RELAY_TOKEN, relayPageSchema } from '../../../../shared/relay-wire.js';
-import { hashRelayToken } from '../../../../relay/ops/index.js';
+import { addTillToken, hashRelayToken } from '../../../../relay/ops/index.js';
 import { deliver, get, LIVE_KEY, runRelayCli, spawnRelay, TEST_KEY, transaction, type PostResult } from '../helpers.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
 import { sleep } from '../../../support/wait-for.js';
@@ -28,6 +28,18 @@ describe('relay CLI', () => {
     const dup = await runRelayCli(['token', 'create', '--label', 'front-counter', '--config', configFile]);
     expect(dup.code).not.toBe(0);
     expect(dup.stderr).toContain('tills.1.label');
+  });
+
+  it('token list pages by label as every list does: --limit, then --after the cursor it gives', async () => {
+    const file = join(tmp, 'paged.json');
+    writeFileSync(file, JSON.stringify({ keys: [TEST_KEY] }));
+    for (const label of ['till-c', 'till-a', 'till-b']) addTillToken(file, label);
+    const first = await runRelayCli(['token', 'list', '--config', file, '--limit', '2']);
+    expect(first.stdout).toMatch(/^till-a\t\S+\ntill-b\t\S+\n$/);
+    const cursor = /^More follow: the same command with --after (\S+)$/m.exec(first.stderr)![1]!;
+    addTillToken(file, 'till-0'); // sorts before the cursor: not shown on the next page
+    const next = await runRelayCli(['token', 'list', '--config', file, '--after', cursor, '--json']);
+    expect((JSON.parse(next.stdout) as Array<{ label: string }>).map((t) => t.label)).toEqual(['till-c']);
   });
 
   // relay/docs/operator-guide.md "One shop (SQLite) under systemd": root runs the token commands on the file the relay's

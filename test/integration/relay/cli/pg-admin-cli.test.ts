@@ -9,9 +9,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createAdminTokenWithId, openPgPool } from '../../../../relay/store/pg/index.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
-import { LIVE_KEY, runRelayCli, TEST_KEY } from '../helpers.js';
+import { LIVE_KEY, relayEntry, runRelayCli, TEST_KEY } from '../helpers.js';
 
 const cli = (args: string[], env: Record<string, string>, input = '') =>
   runRelayCli(args, { RELAY_MASTER_KEY: '', RELAY_MASTER_KEY_FILE: '', ...env }, { input });
@@ -133,6 +134,69 @@ describePg('relay on PostgreSQL: the admin commands', () => {
       } finally {
         await client.end();
       }
+    },
+  );
+
+  it(
+    'pages every list as the admin API does: --limit and the next cursor, stable while items arrive; whole without --limit',
+    { timeout: 120_000 },
+    async () => {
+      const pagedUrl = await cluster().createDatabase();
+      const env = { RELAY_DATABASE_URL: pagedUrl };
+      const pool = await openPgPool(pagedUrl, 1);
+      try {
+        // More merchants than one read of the store (1000) brings.
+        await pool.query(
+          "INSERT INTO merchants (id, log_id) SELECT 'MCH_p' || lpad(n::text, 4, '0'), 'log' || n FROM generate_series(0, 1002) AS n",
+        );
+        const whole = await cli(['merchant', 'list'], env);
+        expect(
+          whole.stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => l.split('\t')[0]),
+        ).toEqual(Array.from({ length: 1003 }, (_, n) => `MCH_p${String(n).padStart(4, '0')}`));
+
+        const first = await cli(['merchant', 'list', '--limit', '2'], env);
+        expect(first.stdout).toMatch(/^MCH_p0000\t.*\nMCH_p0001\t.*\n$/);
+        const cursor = /^More follow: the same command with --after (\S+)$/m.exec(first.stderr)?.[1];
+        expect(cursor).toBeDefined();
+        await pool.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_a', 'log-a')"); // before the cursor: shifts nothing
+        const next = await cli(['merchant', 'list', '--limit', '2', '--after', cursor!, '--json'], env);
+        expect((JSON.parse(next.stdout) as Array<{ id: string }>).map((m) => m.id)).toEqual(['MCH_p0002', 'MCH_p0003']);
+        expect((await cli(['merchant', 'list', '--after', 'not-a-cursor!'], env)).stderr).toMatch(/^--after: not a cursor this list gave/);
+
+        // The audit, newest first, and admin tokens by number.
+        await createAdminTokenWithId(pool, 'ops-1');
+        await createAdminTokenWithId(pool, 'ops-2');
+        const audit = await cli(['audit', 'list', '--limit', '1'], env);
+        expect(audit.stdout).toMatch(/^2\t\S+\tcli:\S+\tadmin-token\.create\t-\t/);
+        const older = /--after (\S+)$/m.exec(audit.stderr)![1]!;
+        expect(JSON.parse((await cli(['audit', 'list', '--after', older, '--json'], env)).stdout)).toMatchObject([
+          { id: 1, action: 'admin-token.create' },
+        ]);
+        const tokens = await cli(['admin-token', 'list', '--limit', '1'], env);
+        expect(tokens.stdout).toMatch(/^1\tops-1\t[^\n]*\n$/);
+        expect(tokens.stderr).toMatch(/^More follow: the same command with --after \S+$/m);
+      } finally {
+        await pool.end();
+      }
+
+      // A reader that stops early ends the whole list quietly, mid-way through its pages.
+      const { spawn } = await import('node:child_process');
+      const { fileURLToPath } = await import('node:url');
+      const root = fileURLToPath(new URL('../../../../', import.meta.url));
+      const shell = spawn('sh', ['-c', `"${process.execPath}" ${relayEntry().join(' ')} merchant list | head -n 1`], {
+        cwd: root,
+        env: { ...process.env, RELAY_DATABASE_URL: pagedUrl },
+      });
+      let stdout = '';
+      let stderr = '';
+      shell.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      shell.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      expect(await new Promise((resolve) => shell.on('exit', resolve))).toBe(0);
+      expect(stdout).toMatch(/^MCH_a\t[^\n]*\n$/);
+      expect(stderr).toBe('');
     },
   );
 });
