@@ -2,7 +2,8 @@
  * The till's side of the relay: on every (re)connect it first pages through everything after the
  * last sequence it stored (`GET /v1/transactions?after=`), then follows the Server-Sent Events stream
  * (`GET /v1/events`, `Last-Event-ID`), both through undici. A silent stream (no heartbeat within
- * `heartbeatTimeoutMs`) counts as broken. Reconnects back off exponentially with jitter. The last
+ * `heartbeatTimeoutMs`) counts as broken. Reconnects back off exponentially with jitter; a 429 (the till's
+ * share of the relay spent for now) is no failure: the till waits its Retry-After, still connected. The last
  * sequence is kept in SQLite per environment with the relay log it belongs to (the relay's `logId`).
  * The cursor goes back to 0 when the relay URL changes, when the relay names another log (its
  * database was wiped or replaced: numbers start from 1 again), or when the relay says the cursor is
@@ -13,7 +14,6 @@
  * pruned events the till never read (410 CURSOR_PRUNED), the cursor moves on to the oldest kept event.
  */
 import { Agent, request } from 'undici';
-import { z } from 'zod';
 import {
   RELAY_LOG_ID_HEADER,
   AFTER_RECEIVED_AT_PARAM,
@@ -21,14 +21,13 @@ import {
   relayCursorForkedSchema,
   relayCursorPrunedSchema,
   relayEventSchema,
-  relayLogIdSchema,
-  relayPageSchema,
   type RelayEvent,
 } from '../../../shared/relay-wire.js';
 import type { RelayState } from '../../../shared/ipc/contract.js';
 import type { Db } from '../storage/index.js';
 import type { Logger } from '../logger.js';
 import { RelayCursor, receivedAtOf } from './relay-cursor.js';
+import { lenientPageSchema, refusal, RelayHttpError } from './relay-answers.js';
 import { SseParser } from './sse-parser.js';
 import { onHello, onReset } from './stream-notices.js';
 import type { Environment } from '../../../shared/domain.js';
@@ -48,23 +47,6 @@ export type RelayClientOptions = {
   /** Consecutive failures after which the state is reported as offline instead of reconnecting. */
   offlineAfter?: number;
 };
-
-/**
- * A catch-up page read item by item: one event the till cannot read (a field a newer service added in a
- * shape this version refuses) is logged and stepped over, exactly as on the live stream, instead of failing
- * the whole page and so blocking every later result behind it at each reconnect.
- */
-const lenientPageSchema = relayPageSchema.extend({
-  items: z.array(z.unknown()),
-  /** Optional here only so a till still works against a relay from before log ids (it gets no reset on a wipe). */
-  logId: relayLogIdSchema.optional(),
-});
-
-class RelayHttpError extends Error {
-  constructor(readonly status: number) {
-    super(`relay answered HTTP ${status}`);
-  }
-}
 
 /** A silent stream is dead (a dropped network says nothing): the relay beats every 5 s, so this is two or more missed. */
 export const HEARTBEAT_TIMEOUT_MS = 12_000;
@@ -131,6 +113,10 @@ export class RelayClient {
       } catch (error) {
         if (this.stopped) break;
         const status = error instanceof RelayHttpError ? error.status : null;
+        if (error instanceof RelayHttpError && error.retryAfterMs !== null) {
+          await this.waitItsTurn(error.retryAfterMs);
+          continue;
+        }
         this.o.log.warn('relay.connection_failed', {
           environment: this.o.environment,
           ...(status ? { status } : { error: (error as { code?: string }).code ?? (error as Error).message }),
@@ -143,6 +129,18 @@ export class RelayClient {
       const exp = Math.min(max, initial * 2 ** Math.min(this.failures - 1, 16));
       await this.sleep(exp / 2 + Math.random() * (exp / 2));
     }
+  }
+
+  /**
+   * The relay answered, knew the till and asked it to wait (429, its read share spent): no failure and
+   * nothing alarming to show. Every result stays at the relay and is read from the cursor after the wait;
+   * a little spread keeps tills refused together from coming back together.
+   */
+  private async waitItsTurn(ms: number): Promise<void> {
+    this.failures = 0;
+    this.o.log.info('relay.rate_limited', { environment: this.o.environment, retryAfterMs: ms, lost: 'nothing' });
+    this.setState('connected');
+    await this.sleep(ms + Math.random() * Math.min(1_000, ms / 10));
   }
 
   private sleep(ms: number): Promise<void> {
@@ -206,7 +204,7 @@ export class RelayClient {
       }
       if (response.statusCode !== 200) {
         await response.body.dump();
-        throw new RelayHttpError(response.statusCode);
+        throw refusal(response.statusCode, response.headers);
       }
       const page = lenientPageSchema.parse(await response.body.json());
       const header = response.headers[RELAY_LOG_ID_HEADER];
@@ -244,7 +242,7 @@ export class RelayClient {
     });
     if (response.statusCode !== 200) {
       await response.body.dump();
-      throw new RelayHttpError(response.statusCode);
+      throw refusal(response.statusCode, response.headers);
     }
     this.failures = 0;
     this.setState('connected');

@@ -12,6 +12,7 @@ import { deliver, get, LIVE_KEY, makeConfig, post, signedHeaders, SseClient, TES
 import { openSocket, rawExchange } from '../../../support/raw-socket.js';
 import { removeDir, tempDir as makeTempDir } from '../../../support/temp-dir.js';
 import { sleep, waitFor } from '../../../support/wait-for.js';
+import { tillRelayClient } from '../till-client.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -243,6 +244,24 @@ describe('relay against hostile input', () => {
     expect((await deliver(relay.url, transaction('live'), LIVE_KEY)).status).toBe(200);
     expect((await get(`${relay.url}/v1/transactions?after=0`, other.token)).status).toBe(200);
     expect(relay.metrics.shareRefusals.get({ limit: 'readsPerSecondPerToken' })).toBe(7);
+  });
+
+  it("the till's own client waits as long as a read refusal's Retry-After says, staying connected, and loses nothing", async () => {
+    const { relay, token } = await relayWith({ readBurstPerToken: 1, readsPerSecondPerToken: 0.5 });
+    expect((await deliver(relay.url, transaction('test'), TEST_KEY)).status).toBe(200);
+    // The token's one read spent: the till's first page is refused, Retry-After: 2.
+    expect((await get(`${relay.url}/v1/transactions?after=0`, token)).status).toBe(200);
+    const till = tillRelayClient(() => relay, token);
+    const client = till.client();
+    cleanups.push(() => till.close());
+    cleanups.push(() => client.stop());
+    client.start();
+    await waitFor(() => till.got.length === 1 && client.currentState === 'connected', 15_000, 'the result read after the wait');
+    const states = till.lines.filter((l) => l.event === 'relay.state').map((l) => l.state);
+    expect(states, 'never reconnecting nor offline after the relay answered').toEqual(['reconnecting', 'connected']);
+    expect(relay.metrics.shareRefusals.get({ limit: 'readsPerSecondPerToken' }), 'asked once, then waited').toBe(1);
+    expect(till.lines.find((l) => l.event === 'relay.rate_limited')).toMatchObject({ level: 'info', retryAfterMs: 2000, lost: 'nothing' });
+    expect(till.lines.filter((l) => l.level !== 'info')).toEqual([]);
   });
 
   it('aggregates repeated warnings into one line per reason per interval; the metrics stay exact (11.4)', async () => {
