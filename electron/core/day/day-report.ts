@@ -99,9 +99,9 @@ export const DAY_ROWS_SQL = `SELECT t.reference, t.client_reference, t.status, t
     CASE WHEN t.settled_by_hand = 1 THEN 'Settled by hand: ' || p.hand_note ELSE p.error_message END AS reason
   FROM transactions t LEFT JOIN payments p ON p.environment = t.environment AND p.merchant_ref = t.client_reference`;
 
-/** A stored Z's report as its fields are now: a Z made before payments could end unsent counted none. */
+/** A stored Z's report as its fields are now: a Z made before payments could end unsent (or be corrected) has none. */
 export const storedReport = (json: string): DayReport =>
-  ({ unsent: NO_UNSENT, unsentLines: [], ...(JSON.parse(json) as Partial<DayReport>) }) as DayReport;
+  ({ unsent: NO_UNSENT, unsentLines: [], corrections: [], ...(JSON.parse(json) as Partial<DayReport>) }) as DayReport;
 
 export const zLabel = (number: number): string => `Z-${String(number).padStart(4, '0')}`;
 
