@@ -41,6 +41,8 @@ export type Till = {
   dataDir: string;
   /** Console errors and page errors seen so far (a CSP violation shows up here). */
   problems: string[];
+  /** The core's last log lines, oldest first. */
+  logTail: string[];
   /** Calls the core directly, as the test's own back door (never used to drive the UI). */
   invoke<C extends IpcChannel>(channel: C, payload: unknown): ReturnType<TillCore['invoke']>;
   /** The embedded simulator's URL (from settings.json: reading settings through the core needs the owner). */
@@ -51,6 +53,8 @@ export type Till = {
   close(): Promise<void>;
 };
 
+const LOG_TAIL_LINES = 60;
+
 export async function openTill(
   browser: Browser,
   rendererDir: string,
@@ -60,7 +64,13 @@ export async function openTill(
 ): Promise<Till & { server: StaticServer }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'momo-till-browser-'));
   // The desktop app's policies by default (LIVE allowed): a test of browser mode's own passes shell: 'browser'.
-  const core = await createTillCore({ dataDir, log: () => undefined, ...coreOptions });
+  // The core's last lines, shown when a test fails (its log is otherwise dropped to keep the output short).
+  const logTail: string[] = [];
+  const log = (line: Record<string, unknown>) => {
+    logTail.push(JSON.stringify(line));
+    if (logTail.length > LOG_TAIL_LINES) logTail.shift();
+  };
+  const core = await createTillCore({ dataDir, log, ...coreOptions });
   // The core's answer, held while a test holds a channel (a slow answer, without timers).
   const held = new Map<string, Promise<void>>();
   const transport = await startBrowserServer(
@@ -93,6 +103,7 @@ export async function openTill(
     context,
     dataDir,
     problems,
+    logTail,
     server,
     invoke: (channel, payload) => core.invoke(channel, payload),
     sandboxUrl: () => {

@@ -1,5 +1,5 @@
 /** One till per test file: a browser + the run's built renderer + a real core, opened in beforeAll and closed in afterAll. */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { builtRenderer } from './built-renderer.js';
 import { launchBrowser, openTill, type CoreOptions, type Till } from './harness.js';
@@ -22,6 +22,10 @@ export function useTill(
     rendererDir = builtRenderer();
     browser = await launchBrowser();
     till = await openTill(browser, rendererDir, await coreOptions(), firstStart);
+  });
+  afterEach((context) => {
+    // A failing test shows what the core logged last: a state the screen waited for is often explained there.
+    if (context.task.result?.state === 'fail' && till) console.error(`the core's last log lines:\n${till.logTail.join('\n')}`);
   });
   afterAll(async () => {
     await till?.close();
