@@ -34,7 +34,10 @@ beforeEach(async () => {
 });
 afterEach(async (context) => {
   // A failing scenario shows what the till logged last (its log reaches stderr with MOMO_FAULT_VERBOSE=1).
-  if (context.task.result?.state === 'fail') console.error(shop?.till.stderr.slice(-40).join('\n'));
+  if (context.task.result?.state === 'fail') {
+    console.error(shop?.till.stderr.slice(-40).join('\n'));
+    console.error(`the service's and the relay's last log lines:\n${shop?.serviceLog.join('\n')}`);
+  }
   await shop?.close();
 });
 

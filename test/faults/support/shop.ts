@@ -34,6 +34,8 @@ export type Shop = {
   /** In front of the relay (the till's stream of results, and the service's deliveries to it). */
   relayGate: Gate;
   dataDir: string;
+  /** The service's and the relay's last log lines, oldest first (shown when a scenario fails). */
+  serviceLog: string[];
   /** Every till's data folder, this one's first. */
   tillDataDirs: string[];
   /**
@@ -52,13 +54,18 @@ type TillRow = { id: string; merchant_ref: string; state: string; amount: number
 export async function openShop(browser: Browser, rendererDir: string, tuning: Partial<TillProcessOptions> = {}): Promise<Shop> {
   const root = mkdtempSync(join(tmpdir(), 'momo-faults-'));
   const clock = new MovableClock();
+  const serviceLog: string[] = [];
+  const keep = (from: string) => (line: Record<string, unknown>) => {
+    serviceLog.push(`${from} ${JSON.stringify(line)}`);
+    if (serviceLog.length > 200) serviceLog.shift();
+  };
   const sandbox = await startSandbox({
     port: 0,
     dataDir: join(root, 'sandbox'),
     timeScale: TIME_SCALE,
     clock,
     signedPayload: 'body',
-    log: () => undefined,
+    log: keep('service'),
   });
   const token = createRelayToken();
   const secondToken = createRelayToken();
@@ -71,7 +78,7 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
     signedPayload: 'body',
     heartbeatSeconds: 1,
   });
-  const relay = await startRelay({ port: 0, host: '127.0.0.1', dataDir: join(root, 'relay'), config, log: () => undefined });
+  const relay = await startRelay({ port: 0, host: '127.0.0.1', dataDir: join(root, 'relay'), config, log: keep('relay') });
   const serviceGate = await startGate({ port: Number(new URL(sandbox.baseUrl).port) });
   const relayGate = await startGate({ port: Number(new URL(relay.url).port) });
 
@@ -135,6 +142,7 @@ export async function openShop(browser: Browser, rendererDir: string, tuning: Pa
     serviceGate,
     relayGate,
     dataDir,
+    serviceLog,
     tillDataDirs,
     async secondTill(name) {
       const folder = join(root, `till-${others.length + 2}`);
