@@ -50,6 +50,8 @@ export type Till = {
   reload(): Promise<void>;
   /** Holds the page's calls on a channel until the returned function is called (a slow answer, without timers). */
   hold(channel: IpcChannel): () => void;
+  /** The core answers the page's calls on a channel at once, but the answers reach the page only when the returned function is called. */
+  holdAnswers(channel: IpcChannel): () => void;
   close(): Promise<void>;
 };
 
@@ -73,11 +75,15 @@ export async function openTill(
   const core = await createTillCore({ dataDir, log, ...coreOptions });
   // The core's answer, held while a test holds a channel (a slow answer, without timers).
   const held = new Map<string, Promise<void>>();
+  // An answer the core gave at once, delivered when the test lets it go: overtaken by whatever happened meanwhile.
+  const late = new Map<string, Promise<void>>();
   const transport = await startBrowserServer(
     {
       answer: async (channel, payload) => {
         await held.get(channel);
-        return core.answer(channel, payload);
+        const answer = await core.answer(channel, payload);
+        await late.get(channel);
+        return answer;
       },
       on: core.on,
     },
@@ -110,19 +116,8 @@ export async function openTill(
       const { embeddedPorts } = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { embeddedPorts: { sandbox: number } };
       return `http://127.0.0.1:${embeddedPorts.sandbox}`;
     },
-    hold: (channel) => {
-      let release = () => undefined as void;
-      held.set(
-        channel,
-        new Promise<void>((ok) => {
-          release = ok;
-        }),
-      );
-      return () => {
-        held.delete(channel);
-        release();
-      };
-    },
+    hold: (channel) => holdOn(held, channel),
+    holdAnswers: (channel) => holdOn(late, channel),
     reload: async () => {
       await page.reload();
     },
@@ -132,5 +127,20 @@ export async function openTill(
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Holds `channel` in `gate` until the returned function is called. */
+function holdOn(gate: Map<string, Promise<void>>, channel: IpcChannel): () => void {
+  let release = () => undefined as void;
+  gate.set(
+    channel,
+    new Promise<void>((ok) => {
+      release = ok;
+    }),
+  );
+  return () => {
+    gate.delete(channel);
+    release();
   };
 }

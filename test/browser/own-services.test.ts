@@ -79,7 +79,7 @@ afterAll(async () => {
 /** Types this sandbox's and relay's details for `environment` from the focused Service address on, and saves them. */
 async function typeSettings(page: Page, environment: 'test' | 'live'): Promise<void> {
   const key = sandbox.keys[environment];
-  for (const value of [door.url, sandbox.merchantId, key.publicId, key.secret, relay?.url ?? '', token.token]) {
+  for (const value of [door.url, sandbox.merchantId, key.publicId, key.secret, `http://127.0.0.1:${relayPort}`, token.token]) {
     await page.keyboard.type(value);
     await page.keyboard.press('Tab');
   }
@@ -90,19 +90,33 @@ async function typeSettings(page: Page, environment: 'test' | 'live'): Promise<v
 }
 
 describe('own sandbox and relay', () => {
-  it('the owner enters the TEST details in Settings; the secret comes back masked', async () => {
+  it('the owner enters the TEST details in Settings; the secret comes back masked; the status bar keeps the newest relay state', async () => {
     const { page } = till.get();
     expect(await text(page, 'relay-state')).toMatch(/offline/);
     await goTo(page, 'Settings');
     await chooseOwnerPin(page, '1357', 'Settings');
     await tabTo(page, /Service address/);
     await focused(page, 'test-baseUrl');
+    // The relay is down as the owner saves, and the status the page reads after the save (not connected) reaches it
+    // only once the relay is back and the till connected: that late answer must not put the bar back to reconnecting.
+    await relay?.close();
+    relay = null;
+    const deliverStatus = till.get().holdAnswers('app:status');
     await typeSettings(page, 'test');
     expect(await text(page, 'test-secretKey-hint')).toBe(`Saved: sk_test_••••${sandbox.keys.test.secret.slice(-4)}`);
     expect(await page.inputValue('#test-secretKey')).toBe('');
     expect(await page.content()).not.toContain(sandbox.keys.test.secret);
     expect(await page.content()).not.toContain(token.token);
+    relay = await startRelay({ port: relayPort, host: '127.0.0.1', dataDir: dirs.relay, config, log: quiet });
     await expect.poll(() => text(page, 'relay-state')).toMatch(/connected/);
+    const statusAnswered = page.waitForResponse(
+      (r) => r.url().endsWith('/momo/invoke') && r.request().postData()?.includes('"app:status"') === true,
+    );
+    deliverStatus();
+    await statusAnswered;
+    // Two frames: the answer has been read and rendered.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await text(page, 'relay-state')).toMatch(/connected/);
     expect(await axe(page)).toEqual([]);
   });
 
