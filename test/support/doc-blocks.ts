@@ -18,3 +18,14 @@ export function blockAfter(doc: Doc, text: string, lang: string): string {
   if (!m) throw new Error(`${doc.path}: no ${lang} block after "${text}"`);
   return m[1]!;
 }
+
+/**
+ * Everything a document shows as code, each once, in order: every fenced block whole, then every inline `span`
+ * outside them. A test that gives each one a case (run, checked or skipped by name) fails on one added without.
+ */
+export function codeItems(doc: Doc): string[] {
+  const fence = /```[^\n]*\n([\s\S]*?)\n```/g;
+  const blocks = [...doc.text.matchAll(fence)].map((m) => m[1]!);
+  const inline = [...doc.text.replace(fence, '').matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+  return [...new Set([...blocks, ...inline])];
+}
