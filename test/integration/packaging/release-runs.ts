@@ -37,10 +37,10 @@ export function mergeRelease(tmp: string, version: string): void {
 }
 
 /**
- * The guide's `commands` (its "Tag it" step, `<version>` filled in) in a repository whose origin is a local bare
- * one standing in for GitHub; then the workflow's tag check on the pushed tag.
+ * The guide's `commands` (its "Tag it" step, `<version>` filled in) in a repository holding package.json whose
+ * origin is a local bare one standing in for GitHub; then the workflow's tag check on the tag. Their outputs.
  */
-export function tagAndPush(dir: string, version: string, commands: string[]): void {
+export function tagAndPush(dir: string, version: string, commands: string[]): { outputs: string[]; head: string } {
   // A maintainer's own git settings (signing, hooks) are theirs; here git runs with none.
   const git = {
     ...{ GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
@@ -55,14 +55,16 @@ export function tagAndPush(dir: string, version: string, commands: string[]): vo
     git,
   );
   expect(setup.status, setup.out).toBe(0);
-  for (const command of commands) {
+  const outputs = commands.map((command) => {
     const ran = sh(command.replaceAll('<version>', version), work, git);
     expect(ran.status, `${command}\n${ran.out}`).toBe(0);
-  }
+    return ran.out.trim();
+  });
   expect(sh('git tag --list', work).out.trim()).toBe(`v${version}`);
   const pushed = commands.some((c) => c.startsWith('git push'));
   expect(sh('git --git-dir=../origin.git tag --list', work).out.trim()).toBe(pushed ? `v${version}` : '');
   const check = stepRun('The tag is the package version');
   expect(sh(check, work, { GITHUB_REF_NAME: `v${version}` }).status).toBe(0);
   expect(sh(check, work, { GITHUB_REF_NAME: 'v0.0.0-not-this' }).status).not.toBe(0);
+  return { outputs, head: sh('git rev-parse HEAD', work).out.trim() };
 }
