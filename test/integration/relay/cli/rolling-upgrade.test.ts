@@ -17,7 +17,7 @@
  * nginx does. Skipped, by name, when the previous release is not in this clone's history (a shallow clone).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,7 +120,10 @@ suite(() => {
     ]);
 
     // The guide's install of it, as root, the files the instances read given to the service user.
-    const install = blockAfter(guide, 'On the server (', 'sh')
+    const installBlock = blockAfter(guide, 'On the server (', 'sh');
+    for (const replaced of ['/tmp/momo-till-relay-0.1.0.tgz', 'npm install --omit=dev', 'chown momo-relay: '])
+      expect(installBlock).toContain(replaced);
+    const install = installBlock
       .split('\n')
       .filter((line) => !line.startsWith('useradd '))
       .map((line) =>
@@ -222,10 +225,13 @@ suite(() => {
     await served(10);
     await readAll(ports[1]!);
 
-    // The runbook, as written, for each instance in turn, while the service delivers.
+    // The runbook, as written, for each instance in turn, while the service delivers; the previous
+    // release's tarball is long gone from /tmp by then.
+    rmSync(oldTarball);
     const block = upgradeBlock();
     expect(block).toMatch(/^set -euo pipefail\n/);
     expect(block).toMatch(/^instance=8787 /m);
+    for (const replaced of ['/tmp/momo-till-relay-0.1.0.tgz', 'npm install --omit=dev']) expect(block).toContain(replaced);
     for (const [i, port] of ports.entries()) {
       phase = `upgrading ${i + 1}`;
       const script = moved(block)
