@@ -50,6 +50,6 @@ export function initializeBody(
     customer: { msisdn, network },
     merchantRef: ids.merchantRef,
     ...(description ? { description } : {}),
-    metadata: paymentMetadata(ids.till, ids.cashier ?? null),
+    metadata: paymentMetadata(ids.till, ids.cashier ?? null, network),
   });
 }

@@ -4,9 +4,11 @@
  * used by takings is updated in the same SQL transaction so it can never disagree with the rows.
  */
 import { parseAmount } from '../../../shared/money.js';
-import { cashierOf, tillOf } from '../../../shared/wire/payment-metadata.js';
+import { cashierOf, chargedNetworkOf, tillOf } from '../../../shared/wire/payment-metadata.js';
 import { plainText, plainTextOrNull } from '../../../shared/outside-text.js';
 type Cashier = { staff_id: string | null; staff_name: string | null };
+/** The network the payment's echoed metadata named (payment-metadata.ts), stored for another till's TEST result. */
+type Charged = { charged_network: string | null };
 import type { WireTransaction } from '../../../shared/wire/transaction.js';
 
 import type { Db } from '../storage/index.js';
@@ -18,11 +20,13 @@ export const SANDBOX_NETWORK = 'SANDBOX';
 
 /**
  * SQL for the network a transaction counts under in takings: the wire network, except that a TEST
- * result ("SANDBOX" on the wire) that is one of this till's own payments counts under the network the
- * cashier charged. `t` is the transactions row; LIVE always keeps the service's own network.
+ * result ("SANDBOX" on the wire) counts under the network the cashier charged: this till's own payment's, else
+ * the one its echoed metadata named (another till's payment; migration 22). `t` is the transactions row; LIVE
+ * always keeps the service's own network.
  */
 export const TAKINGS_NETWORK_SQL = `CASE WHEN t.environment = 'test' AND t.network = '${SANDBOX_NETWORK}' THEN
-    coalesce((SELECT p.network FROM payments p WHERE p.merchant_ref = t.client_reference AND p.environment = t.environment), t.network)
+    coalesce((SELECT p.network FROM payments p WHERE p.merchant_ref = t.client_reference AND p.environment = t.environment),
+      t.charged_network, t.network)
   ELSE t.network END`;
 
 /** merchantRef is `<tillId>.<ULID>`: the till that took a payment is readable from its reference. */
@@ -76,9 +80,10 @@ export class TransactionsStore {
   ) {
     this.insertRow = db.prepare(
       `INSERT INTO transactions (environment, reference, client_reference, status, amount, fee, net, msisdn, network,
-         description, till_id, staff_id, staff_name, completed_at, local_date, relay_seq, received_at, settled_by_hand)
+         description, till_id, staff_id, staff_name, completed_at, local_date, relay_seq, received_at, settled_by_hand, charged_network)
        VALUES (@environment, @reference, @client_reference, @status, @amount, @fee, @net, @msisdn, @network,
-         @description, @till_id, @staff_id, @staff_name, @completed_at, @local_date, @relay_seq, @received_at, @settled_by_hand)
+         @description, @till_id, @staff_id, @staff_name, @completed_at, @local_date, @relay_seq, @received_at, @settled_by_hand,
+         @charged_network)
        ON CONFLICT (environment, reference) DO NOTHING`,
     );
     this.bumpRollup = db.prepare(
@@ -100,7 +105,8 @@ export class TransactionsStore {
         `UPDATE transactions SET reference = @reference, client_reference = @client_reference, status = @status, amount = @amount,
            fee = @fee, net = @net, msisdn = @msisdn, network = @network, description = @description, till_id = @till_id,
            staff_id = @staff_id, staff_name = @staff_name, completed_at = @completed_at, local_date = @local_date,
-           relay_seq = @relay_seq, received_at = @received_at, settled_by_hand = @settled_by_hand${reopen}
+           relay_seq = @relay_seq, received_at = @received_at, settled_by_hand = @settled_by_hand,
+           charged_network = @charged_network${reopen}
          WHERE environment = @environment AND reference = @old_reference`,
       );
     // The next day close (Z report) counts a result the service changed, whatever Z counted the hand's.
@@ -120,7 +126,7 @@ export class TransactionsStore {
     const row = this.rowOf(environment, tx, relaySeq, receivedAt);
     const inserted = this.insertRow.run({ ...row, settled_by_hand: 0 }).changes === 1;
     if (inserted) {
-      this.addToRollup({ ...row, settled_by_hand: 0, network: this.takingsNetwork(environment, row.network, row.client_reference) });
+      this.addToRollup({ ...row, settled_by_hand: 0, network: this.takingsNetwork(environment, row) });
       this.nameTillOf(tx, row);
     }
     return inserted;
@@ -136,10 +142,10 @@ export class TransactionsStore {
   /** A payment of this till settled by hand: counted like a result (takings, rollup, CSV), marked settled_by_hand. */
   insertByHand(row: Omit<TransactionRow, 'local_date' | 'settled_by_hand'> & Cashier, receivedAt: number): void {
     const full = { ...row, local_date: localDate(row.completed_at, this.timeZone), relay_seq: null, received_at: receivedAt };
-    if (this.insertRow.run({ ...full, settled_by_hand: 1 }).changes !== 1) {
+    if (this.insertRow.run({ ...full, settled_by_hand: 1, charged_network: null }).changes !== 1) {
       throw new Error(`transaction ${row.reference} already exists`);
     }
-    this.addToRollup({ ...full, settled_by_hand: 1, network: this.takingsNetwork(row.environment, row.network, row.client_reference) });
+    this.addToRollup({ ...full, settled_by_hand: 1, network: this.takingsNetwork(row.environment, row) });
   }
 
   /**
@@ -155,18 +161,18 @@ export class TransactionsStore {
     receivedAt: number,
     agrees: boolean,
   ): void {
-    const old = this.byReference.get(environment, handReference) as (TransactionRow & Cashier) | undefined;
+    const old = this.byReference.get(environment, handReference) as (TransactionRow & Cashier & Charged) | undefined;
     if (!old) {
       this.insert(environment, tx, relaySeq, receivedAt);
       return;
     }
-    this.addToRollup({ ...old, network: this.takingsNetwork(environment, old.network, old.client_reference) }, -1);
+    this.addToRollup({ ...old, network: this.takingsNetwork(environment, old) }, -1);
     const row = this.rowOf(environment, tx, relaySeq, receivedAt);
     (agrees ? this.replaceKeepingZ : this.replaceReopening).run({ ...row, settled_by_hand: agrees ? 1 : 0, old_reference: handReference });
     this.addToRollup({
       ...row,
       settled_by_hand: agrees ? 1 : 0,
-      network: this.takingsNetwork(environment, row.network, row.client_reference),
+      network: this.takingsNetwork(environment, row),
     });
     this.nameTillOf(tx, row);
   }
@@ -194,14 +200,18 @@ export class TransactionsStore {
       local_date: localDate(completedAt, this.timeZone),
       relay_seq: relaySeq,
       received_at: receivedAt,
+      charged_network: chargedNetworkOf(tx.metadata),
     };
   }
 
   /** The network a transaction counts under in takings (see TAKINGS_NETWORK_SQL, the same rule in SQL). */
-  private takingsNetwork(environment: Environment, wireNetwork: string, clientReference: string | null): string {
-    if (environment !== 'test' || wireNetwork !== SANDBOX_NETWORK || !clientReference) return wireNetwork;
-    const own = this.chargedNetwork.get(environment, clientReference) as { network: string } | undefined;
-    return own?.network ?? wireNetwork;
+  private takingsNetwork(
+    environment: Environment,
+    { network, client_reference, charged_network }: Pick<TransactionRow, 'network' | 'client_reference'> & Partial<Charged>,
+  ): string {
+    if (environment !== 'test' || network !== SANDBOX_NETWORK) return network;
+    const own = client_reference ? (this.chargedNetwork.get(environment, client_reference) as { network: string } | undefined) : undefined;
+    return own?.network ?? charged_network ?? network;
   }
 
   /**

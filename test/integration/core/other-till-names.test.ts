@@ -1,7 +1,8 @@
 /**
  * Other tills by their names: a second till core on the same relay takes a sale; its result reaches
  * this till through the relay, carrying the second till's name in the metadata the sandbox echoes, and
- * this till's takings name it (this till's own row keeps the name from its own Settings).
+ * this till's takings name it (this till's own row keeps the name from its own Settings) and count it under
+ * the network its cashier charged.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -30,6 +31,9 @@ describe('another till of the merchant', () => {
     await expect
       .poll(async () => (await fixture.core.invoke('takings:report', { from: today, to: today })).byTill, { timeout: 20_000 })
       .toContainEqual(expect.objectContaining({ tillId: backId, tillName: 'Back room', count: 1, gross: '12.00' }));
+    // Under the network its cashier charged (the echoed metadata's), not the sandbox's "SANDBOX".
+    const { byNetwork } = await fixture.core.invoke('takings:report', { from: today, to: today });
+    expect(byNetwork.map((n) => [n.network, n.count])).toEqual([['MTN', 1]]);
 
     // This till's own sale is named as its own Settings name it.
     const own = await startSale(fixture.core, msisdnEnding('68', 2), '3.00');

@@ -27,6 +27,7 @@ import { migration as m0018 } from './0018-z-rows-kept-by-results.js';
 import { migration as m0019 } from './0019-migration-history.js';
 import { migration as m0020 } from './0020-charge-deadline.js';
 import { migration as m0021 } from './0021-relay-cursor-mark.js';
+import { migration as m0022 } from './0022-charged-network.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0019,
   m0020,
   m0021,
+  m0022,
 ];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -29,7 +29,7 @@ describe('initializeBody', () => {
     if (!checked.ok) throw new Error('expected a valid charge');
     const ids = { merchantRef: 'T1.01J', till: { id: 'T1', name: 'Front counter' }, callbackUrl: 'http://127.0.0.1:9/v1/webhooks' };
     expect(initializeBody('12.50', checked.charge, ids)).toBe(
-      '{"amount":"12.50","callbackUrl":"http://127.0.0.1:9/v1/webhooks","customer":{"msisdn":"233241234567","network":"MTN"},"merchantRef":"T1.01J","description":"2 loaves","metadata":{"till":"T1","tillName":"Front counter"}}',
+      '{"amount":"12.50","callbackUrl":"http://127.0.0.1:9/v1/webhooks","customer":{"msisdn":"233241234567","network":"MTN"},"merchantRef":"T1.01J","description":"2 loaves","metadata":{"till":"T1","tillName":"Front counter","network":"MTN"}}',
     );
     expect(JSON.parse(initializeBody('12.50', { ...checked.charge, description: '' }, ids))).not.toHaveProperty('description');
   });

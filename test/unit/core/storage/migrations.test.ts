@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../../../../electron/core/storage/databas
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../../electron/core/storage/migrations/index.js';
 import { expectFolderListed, insertRow, migrateTo } from '../../../support/migrations.js';
 import { paymentRow } from '../../../support/payment-rows.js';
-import { tables, tillDatabases, version } from '../../../support/till-migrations.js';
+import { tables, tillDatabases, transaction, version } from '../../../support/till-migrations.js';
 
 const { file, track } = tillDatabases();
 
@@ -114,7 +114,15 @@ describe('migration 19: the migration history', () => {
 });
 
 it('every migration is covered by a test, here or in migrations-0001-0010.test.ts, migrations-0011-0018.test.ts and migrations-0020.test.ts', () => {
-  expect(SCHEMA_VERSION).toBe(21);
+  expect(SCHEMA_VERSION).toBe(22);
+});
+
+it('migration 22 gives each result the network its metadata named, unknown (NULL) for a result kept from before', () => {
+  const path = tillFileAt(21, (old) => {
+    insertRow(old, 'transactions', transaction('TX_OLD'));
+  });
+  const db = track(openDatabase(path));
+  expect(db.prepare('SELECT reference, charged_network FROM transactions').all()).toEqual([{ reference: 'TX_OLD', charged_network: null }]);
 });
 
 it('migration 21 gives the relay cursor the receivedAt of its event, unknown (NULL) for a cursor kept from before', () => {
