@@ -17,15 +17,19 @@
  * of each instance during each phase, sampled every 100 ms.
  *
  * One stdout line per phase, {"phase":…,"p50Ms":…,"p99Ms":…,"ackP99Ms":…,"failed":…,"peakRssMb":[…],…} (ackP99Ms:
- * webhook-to-200, the commit alone, to tell a slow commit from a slow way to the till), then the
+ * webhook-to-200, the commit alone, to tell a slow commit from a slow way to the till; cpuMs: the CPU each
+ * part used in the phase, {relays:[A,B],postgres,nginx,bench}, which scatters far less than latency on a
+ * shared machine), then the
  * summary {"phase":"all","worstP99Ms":…,"failed":…,"peakRssMb":…,"peakRssSumMb":…,"seconds":…}.
  * Options (env): NEIGHBOURS_CALM (4 calm merchants), NEIGHBOURS_RATE (25 a second each),
- * NEIGHBOURS_SECONDS (8), and the noisy merchant's bounds in neighbours-noise.ts.
+ * NEIGHBOURS_SECONDS (8), NEIGHBOURS_CPU_PROF (a folder: each instance's V8 CPU profile), and the noisy
+ * merchant's bounds in neighbours-noise.ts.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request, type Agent } from 'undici';
+import { cpuMeter } from './neighbours-cpu.js';
 import { calmPhase, percentile, type CalmResult } from './neighbours-calm.js';
 import {
   floodDeliveries,
@@ -48,7 +52,9 @@ const SECONDS = Number(process.env.NEIGHBOURS_SECONDS ?? 8);
 const NOISY_LOG = 1_000;
 
 const { values } = parseArgs({ options: { relay: { type: 'string', default: 'tsx' } } });
-const entry = values.relay === 'tsx' ? ['--import', 'tsx', 'relay/cli.ts'] : [values.relay];
+// NEIGHBOURS_CPU_PROF=<dir>: each instance writes a V8 CPU profile there when it stops (node --cpu-prof).
+const profile = process.env.NEIGHBOURS_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.NEIGHBOURS_CPU_PROF] : [];
+const entry = [...profile, ...(values.relay === 'tsx' ? ['--import', 'tsx', 'relay/cli.ts'] : [values.relay])];
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -118,8 +124,10 @@ async function runPhase(
   calmOnce: (post: string, stream: string) => Promise<CalmResult>,
   relay: HostedRelay,
   memory: ReturnType<typeof rssSampler>,
+  cpu: ReturnType<typeof cpuMeter>,
 ): Promise<Line> {
   const t0 = performance.now();
+  cpu.since();
   const base = { shared: relay.shared.url, toA: relay.toA.url, toB: relay.toB.url };
   const noise = await phase.noise?.();
   const result = await calmOnce(base[phase.post], base[phase.stream]);
@@ -138,6 +146,7 @@ async function runPhase(
     reconnects: result.reconnects,
     streamsRefused: result.streamsRefused,
     peakRssMb: memory.peaks(),
+    cpuMs: cpu.since(),
     ...Object.fromEntries(Object.entries(noisySummary).map(([k, v]) => [`noisy_${k}`, v])),
     ...during,
     seconds: round2((performance.now() - t0) / 1000),
@@ -176,8 +185,9 @@ async function main(): Promise<void> {
     await calmOnce(relay.toA.url, relay.toB.url, 1);
     await calmOnce(relay.shared.url, relay.shared.url, 1);
     memory.peaks();
+    const cpu = cpuMeter(relay.cpuRoots);
     const lines: Line[] = [];
-    for (const phase of phases(relay, calmAgent, noisyAgent)) lines.push(await runPhase(phase, calmOnce, relay, memory));
+    for (const phase of phases(relay, calmAgent, noisyAgent)) lines.push(await runPhase(phase, calmOnce, relay, memory, cpu));
     const peaks = relay.pids.map((_, i) => Math.max(...lines.map((l) => l.peakRssMb[i]!)));
     console.log(
       JSON.stringify({

@@ -12,6 +12,7 @@ import { addKey, addMerchant, createToken, openPgPool } from '../relay/store/pg/
 import { docBlocks, NGINX, OPENSSL, selfSignedCert, startNginx, type Proxy } from '../test/integration/relay/http/proxies.js';
 import { PgCluster } from '../test/support/pg-cluster.js';
 import type { Merchant } from './neighbours-calm.js';
+import type { CpuRoots } from './neighbours-cpu.js';
 import { startChild, type Child } from './relay-bench-targets.js';
 
 export type HostedRelay = {
@@ -26,6 +27,8 @@ export type HostedRelay = {
   direct: string[];
   /** Each instance's admin listener (its /metrics). */
   admin: string[];
+  /** The processes whose CPU each phase is charged with (neighbours-cpu.ts). */
+  cpuRoots: CpuRoots;
   stop(): Promise<void>;
 };
 
@@ -70,8 +73,10 @@ export async function startHostedRelay(calmCount: number, entry: string[]): Prom
     for (let i = 0; i < 2; i++) children.push(await startChild([...entry, '--port', '0', '--admin-port', '0', '--database-url', url], env));
     const hosts = children.map((c) => new URL(c.url).host);
     const [single, two] = docBlocks('nginx') as [string, string];
+    const nginxHomes: string[] = [];
     const proxy = async (name: string, block: string, upstreams: string[]) => {
       const home = join(dir, name);
+      nginxHomes.push(home);
       mkdirSync(home);
       const started = await startNginx(block, home, upstreams, tls, undefined, { workerConnections: 4_096 });
       cleanups.push(() => started.stop());
@@ -89,11 +94,26 @@ export async function startHostedRelay(calmCount: number, entry: string[]): Prom
       pids: children.map((c) => c.proc.pid!),
       direct: children.map((c) => c.url),
       admin: children.map((c) => c.adminUrl!),
+      cpuRoots: {
+        relays: children.map((c) => c.proc.pid!),
+        postgres: () => pidIn(join(cluster.dataDir, 'postmaster.pid')),
+        nginx: () => nginxHomes.map((home) => pidIn(join(home, 'nginx.pid'))).filter((pid): pid is number => pid !== null),
+      },
       stop,
     };
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** The pid a pid file names on its first line, or null. */
+function pidIn(file: string): number | null {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
   }
 }
 
