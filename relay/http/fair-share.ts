@@ -40,14 +40,21 @@ export class RateBuckets {
     return b;
   }
 
-  /** Seconds until `key` may make one more request; 0 when it may now. */
-  waitFor(key: string, perSecond: number, burst: number): number {
+  /** Seconds until `key` may make one more request (or spend `n`); 0 when it may now. */
+  waitFor(key: string, perSecond: number, burst: number, n = 1): number {
     const b = this.refill(key, perSecond, burst);
-    return b.tokens >= 1 ? 0 : (1 - b.tokens) / perSecond;
+    return b.tokens >= n ? 0 : (n - b.tokens) / perSecond;
   }
 
-  take(key: string, perSecond: number, burst: number): void {
-    this.refill(key, perSecond, burst).tokens -= 1;
+  /** What `key` may spend now (negative while it owes). */
+  available(key: string, perSecond: number, burst: number): number {
+    return this.refill(key, perSecond, burst).tokens;
+  }
+
+  /** Spends `n` (a negative `n` gives back what was taken and not used). */
+  take(key: string, perSecond: number, burst: number, n = 1): void {
+    const b = this.refill(key, perSecond, burst);
+    b.tokens = Math.min(burst, b.tokens - n);
     if (this.buckets.size > 10_000) this.forgetFull(perSecond, burst);
   }
 

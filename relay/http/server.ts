@@ -25,7 +25,7 @@ import { SqliteStore } from '../store/sqlite/index.js';
 import { DEFAULT_RETENTION_DAYS, Retention, type RelayStore, type StoreKind } from '../store/index.js';
 import { startAdminListener, type AdminListener, type AdminListenerOptions } from './admin/index.js';
 import { createOwnerView, type OwnerView } from './owner/index.js';
-import { createTillApi, EventStreams, publishCommits, ReadShares } from './tills/index.js';
+import { createTillApi, EventStreams, publishCommits, ReadBudget, ReadShares } from './tills/index.js';
 import { createWebhookReceiver } from './webhooks/index.js';
 import { guardConnections } from './connection-guard.js';
 import type { RelayOptions, RunningRelay } from './relay-types.js';
@@ -59,9 +59,17 @@ async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn)
 }
 
 /** The tills' streams, fed by the store: this instance's commits, other instances' (PostgreSQL), auth changes. */
-function connectStreams(store: RelayStore, config: RelayConfig, metrics: RelayMetrics, log: LogFn, owner: OwnerView): EventStreams {
+function connectStreams(
+  store: RelayStore,
+  config: RelayConfig,
+  metrics: RelayMetrics,
+  log: LogFn,
+  owner: OwnerView,
+  budget: ReadBudget,
+): EventStreams {
   const perMerchantMetrics = store.tenancy.merchants === 'many';
   const streams = new EventStreams(store, metrics, {
+    budget,
     heartbeatMs: config.heartbeatSeconds * 1000,
     maxClients: config.maxSseClients,
     maxPerMerchant: config.maxStreamsPerMerchant,
@@ -167,12 +175,13 @@ function createCallers(deps: {
   now: () => number;
   log: LogFn;
   warnings: WarningSummary;
+  budget: ReadBudget;
 }) {
   const { store, getConfig, metrics, now } = deps;
   const perMerchantMetrics = store.tenancy.merchants === 'many';
   const findKey = (id: string) => store.findKey(id);
   const receiver = createWebhookReceiver({ ...deps, findKey, perMerchantMetrics });
-  const reads = new ReadShares(getConfig, metrics, now, perMerchantMetrics);
+  const reads = new ReadShares(getConfig, metrics, now, perMerchantMetrics, deps.budget);
   return { receiver, handleTill: createTillApi({ ...deps, reads, perMerchantMetrics }) };
 }
 
@@ -214,8 +223,10 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   showLimits(metrics, config);
   const warnings = new WarningSummary(log, () => getConfig().warningSummarySeconds * 1000);
   const owner = createOwnerView({ store, log, now, ...clientLimitsOf(getConfig), warnings, getConfig, metrics });
-  const streams = connectStreams(store, config, metrics, log, owner);
-  const { receiver, handleTill } = createCallers({ store, streams, getConfig, metrics, now, log, warnings });
+  // Each merchant's events read back a second, spent by its tills' pages and its streams alike.
+  const budget = new ReadBudget(getConfig, metrics, now, tenancy.merchants === 'many');
+  const streams = connectStreams(store, config, metrics, log, owner, budget);
+  const { receiver, handleTill } = createCallers({ store, streams, getConfig, metrics, now, log, warnings, budget });
   const databaseCheck = watchDatabase(store, metrics, () => closing);
   let closing = false;
   const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;

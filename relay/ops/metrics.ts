@@ -196,6 +196,19 @@ export class RelayMetrics {
     "Owner's page streams and owner links refused at a share, per merchant and reason (multi-merchant relay).",
     ['merchant', 'reason'],
   );
+  readonly readEvents = this.counter(
+    'relay_read_events_total',
+    "Events read back from the log for tills (pages, and streams reading from the store), counted against each merchant's readEventsPerSecondPerMerchant.",
+  );
+  readonly merchantReadEvents = this.counter(
+    'relay_merchant_read_events_total',
+    'Events read back from the log for tills, per merchant (multi-merchant relay).',
+    ['merchant'],
+  );
+  readonly streamsPaced = this.counter(
+    'relay_streams_paced_total',
+    "Times a till's stream reading back from the log waited for its merchant's readEventsPerSecondPerMerchant to refill.",
+  );
   readonly shareRefusals = this.counter(
     'relay_share_refusals_total',
     "Requests refused at a merchant's or a token's share (429, or 409 for the count of owner links), by the limit named in the answer.",

@@ -22,6 +22,10 @@ export const shareFields = {
   readsPerSecondPerMerchant: z.number().min(0.01).max(100_000).default(15),
   /** Reads one merchant's tills may make at once before readsPerSecondPerMerchant applies. */
   readBurstPerMerchant: count(100_000, 120),
+  /** Events of the log one merchant's tills may be sent a second by pages and by streams reading back (what a read costs is its events). */
+  readEventsPerSecondPerMerchant: z.number().min(1).max(10_000_000).default(2_000),
+  /** Events one merchant's tills may be sent at once before readEventsPerSecondPerMerchant applies. */
+  readEventBurstPerMerchant: count(10_000_000, 2_000),
   /** Owner's page streams (GET /v1/owner/stream) on an instance, all merchants together; 503 beyond. */
   maxOwnerStreams: count(100_000, 500),
   /** Owner's page streams one merchant may hold open on an instance. */
@@ -46,6 +50,8 @@ export const SHARE_ENV_VARS = {
   RELAY_READ_BURST_PER_TOKEN: 'readBurstPerToken',
   RELAY_READS_PER_SECOND_PER_MERCHANT: 'readsPerSecondPerMerchant',
   RELAY_READ_BURST_PER_MERCHANT: 'readBurstPerMerchant',
+  RELAY_READ_EVENTS_PER_SECOND_PER_MERCHANT: 'readEventsPerSecondPerMerchant',
+  RELAY_READ_EVENT_BURST_PER_MERCHANT: 'readEventBurstPerMerchant',
   RELAY_MAX_OWNER_STREAMS: 'maxOwnerStreams',
   RELAY_MAX_OWNER_STREAMS_PER_MERCHANT: 'maxOwnerStreamsPerMerchant',
   RELAY_MAX_OWNER_STREAMS_PER_LINK: 'maxOwnerStreamsPerLink',

@@ -19,14 +19,13 @@ import type { Environment } from '../../../shared/domain.js';
 import type { LogFn, RelayMetrics } from '../../ops/index.js';
 import { eventJson, type RelayStore, type TillIdentity } from '../../store/index.js';
 import { resumeFrom } from './cursor-check.js';
-import { bump, timeCrossInstance, writeEvent, type Stream, type StreamLimits } from './stream-parts.js';
+import { bump, readWithin, timeCrossInstance, writeEvent, type Stream, type StreamOptions } from './stream-parts.js';
 
 // Rows read per query: few, so a stream that opens far behind holds few events at once.
 const PAGE = 32;
 
 /** An event this instance committed, ready to push without reading it back. */
 export type PublishedEvent = { seq: number; environment: Environment; json: string; arrivedAt: number };
-
 export type { StreamLimits } from './stream-parts.js';
 
 /** Why a stream was refused. */
@@ -43,8 +42,7 @@ export class EventStreams {
   constructor(
     private readonly store: Pick<RelayStore, 'rowsAfter' | 'lastSeq' | 'logId' | 'prunedThrough' | 'noteRead'>,
     private readonly metrics: RelayMetrics,
-    /** perMerchantMetrics: a multi-merchant relay (PostgreSQL), where other instances commit too. */
-    private readonly options: StreamLimits & { heartbeatMs: number; log: LogFn; perMerchantMetrics?: boolean },
+    private readonly options: StreamOptions & { log: LogFn },
   ) {
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
     this.heartbeat.unref();
@@ -84,6 +82,7 @@ export class EventStreams {
       busy: true,
       blocked: false,
       blockedSince: 0,
+      paced: null,
       closed: false,
     };
     this.add(stream);
@@ -150,6 +149,7 @@ export class EventStreams {
   private remove(stream: Stream): void {
     if (stream.closed) return;
     stream.closed = true;
+    if (stream.paced) clearTimeout(stream.paced);
     const merchantId = stream.till.merchantId;
     this.streams.delete(stream);
     const set = this.byMerchant.get(merchantId);
@@ -175,7 +175,7 @@ export class EventStreams {
 
   /** Reads and writes every event after the stream's cursor, page by page, until it is caught up. */
   private pump(stream: Stream): void {
-    if (stream.busy || stream.blocked || stream.closed) return;
+    if (stream.busy || stream.blocked || stream.paced || stream.closed) return;
     stream.busy = true;
     void this.readOn(stream).finally(() => {
       stream.busy = false;
@@ -187,8 +187,9 @@ export class EventStreams {
     try {
       for (;;) {
         const target = this.known.get(merchantId) ?? 0;
-        const rows = await this.store.rowsAfter(merchantId, stream.cursor, PAGE, stream.environment);
-        if (stream.closed) return;
+        const read = await readWithin(this.options.budget, this.store, stream, PAGE, this.metrics, () => this.pump(stream));
+        if (!read || stream.closed) return;
+        const { rows, want } = read;
         for (const row of rows) {
           if (row.seq <= stream.cursor) continue;
           const full = writeEvent(stream, row.seq, eventJson(row), this.store);
@@ -197,8 +198,8 @@ export class EventStreams {
           if (full) return this.waitForDrain(stream);
         }
         // A short page holds everything committed before the read began, `target` included.
-        if (rows.length < PAGE) stream.cursor = Math.max(stream.cursor, target);
-        if (rows.length < PAGE && stream.cursor >= (this.known.get(merchantId) ?? 0)) {
+        if (rows.length < want) stream.cursor = Math.max(stream.cursor, target);
+        if (rows.length < want && stream.cursor >= (this.known.get(merchantId) ?? 0)) {
           stream.live = true;
           return;
         }

@@ -3,3 +3,4 @@ export { createTillApi, type TillApiDeps } from './till-api.js';
 export { EventStreams, type PublishedEvent, type StreamLimits, type StreamRefusal } from './event-streams.js';
 export { publishCommits } from './publish-commits.js';
 export { ReadShares } from './read-shares.js';
+export { ReadBudget } from './read-budget.js';

@@ -2,14 +2,16 @@
  * Each till token's and each merchant's share of the log's reads (GET /v1/transactions and
  * /v1/transactions/<reference>): how many may be in progress at once (on PostgreSQL each holds one of the
  * instance's database connections, which every merchant's deliveries need) and how many a second, after a
- * burst a till catching up pages through (on SQLite each read runs on the instance's only thread). A read
- * past either is answered 429 with Retry-After before it touches the store.
+ * burst a till catching up pages through (on SQLite each read runs on the instance's only thread), and how
+ * many events its reads may be sent a second (read-budget.ts, shared with the streams reading back). A read
+ * past any of them is answered 429 with Retry-After before it touches the store.
  */
 import type { RelayConfig, RelayMetrics } from '../../ops/index.js';
 import type { TillIdentity } from '../../store/index.js';
 import { Holdings, RateBuckets } from '../fair-share.js';
+import { ReadBudget } from './read-budget.js';
 
-export type ReadRefusal = 'reads_token_busy' | 'reads_merchant_busy' | 'reads_token_rate' | 'reads_merchant_rate';
+export type ReadRefusal = 'reads_token_busy' | 'reads_merchant_busy' | 'reads_token_rate' | 'reads_merchant_rate' | 'reads_merchant_events';
 
 export type ReadAdmission =
   { ok: true; done: () => void } | { ok: false; reason: ReadRefusal; limit: string; message: string; retryAfterSeconds: number };
@@ -19,6 +21,8 @@ export class ReadShares {
   private readonly byMerchant = new Holdings();
   private readonly tokenRates: RateBuckets;
   private readonly merchantRates: RateBuckets;
+  /** Each merchant's events read back a second; pages spend it, as its streams reading back do. */
+  readonly budget: ReadBudget;
 
   constructor(
     private readonly getConfig: () => RelayConfig,
@@ -26,9 +30,11 @@ export class ReadShares {
     now: () => number,
     /** A multi-merchant relay: the reads in progress are shown per merchant. */
     private readonly perMerchantMetrics = false,
+    budget?: ReadBudget,
   ) {
     this.tokenRates = new RateBuckets(now);
     this.merchantRates = new RateBuckets(now);
+    this.budget = budget ?? new ReadBudget(getConfig, metrics, now, perMerchantMetrics);
   }
 
   /** Lets one read of `till` in, or says which share it is past; `done` once it is answered (or its client gone). */
@@ -52,6 +58,17 @@ export class ReadShares {
     if (merchantWait > 0) {
       const message = `Too many reads by this merchant's tills (readsPerSecondPerMerchant ${c.readsPerSecondPerMerchant} after readBurstPerMerchant ${c.readBurstPerMerchant})`;
       return { ok: false, reason: 'reads_merchant_rate', limit: 'readsPerSecondPerMerchant', message, retryAfterSeconds: merchantWait };
+    }
+    const eventsWait = this.budget.waitSeconds(merchant);
+    if (eventsWait > 0) {
+      const message = `This merchant's tills were sent too many events (readEventsPerSecondPerMerchant ${c.readEventsPerSecondPerMerchant} after readEventBurstPerMerchant ${c.readEventBurstPerMerchant})`;
+      return {
+        ok: false,
+        reason: 'reads_merchant_events',
+        limit: 'readEventsPerSecondPerMerchant',
+        message,
+        retryAfterSeconds: eventsWait,
+      };
     }
     this.tokenRates.take(token, c.readsPerSecondPerToken, c.readBurstPerToken);
     this.merchantRates.take(merchant, c.readsPerSecondPerMerchant, c.readBurstPerMerchant);

@@ -2,7 +2,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Environment } from '../../../shared/domain.js';
 import type { RelayMetrics } from '../../ops/index.js';
-import type { RelayStore, TillIdentity } from '../../store/index.js';
+import type { EventRow, RelayStore, TillIdentity } from '../../store/index.js';
+import type { ReadBudget } from './read-budget.js';
 
 export type StreamLimits = {
   maxClients: number;
@@ -10,6 +11,14 @@ export type StreamLimits = {
   maxPerToken: number;
   /** A stream whose reader has taken nothing for this long is ended (the till reconnects from its cursor). */
   stallMs: number;
+};
+
+export type StreamOptions = StreamLimits & {
+  heartbeatMs: number;
+  /** A multi-merchant relay (PostgreSQL), where other instances commit too. */
+  perMerchantMetrics?: boolean;
+  /** Each merchant's events read back a second, shared with its tills' pages: a stream reading back waits for it. */
+  budget?: Pick<ReadBudget, 'waitSeconds' | 'reserve' | 'settle'>;
 };
 
 export type Stream = {
@@ -28,6 +37,8 @@ export type Stream = {
   blocked: boolean;
   /** When it began waiting for 'drain' (Date.now()). */
   blockedSince: number;
+  /** Waiting for its merchant's read budget to refill before it reads on from the store. */
+  paced: NodeJS.Timeout | null;
   closed: boolean;
 };
 
@@ -63,4 +74,41 @@ export function bump(map: Map<string, number>, key: string, by: number): void {
   const n = (map.get(key) ?? 0) + by;
   if (n > 0) map.set(key, n);
   else map.delete(key);
+}
+
+/**
+ * The stream's next rows after its cursor, at most `page`, taken from its merchant's budget; or null once it
+ * waits for the budget to refill a page's worth (it then calls `readOn` by itself; live events meanwhile wait
+ * in the store). `want`: what was asked, so a shorter answer means caught up.
+ */
+export async function readWithin(
+  budget: StreamOptions['budget'],
+  store: Pick<RelayStore, 'rowsAfter'>,
+  stream: Stream,
+  page: number,
+  metrics: RelayMetrics,
+  readOn: () => void,
+): Promise<{ rows: EventRow[]; want: number } | null> {
+  const merchantId = stream.till.merchantId;
+  if (!budget) return { rows: await store.rowsAfter(merchantId, stream.cursor, page, stream.environment), want: page };
+  const wait = budget.waitSeconds(merchantId, page);
+  if (wait > 0) {
+    metrics.streamsPaced.inc();
+    stream.paced = setTimeout(
+      () => {
+        stream.paced = null;
+        readOn();
+      },
+      Math.ceil(wait * 1000),
+    );
+    return null;
+  }
+  const want = budget.reserve(merchantId, page);
+  let rows: EventRow[] = [];
+  try {
+    rows = await store.rowsAfter(merchantId, stream.cursor, want, stream.environment);
+  } finally {
+    budget.settle(merchantId, want, rows.length);
+  }
+  return { rows, want };
 }

@@ -165,7 +165,16 @@ async function transactions(deps: TillApiDeps, res: ServerResponse, url: URL, ti
   }
   const { maxPageSize, maxPageBytes } = deps.getConfig();
   const limit = Math.min(q.data.limit ?? 100, maxPageSize);
-  const page = await readPage(store, merchantId, after, { limit, maxBytes: maxPageBytes }, q.data.environment);
+  // The page holds what is left of the merchant's events this second (a shorter page: the till reads on).
+  const granted = deps.reads.budget.reserve(merchantId, limit);
+  let sent = 0;
+  let page: Awaited<ReturnType<typeof readPage>>;
+  try {
+    page = await readPage(store, merchantId, after, { limit: granted, maxBytes: maxPageBytes }, q.data.environment);
+    sent = page.items.length;
+  } finally {
+    deps.reads.budget.settle(merchantId, granted, sent);
+  }
   sendPage(res, logId, after, page);
   store.noteRead(till, page.nextAfter ?? after);
 }

@@ -264,6 +264,29 @@ describe('relay against hostile input', () => {
     expect(till.lines.filter((l) => l.level !== 'info')).toEqual([]);
   });
 
+  it("counts a merchant's reads in events: a page holds what is left, then 429 naming the limit; a stream from the start waits for them and still gets every event", async () => {
+    const { relay, token, config } = await relayWith({ readEventsPerSecondPerMerchant: 1, readEventBurstPerMerchant: 30 });
+    const delivered = await Promise.all(Array.from({ length: 40 }, () => deliver(relay.url, transaction('live'), LIVE_KEY)));
+    expect(delivered.every((d) => d.status === 200)).toBe(true);
+    const first = await get(`${relay.url}/v1/transactions?after=0&limit=500`, token);
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ hasMore: true, nextAfter: 30 });
+    expect((first.json as { items: unknown[] }).items).toHaveLength(30);
+    const next = await get(`${relay.url}/v1/transactions?after=30&limit=500`, token);
+    expect(next.status).toBe(429);
+    expect(next.body).toMatch(/readEventsPerSecondPerMerchant 1 after readEventBurstPerMerchant 30/);
+    expect(Number(next.headers?.['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(relay.metrics.readEvents.get()).toBe(30);
+    // A faster budget, still below what the stream asks at once: it reads a few events, waits, reads on.
+    relay.setConfig({ ...config, readEventsPerSecondPerMerchant: 400, readEventBurstPerMerchant: 8 });
+    const stream = await SseClient.connect(`${relay.url}/v1/events?after=0`, token);
+    cleanups.push(() => stream.close());
+    await waitFor(() => stream.events.length === 40);
+    expect(stream.events.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(relay.metrics.streamsPaced.get()).toBeGreaterThan(0);
+    expect(relay.metrics.readEvents.get()).toBe(70);
+  });
+
   it('aggregates repeated warnings into one line per reason per interval; the metrics stay exact (11.4)', async () => {
     const { relay, lines } = await relayWith({ warningSummarySeconds: 0.3 });
     const body = webhookBody(transaction('live'));

@@ -39,6 +39,8 @@ describe('relay/docs/limits.md', () => {
       'readBurstPerToken',
       'readsPerSecondPerMerchant',
       'readBurstPerMerchant',
+      'readEventsPerSecondPerMerchant',
+      'readEventBurstPerMerchant',
       'maxOwnerStreamsPerLink',
       'maxOwnerStreamsPerMerchant',
       'maxOwnerStreams',
