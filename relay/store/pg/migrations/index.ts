@@ -22,6 +22,7 @@ import { migration as m0010 } from './0010-owner-devices.js';
 import { migration as m0011 } from './0011-prune-set-aside.js';
 import { migration as m0012 } from './0012-till-reads.js';
 import { migration as m0013 } from './0013-admin-token-expiry.js';
+import { migration as m0014 } from './0014-names-as-typed.js';
 
 export { PgSchemaError, PgSchemaTooNewError, type PgMigration } from './migrate.js';
 
@@ -39,6 +40,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   m0011,
   m0012,
   m0013,
+  m0014,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

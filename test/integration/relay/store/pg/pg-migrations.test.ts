@@ -2,7 +2,7 @@
  * The relay's PostgreSQL migrations on a real PostgreSQL 15 (a throwaway cluster), each on a database at the
  * version before with rows in it, and the history the runner checks: recorded once by version and name, a
  * newer database or one whose history disagrees with the migrations refused untouched. Elsewhere: migration
- * 5 in tenant-input.test.ts, migration 9 in pg-owner-summary.test.ts.
+ * 5 and 14 in tenant-input.test.ts, migration 9 in pg-owner-summary.test.ts.
  */
 import pg from 'pg';
 import { expect, it } from 'vitest';
@@ -35,14 +35,14 @@ describePg('relay on PostgreSQL: the migrations', () => {
     await client.connect();
     try {
       const versions = await client.query('SELECT version, name FROM relay_schema_migrations ORDER BY version');
-      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-      expect(PG_SCHEMA_VERSION).toBe(13);
+      expect(versions.rows.map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+      expect(PG_SCHEMA_VERSION).toBe(14);
       const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
       expect(tables.rows.map((r: { tablename: string }) => r.tablename)).toEqual(
         expect.arrayContaining(['auth_version', 'events', 'merchants', 'service_keys', 'till_tokens']),
       );
       await expect(client.query("INSERT INTO merchants (id, log_id) VALUES ('shop-1', 'x')")).rejects.toThrow(/check constraint/);
-      expect(await migratePg(client)).toBe(13); // already current: nothing runs again
+      expect(await migratePg(client)).toBe(14); // already current: nothing runs again
       await client.query("INSERT INTO relay_schema_migrations (version, name) VALUES (99, 'from the future')");
       await expect(migratePg(client)).rejects.toThrow(/schema version 99, newer than this relay understands/);
     } finally {
@@ -235,6 +235,25 @@ describePg('relay on PostgreSQL: the migrations', () => {
     await expect(client.query("INSERT INTO till_reads VALUES ('MCH_old', 'plain', 'front', 3, now())")).rejects.toThrow(/check constraint/);
     await client.query("DELETE FROM merchants WHERE id = 'MCH_old'");
     expect((await client.query('SELECT count(*)::int AS n FROM till_reads')).rows).toEqual([{ n: 0 }]);
+  });
+
+  it("migration 14: an owner link's label loses the invisible and bidirectional characters it held, and none can be stored", async () => {
+    const client = await databaseAt(13);
+    await client.query("INSERT INTO merchants (id, log_id) VALUES ('MCH_one', 'log-one')");
+    const link = (id: string, label: string) =>
+      client.query(
+        `INSERT INTO owner_links (id, merchant_id, token_hash, environment, label, time_zone, created_by, created_at)
+         VALUES ($1, 'MCH_one', $2, 'live', $3, 'Africa/Accra', 'till', 'now')`,
+        [id, `sha256:${id.slice(-1).repeat(64)}`, label],
+      );
+    await link('ol_a', 'Ama\u200bphone \u202eevil');
+    await link('ol_b', 'Kofi\u200d\u2764');
+    await migratePg(client, 14);
+    expect((await client.query('SELECT id, label FROM owner_links ORDER BY id')).rows).toEqual([
+      { id: 'ol_a', label: 'Ama phone evil' },
+      { id: 'ol_b', label: 'Kofi\u200d\u2764' }, // a joiner is no forbidden character
+    ]);
+    await expect(link('ol_c', 'x\u2066y')).rejects.toThrow(/owner_links_label_printable/);
   });
 
   it('a newer schema: served untouched when its migrations are additive; else waited out (logged, retried), never an exit', async () => {

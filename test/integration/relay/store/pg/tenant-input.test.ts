@@ -42,7 +42,14 @@ describePg('relay on PostgreSQL: merchant ids and names', () => {
         // The database refuses it too.
         await expect(
           pool.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3)', [`MCH_raw${i}`, name, 'x']),
-        ).rejects.toThrow(/merchants_name_printable/);
+        ).rejects.toThrow(/merchants_name_as_typed/);
+      }
+      // What the database can express of the later rule: invisible and format characters, blank and padded names.
+      for (const [i, name] of ['Alpha\u200bShop', 'Alpha\u2060Shop', 'Ama\u00adStores', 'Ama\ufeff', '   ', ' Ama'].entries()) {
+        await expect(
+          pool.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3)', [`MCH_rawer${i}`, name, 'x']),
+          JSON.stringify(name),
+        ).rejects.toThrow(/merchants_name_as_typed/);
       }
       for (const [i, name] of ['Ama Stores', 'Àkwàaba Shop', 'Ɔkɔmfo Anɔkye Ltd', 'Family 👨\u200d👩\u200d👧'].entries()) {
         await addMerchant(pool, `MCH_good${i}`, name);
@@ -66,18 +73,47 @@ describePg('relay on PostgreSQL: merchant ids and names', () => {
     }
   });
 
-  it('upgrading: a name written before the check is listed escaped; ids clashing in case stop the upgrade, named', async () => {
+  it('upgrading: a name written before the check is neutralised by migration 14 and audited as it was; ids clashing in case stop the upgrade, named', async () => {
     const url = await cluster().createDatabase();
     const client = new pg.Client(url);
     await client.connect();
     try {
       await migratePg(client, 3);
-      await client.query("INSERT INTO merchants (id, name, log_id) VALUES ('MCH_old', $1, 'x')", ['Old\u001b]0;pwned\u0007 Shop\u202e']);
-      await migratePg(client);
+      const old = 'Old\u001b]0;pwned\u0007 Shop\u202e';
+      await client.query("INSERT INTO merchants (id, name, log_id) VALUES ('MCH_old', $1, 'x')", [old]);
+      await migratePg(client, 13);
+      // Names migration 5's check did not cover, and the later rule's blank and padded ones.
+      const later = ['Alpha\u200bShop', '  ', ' Ama Stores ', 'Fine Shop'];
+      for (const [i, name] of later.entries()) {
+        await client.query('INSERT INTO merchants (id, name, log_id) VALUES ($1, $2, $3)', [`MCH_later${i}`, name, 'x']);
+      }
+      // Kept as written while migration 5's check was NOT VALID; opening the store migrates.
+      expect((await client.query("SELECT name FROM merchants WHERE id = 'MCH_old'")).rows[0].name).toBe(old);
       const pool = await openPgPool(url, 1);
       try {
-        const [old] = await listMerchants(pool);
-        expect(old?.name).toBe('Old\\u{001B}]0;pwned\\u{0007} Shop\\u{202E}');
+        // Neutralised, not refused: each forbidden character a space, trimmed; a blank name none. The fine one untouched.
+        expect((await listMerchants(pool)).map((m) => [m.id, m.name])).toEqual([
+          ['MCH_later0', 'Alpha Shop'],
+          ['MCH_later1', null],
+          ['MCH_later2', 'Ama Stores'],
+          ['MCH_later3', 'Fine Shop'],
+          ['MCH_old', 'Old ]0;pwned Shop'],
+        ]);
+        // Nothing lost: the audit keeps each name as it was, byte for byte.
+        const audit = await client.query(
+          "SELECT merchant_id, actor, detail FROM admin_audit WHERE action = 'merchant.name-neutralised' ORDER BY merchant_id",
+        );
+        expect(audit.rows.map((r: { merchant_id: string }) => r.merchant_id)).toEqual([
+          'MCH_later0',
+          'MCH_later1',
+          'MCH_later2',
+          'MCH_old',
+        ]);
+        for (const row of audit.rows as Array<{ merchant_id: string; actor: string; detail: { beforeUtf8Hex: string } }>) {
+          const before = Buffer.from(row.detail.beforeUtf8Hex, 'hex').toString('utf8');
+          expect(before).toBe(row.merchant_id === 'MCH_old' ? old : later[Number(row.merchant_id.slice(-1))]);
+          expect(row.actor).toBe('migration:14');
+        }
       } finally {
         await pool.end();
       }
