@@ -6,7 +6,7 @@ import { forwardRef, type KeyboardEvent } from 'react';
 import type { AmountEntry } from '../../../shared/money';
 import { formatGhs } from '../../../shared/money';
 import { FieldError } from '../components/field-error';
-import { amountPesewas, amountText } from './sale-form';
+import { amountPesewas, amountText, POINT_REFUSED_PESEWAS } from './sale-form';
 
 type Props = {
   amount: string;
@@ -24,8 +24,6 @@ const HINTS: Record<AmountEntry, string> = {
   pesewas: 'Type pesewas first: 1 2 5 0 is GH₵12.50. Enter goes to the number.',
 };
 
-const POINT_REFUSED = 'Pesewas first, there is no point to type: 1 2 5 0 is GH₵12.50 (Settings can switch to cedis first).';
-
 export const AmountField = forwardRef<HTMLInputElement, Props>(function AmountField(
   { amount, entry, error, readOnly, onText, onRefused, onEnter, onFocus },
   ref,
@@ -39,7 +37,7 @@ export const AmountField = forwardRef<HTMLInputElement, Props>(function AmountFi
       onText('');
     } else if (e.key === '.' && entry === 'pesewas') {
       e.preventDefault();
-      onRefused(POINT_REFUSED);
+      onRefused(POINT_REFUSED_PESEWAS);
     }
   };
   const pesewas = amountPesewas(amount, entry);

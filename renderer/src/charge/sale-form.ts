@@ -1,5 +1,5 @@
 /** What the cashier types for one sale, and the pure rules that check it (no React here). */
-import { checkAmountEntry, formatAmount, formatGhs, type AmountEntry } from '../../../shared/money';
+import { checkAmountEntry, formatAmount, formatGhs, MAX_PESEWAS, type AmountEntry } from '../../../shared/money';
 import type { Network } from '../../../shared/domain';
 import { formatNational, guessNetwork, tryNormaliseMsisdn } from '../../../shared/phone';
 
@@ -26,16 +26,60 @@ export const EMPTY_FORM: SaleForm = {
 
 export type FieldErrors = Partial<Record<'amount' | 'phone' | 'network' | 'description' | 'form', string>>;
 
+const MOST = formatGhs(MAX_PESEWAS);
+
+/** What the cashier added to the box: `text` less what it already showed (`shown`) before and after the change. */
+function added(shown: string, text: string): string {
+  let start = 0;
+  while (start < shown.length && start < text.length && shown[start] === text[start]) start += 1;
+  let end = 0;
+  while (end < shown.length - start && end < text.length - start && shown.at(-1 - end) === text.at(-1 - end)) end += 1;
+  return text.slice(start, text.length - end).replace(/GH₵|\s/g, '');
+}
+
+/** Why what was added cannot be part of an amount, and how to write it; null when it can. */
+function refusalOf(add: string, clean: string, entry: AmountEntry): string | null {
+  const example = entry === 'pesewas' ? '1 2 5 0 for GH₵12.50' : '12.50';
+  if (/\p{L}/u.test(add)) return `Letters cannot be typed into the amount: type it in digits, such as ${example}.`;
+  if (/[-−–]/.test(add)) return `An amount cannot be below zero: type it without the minus sign, such as ${example}.`;
+  if (entry === 'pesewas' && /[.,]/.test(add)) {
+    return add.includes('.')
+      ? POINT_REFUSED_PESEWAS
+      : 'Pesewas first, type digits only: 1 2 5 0 is GH₵12.50 (the box puts in the point and commas itself).';
+  }
+  // A comma only where thousands are grouped ("1,000.50" pasted as written); "10,00" means a point.
+  if (add.includes(',') && !/^[0-9]{1,3}(,[0-9]{3})*(\.[0-9]*)?$/.test(clean)) {
+    return 'Type a point for pesewas, such as 10.50: a comma only groups thousands (1,000), and the box puts those in itself.';
+  }
+  if (/[^0-9.,]/.test(add)) return `Only digits and one point can be typed into the amount, such as ${example}.`;
+  return null;
+}
+
+export const POINT_REFUSED_PESEWAS = 'Pesewas first, there is no point to type: 1 2 5 0 is GH₵12.50 (Settings can switch to cedis first).';
+
 /**
  * The amount after the box's text changed (typing, backspace, paste, keypad): the GH₵ sign and thousands
- * separators dropped. A change that cannot be an amount (a third decimal digit) is refused with why.
+ * separators dropped. A change that cannot be an amount is refused with what is wrong and how to write it, and
+ * the box keeps what it held (`before`, the amount it showed): a letter, minus or stray comma is never dropped
+ * silently ("10,00" would be GH₵1,000.00).
  */
-export function nextAmount(text: string, entry: AmountEntry): { amount: string } | { refused: string } {
-  // Pesewas first, the box shows "GH₵12.50" itself: only its digits are the cashier's (a typed point is refused by the field).
+export function nextAmount(text: string, entry: AmountEntry, before = ''): { amount: string } | { refused: string } {
+  const clean = text.replace(/GH₵|\s/g, '');
+  const refusal = refusalOf(added(amountText(before, entry), text), clean, entry);
+  if (refusal) return { refused: refusal };
+  // Pesewas first, the box shows "GH₵12.50" itself: only its digits are the cashier's.
   const amount =
-    entry === 'pesewas' ? text.replace(/[^0-9]/g, '').replace(/^0+/, '') : text.replace(/GH₵|[\s,]/g, '').replace(/^0+(?=[0-9])/, '');
+    entry === 'pesewas' ? clean.replace(/[^0-9]/g, '').replace(/^0+/, '') : clean.replace(/,/g, '').replace(/^0+(?=[0-9])/, '');
+  if (entry === 'cedis' && (amount.match(/\./g) ?? []).length > 1) {
+    return { refused: 'One point only: the pesewas go after it, such as 12.50.' };
+  }
   const checked = checkAmountEntry(amount, entry);
-  return checked.ok ? { amount } : { refused: checked.error };
+  if (checked.ok) return { amount };
+  if (/too large/.test(checked.error)) return { refused: `That is more than a till can charge: type an amount of at most ${MOST}.` };
+  if (/Two digits at most/.test(checked.error)) {
+    return { refused: 'Two digits at most after the point, such as 12.50: pesewas go from .01 to .99.' };
+  }
+  return { refused: `${checked.error} Type it such as 12.50.` };
 }
 
 /** What the box shows: "GH₵1,250.5" while typing cedis-first, "GH₵12.50" pesewas-first. */
@@ -79,7 +123,9 @@ export function withPhone(form: SaleForm, phone: string): SaleForm {
 
 export function amountError(amount: string, entry: AmountEntry): string | null {
   const pesewas = amountPesewas(amount, entry);
-  if (pesewas === null || pesewas <= 0) return 'Type the amount to charge (more than GH₵0.00).';
+  if (amount === '') return 'Type the amount to charge (more than GH₵0.00).';
+  if (pesewas === null) return 'A point alone is no amount: type the cedis before it, such as 12.50.';
+  if (pesewas <= 0) return 'GH₵0.00 cannot be charged: type the amount the customer pays, such as 5 or 12.50.';
   return null;
 }
 

@@ -25,7 +25,7 @@ export function useSaleFields({ form, setForm, setErrors, entry, lookup, phoneRe
     setErrors((e) => (e[field] || e.form ? { ...e, [field]: undefined, form: undefined } : e));
 
   const setAmountText = (text: string) => {
-    const next = nextAmount(text, entry);
+    const next = nextAmount(text, entry, form.amount);
     if ('refused' in next) {
       setErrors((e) => ({ ...e, amount: next.refused }));
       return;
