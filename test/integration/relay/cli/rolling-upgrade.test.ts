@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockAfter, readDoc } from '../../../support/doc-blocks.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
@@ -73,25 +73,28 @@ async function instancePort(taken: number[]): Promise<number> {
 
 suite(() => {
   const cluster = usePgCluster();
-  const tmp = tempDir('relay-upgrade');
+  // Made when the suite runs (a skipped suite leaves nothing behind).
+  let tmp = '';
+  beforeAll(() => {
+    tmp = tempDir('relay-upgrade');
+  });
   const at = (path: string) => join(tmp, 'root', path);
-  const state = join(tmp, 'state');
-  const env = {
+  const env = () => ({
     PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? ''}`,
     STANDIN_UNITS: at('/etc/systemd/system'),
-    STANDIN_STATE: state,
+    STANDIN_STATE: join(tmp, 'state'),
     STANDIN_USER: SERVICE_USER,
-  };
+  });
   const moved = (text: string) =>
     text
       .replaceAll('/opt/momo-relay', at('/opt/momo-relay'))
       .replaceAll('/etc/momo-relay', at('/etc/momo-relay'))
       .replaceAll('/etc/systemd/system', at('/etc/systemd/system'));
-  const bash = (script: string) => run('bash', ['-c', script], { cwd: tmp, env, maxBuffer: 16 << 20 });
+  const bash = (script: string) => run('bash', ['-c', script], { cwd: tmp, env: env(), maxBuffer: 16 << 20 });
   const ports: number[] = [];
   afterAll(async () => {
     for (const port of ports) await bash(`systemctl stop momo-relay@${port}`).catch(() => undefined);
-    removeDir(tmp);
+    if (tmp) removeDir(tmp);
   }, 60_000);
 
   /** `npm pack ./relay` of a tree; the tarball's path. */
@@ -104,7 +107,7 @@ suite(() => {
   it('every acknowledged delivery is read once, in order, across the upgrade of both instances', { timeout: 240_000 }, async () => {
     chmodSync(tmp, 0o755);
     mkdirSync(at('/'), { recursive: true });
-    mkdirSync(state);
+    mkdirSync(join(tmp, 'state'));
     mkdirSync(join(tmp, 'bin'));
     symlinkSync(join(ROOT, 'test/support/systemctl-stand-in.mjs'), join(tmp, 'bin/systemctl'));
 
