@@ -11,9 +11,7 @@ import { hashRelayToken } from '../../ops/index.js';
 import type { LogFn } from '../../ops/index.js';
 import { DEVICE_DAYS, revokedMessage, type OwnerDevice, type OwnerLink, type RelayStore } from '../../store/index.js';
 import { MERCHANT_SUSPENDED } from '../refusals.js';
-import { clientAddress, GuessLimiter } from './guard.js';
-
-type Bucket = { tokens: number; at: number };
+import { clientAddress, GuessLimiter, LinkRate } from './guard.js';
 
 /** What the gate needs (the viewer API's deps are these and more). */
 export type GateDeps = {
@@ -53,7 +51,7 @@ export function deviceRefusal(
 }
 
 export class DeviceGate {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly linkRate: LinkRate;
   private readonly cache = new Map<string, { found: Found; at: number }>();
   private readonly touched = new Map<string, number>();
   readonly guesses: GuessLimiter;
@@ -62,6 +60,7 @@ export class DeviceGate {
 
   constructor(private readonly deps: GateDeps) {
     this.guesses = new GuessLimiter({ ...deps.guesses, now: deps.now });
+    this.linkRate = new LinkRate({ ...deps.rate, now: deps.now });
   }
 
   private async find(hash: string): Promise<Found> {
@@ -85,19 +84,6 @@ export class DeviceGate {
   know(credential: string): void {
     if (this.known.size > 10_000) this.known.clear();
     this.known.add(hashRelayToken(credential));
-  }
-
-  private allow(linkId: string): boolean {
-    const now = this.deps.now();
-    const { burst, perSecond } = this.deps.rate;
-    const b = this.buckets.get(linkId) ?? { tokens: burst, at: now };
-    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * perSecond);
-    b.at = now;
-    if (this.buckets.size > 10_000) this.buckets.clear();
-    this.buckets.set(linkId, b);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
-    return true;
   }
 
   /** At most once a minute per device: last seen, the credential's end moved on, the link's "last used". */
@@ -141,7 +127,7 @@ export class DeviceGate {
       sendJson(res, status, { error });
       return null;
     }
-    if (!this.allow(found.link.id)) {
+    if (!this.linkRate.allow(found.link.id)) {
       sendError(res, 429, 'RATE_LIMITED', 'Too many requests from this link; wait a few seconds', { 'retry-after': '5' });
       return null;
     }

@@ -55,6 +55,27 @@ export class GuessLimiter {
   }
 }
 
+/** Each link may make `burst` requests, refilled at `perSecond`: its phones together, past their sign-in. */
+export class LinkRate {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly options: { burst: number; perSecond: number; now: () => number }) {}
+
+  /** Takes one request of `linkId`'s; false (nothing taken) when its bucket is empty. */
+  allow(linkId: string): boolean {
+    const now = this.options.now();
+    const { burst, perSecond } = this.options;
+    const b = this.buckets.get(linkId) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * perSecond);
+    b.at = now;
+    if (this.buckets.size > 10_000) this.buckets.clear();
+    this.buckets.set(linkId, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+}
+
 /**
  * Why a sign-in request must be refused as started by another site, or null. Browsers send
  * Sec-Fetch-Site on every request (a form posted from elsewhere says `cross-site`), and it decides when
