@@ -5,73 +5,57 @@
  * request (a sign-in another site plants would show the owner an attacker's shop).
  */
 import type { IncomingMessage } from 'node:http';
+import { RateBuckets } from '../fair-share.js';
 
 export { clientAddress } from '../client-limits.js';
 
-type Bucket = { tokens: number; at: number };
+/** The key of the bucket every client shares. */
+const ALL = '*';
 
 /**
  * Wrong tokens: each client may try `burst`, refilled at `perSecond`; all clients together may cost the
  * store `globalPerSecond` look-ups of tokens it does not know. A client past its own limit, or any client
- * while the shared one is spent, is answered 429 before any look-up.
+ * while the shared one is spent, is answered 429 before any look-up. Full buckets are forgotten (they say
+ * nothing a new one would not), so a flood of addresses, held to the shared look-ups, stays bounded.
  */
 export class GuessLimiter {
-  private readonly clients = new Map<string, Bucket>();
-  private readonly shared: Bucket;
+  private readonly clients: RateBuckets;
+  private readonly shared: RateBuckets;
 
   constructor(private readonly options: { burst: number; perSecond: number; globalPerSecond: number; now: () => number }) {
-    this.shared = { tokens: options.globalPerSecond, at: options.now() };
+    this.clients = new RateBuckets(options.now);
+    this.shared = new RateBuckets(options.now);
   }
 
-  private refill(b: Bucket, max: number, perSecond: number): void {
-    const now = this.options.now();
-    b.tokens = Math.min(max, b.tokens + ((now - b.at) / 1000) * perSecond);
-    b.at = now;
-  }
-
-  /** Seconds to wait before `client` may try a token again; 0 when it may now. */
+  /** Seconds to wait (whole, for Retry-After) before `client` may try a token again; 0 when it may now. */
   waitFor(client: string): number {
     const { burst, perSecond, globalPerSecond } = this.options;
-    this.refill(this.shared, globalPerSecond, globalPerSecond);
-    const mine = this.clients.get(client);
-    if (mine) this.refill(mine, burst, perSecond);
-    if (mine && mine.tokens < 1) return Math.ceil((1 - mine.tokens) / perSecond);
-    if (this.shared.tokens < 1) return 1;
-    return 0;
+    const mine = this.clients.waitFor(client, perSecond, burst);
+    if (mine > 0) return Math.ceil(mine);
+    return this.shared.waitFor(ALL, globalPerSecond, globalPerSecond) > 0 ? 1 : 0;
   }
 
   /** `client` tried a token that opened nothing. */
   missed(client: string): void {
-    const { burst, perSecond } = this.options;
-    let mine = this.clients.get(client);
-    if (!mine) {
-      // Forget the quietest clients first: a flood of addresses cannot grow this without bound.
-      if (this.clients.size >= 50_000) this.clients.clear();
-      this.clients.set(client, (mine = { tokens: burst, at: this.options.now() }));
-    }
-    this.refill(mine, burst, perSecond);
-    mine.tokens -= 1;
-    this.shared.tokens -= 1;
+    const { burst, perSecond, globalPerSecond } = this.options;
+    this.clients.take(client, perSecond, burst);
+    this.shared.take(ALL, globalPerSecond, globalPerSecond);
   }
 }
 
 /** Each link may make `burst` requests, refilled at `perSecond`: its phones together, past their sign-in. */
 export class LinkRate {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets: RateBuckets;
 
-  constructor(private readonly options: { burst: number; perSecond: number; now: () => number }) {}
+  constructor(private readonly options: { burst: number; perSecond: number; now: () => number }) {
+    this.buckets = new RateBuckets(options.now);
+  }
 
   /** Takes one request of `linkId`'s; false (nothing taken) when its bucket is empty. */
   allow(linkId: string): boolean {
-    const now = this.options.now();
     const { burst, perSecond } = this.options;
-    const b = this.buckets.get(linkId) ?? { tokens: burst, at: now };
-    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * perSecond);
-    b.at = now;
-    if (this.buckets.size > 10_000) this.buckets.clear();
-    this.buckets.set(linkId, b);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
+    if (this.buckets.waitFor(linkId, perSecond, burst) > 0) return false;
+    this.buckets.take(linkId, perSecond, burst);
     return true;
   }
 }
