@@ -20,7 +20,7 @@ import {
   type RelayConfigInput,
   type LogFn,
 } from '../ops/index.js';
-import { PgStore, MasterKeyError } from '../store/pg/index.js';
+import { PgStore, MasterKeyError, type PgStoreOptions } from '../store/pg/index.js';
 import { SqliteStore } from '../store/sqlite/index.js';
 import { DEFAULT_RETENTION_DAYS, Retention, type RelayStore, type StoreKind } from '../store/index.js';
 import { startAdminListener, type AdminListener, type AdminListenerOptions } from './admin/index.js';
@@ -38,7 +38,7 @@ export type { RelayConfig } from '../ops/index.js';
 
 export type { RelayOptions, RunningRelay } from './relay-types.js';
 
-async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn): Promise<RelayStore> {
+async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn, reads: PgStoreOptions['reads']): Promise<RelayStore> {
   if (options.databaseUrl) {
     if (!options.masterKey) throw new MasterKeyError('startRelay: a PostgreSQL store needs options.masterKey (RELAY_MASTER_KEY)');
     return PgStore.open({
@@ -48,6 +48,7 @@ async function openStore(options: RelayOptions, config: RelayConfig, log: LogFn)
       maxBatch: config.groupCommitMaxBatch,
       catchUpMs: options.catchUpMs,
       ...options.pg,
+      reads,
       log,
     });
   }
@@ -216,8 +217,14 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const kind: StoreKind = options.databaseUrl ? 'postgres' : 'sqlite';
   let config: RelayConfig = parseRelayConfig(options.config, 'startRelay options.config', {}, kind);
   const getConfig = () => config;
-  const store = await openStore(options, config, log);
   const metrics = new RelayMetrics();
+  const store = await openStore(options, config, log, {
+    max: () => getConfig().maxDatabaseReads,
+    changed: (running, waiting) => {
+      metrics.databaseReads.set(running, { state: 'running' });
+      metrics.databaseReads.set(waiting, { state: 'waiting' });
+    },
+  });
   const { tenancy } = store;
   setStartGauges(metrics, tenancy);
   showLimits(metrics, config);

@@ -209,6 +209,11 @@ export class RelayMetrics {
     'relay_streams_paced_total',
     "Times a till's stream reading back from the log waited for its merchant's readEventsPerSecondPerMerchant to refill.",
   );
+  readonly databaseReads = this.gauge(
+    'relay_database_reads',
+    'PostgreSQL: reads of the log holding a pool connection (state="running", at most maxDatabaseReads) and waiting their merchant\'s turn (state="waiting").',
+    ['state'],
+  );
   readonly shareRefusals = this.counter(
     'relay_share_refusals_total',
     "Requests refused at a merchant's or a token's share (429, or 409 for the count of owner links), by the limit named in the answer.",

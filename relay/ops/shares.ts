@@ -26,6 +26,8 @@ export const shareFields = {
   readEventsPerSecondPerMerchant: z.number().min(1).max(10_000_000).default(2_000),
   /** Events one merchant's tills may be sent at once before readEventsPerSecondPerMerchant applies. */
   readEventBurstPerMerchant: count(10_000_000, 2_000),
+  /** PostgreSQL: connections of the instance's pool its tills' reads may hold at once (at most --pg-pool-size - 1); the rest wait their merchant's turn, and commits keep the others. */
+  maxDatabaseReads: count(1_000, 5),
   /** Owner's page streams (GET /v1/owner/stream) on an instance, all merchants together; 503 beyond. */
   maxOwnerStreams: count(100_000, 500),
   /** Owner's page streams one merchant may hold open on an instance. */
@@ -52,6 +54,7 @@ export const SHARE_ENV_VARS = {
   RELAY_READ_BURST_PER_MERCHANT: 'readBurstPerMerchant',
   RELAY_READ_EVENTS_PER_SECOND_PER_MERCHANT: 'readEventsPerSecondPerMerchant',
   RELAY_READ_EVENT_BURST_PER_MERCHANT: 'readEventBurstPerMerchant',
+  RELAY_MAX_DATABASE_READS: 'maxDatabaseReads',
   RELAY_MAX_OWNER_STREAMS: 'maxOwnerStreams',
   RELAY_MAX_OWNER_STREAMS_PER_MERCHANT: 'maxOwnerStreamsPerMerchant',
   RELAY_MAX_OWNER_STREAMS_PER_LINK: 'maxOwnerStreamsPerLink',

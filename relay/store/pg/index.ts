@@ -49,3 +49,4 @@ export {
 } from './admin/index.js';
 export { importFromSqlite, type ImportResult } from './import/index.js';
 export { PgOwnerView } from './owner-view-pg.js';
+export { ReadGate } from './read-gate.js';

@@ -31,6 +31,7 @@ import { UsageRecorder } from './usage-recorder.js';
 import { PgOwnerView } from './owner-view-pg.js';
 import { pruneDue } from './pg-prune.js';
 import { pgAdministration } from './admin/index.js';
+import { ReadGate } from './read-gate.js';
 
 export type PgStoreOptions = {
   databaseUrl: string;
@@ -48,6 +49,8 @@ export type PgStoreOptions = {
   expectedInstances?: number;
   /** Wait (with back-off, logged) for a database unreachable at start, instead of failing. */
   waitForDatabase?: boolean;
+  /** Connections of the pool reads may hold at once (at most poolSize - 1: commits keep the rest); told when reads run and wait. */
+  reads?: { max: () => number; changed?: (running: number, waiting: number) => void };
   log: LogFn;
 };
 
@@ -57,10 +60,7 @@ const PREVIOUS_KEY =
 const COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
 type Row = Omit<EventRow, 'seq'> & { seq: string };
-
-function toRow(r: Row): EventRow {
-  return { ...r, seq: Number(r.seq) };
-}
+const toRow = (r: Row): EventRow => ({ ...r, seq: Number(r.seq) });
 
 export class PgStore implements RelayStore {
   readonly kind = 'postgres' as const;
@@ -85,6 +85,7 @@ export class PgStore implements RelayStore {
   private readonly usage: UsageRecorder;
   readonly ownerView: OwnerViewStore;
   private readonly masterKey: Buffer;
+  private readonly reads: ReadGate;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -92,6 +93,8 @@ export class PgStore implements RelayStore {
     options: PgStoreOptions,
   ) {
     this.masterKey = options.masterKey;
+    const poolSize = options.poolSize ?? 10;
+    this.reads = new ReadGate(() => Math.min(options.reads?.max() ?? poolSize, poolSize - 1), options.reads?.changed);
     this.usage = new UsageRecorder(pool, options.log);
     this.usage.start(options.usageFlushMs ?? 5_000);
     this.ownerView = new PgOwnerView(pool);
@@ -199,18 +202,18 @@ export class PgStore implements RelayStore {
   }
 
   async lastSeq(merchantId: string): Promise<number> {
-    const { rows } = await this.query<{ last_seq: string }>('relay_last_seq', 'SELECT last_seq FROM merchants WHERE id = $1', [merchantId]);
+    const { rows } = await this.read<{ last_seq: string }>('relay_last_seq', 'SELECT last_seq FROM merchants WHERE id = $1', [merchantId]);
     return Number(rows[0]?.last_seq ?? 0);
   }
 
   async rowsAfter(merchantId: string, after: number, limit: number, environment?: Environment): Promise<EventRow[]> {
     const { rows } = environment
-      ? await this.query<Row>(
+      ? await this.read<Row>(
           'relay_rows_after_env',
           `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND environment = $4 AND seq > $2 ORDER BY seq LIMIT $3`,
           [merchantId, after, limit, environment],
         )
-      : await this.query<Row>(
+      : await this.read<Row>(
           'relay_rows_after',
           `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           [merchantId, after, limit],
@@ -234,7 +237,7 @@ export class PgStore implements RelayStore {
     value: string,
     environment: Environment | undefined,
   ): Promise<RelayEvent | undefined> {
-    const { rows } = await this.query<Row>(
+    const { rows } = await this.read<Row>(
       statement,
       `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND ${column} = $2 AND ($3::text IS NULL OR environment = $3)
        ORDER BY seq DESC LIMIT 1`,
@@ -249,7 +252,7 @@ export class PgStore implements RelayStore {
   }
 
   async prunedThrough(merchantId: string): Promise<number> {
-    const { rows } = await this.query<{ pruned_through: string }>(
+    const { rows } = await this.read<{ pruned_through: string }>(
       'relay_pruned_through',
       'SELECT pruned_through FROM event_retention WHERE merchant_id = $1',
       [merchantId],
@@ -278,6 +281,11 @@ export class PgStore implements RelayStore {
     await this.usage.close();
     await this.feed.close();
     await this.pool.end();
+  }
+
+  /** A read of one merchant's rows (its id is $1), let in by the read gate: commits keep connections of their own. */
+  private read<R extends pg.QueryResultRow>(name: string, text: string, values: [string, ...unknown[]]): Promise<pg.QueryResult<R>> {
+    return this.reads.run(values[0], () => this.query<R>(name, text, values));
   }
 
   /** A read; a failure for want of the database marks it unavailable (and is thrown to the caller). */

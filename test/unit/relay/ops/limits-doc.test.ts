@@ -41,6 +41,7 @@ describe('relay/docs/limits.md', () => {
       'readBurstPerMerchant',
       'readEventsPerSecondPerMerchant',
       'readEventBurstPerMerchant',
+      'maxDatabaseReads',
       'maxOwnerStreamsPerLink',
       'maxOwnerStreamsPerMerchant',
       'maxOwnerStreams',
