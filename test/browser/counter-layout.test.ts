@@ -107,6 +107,40 @@ describe('screens from 800×600 up', () => {
     expect(await smallTargets(page)).toEqual([]);
     expect(await axe(page)).toEqual([]);
     await screenshot(page, 'late-notice-800x600');
+    // The next sale waits under the notice: at 1366×768 the notice covered the headline, and at 800×600 it cut
+    // its own text short ("started by A…") with Dismiss at the window's edge.
+    clock.hold();
+    await sellToWaiting(page, '9', '0241233406');
+    for (const [width, height] of [
+      [1366, 768],
+      [800, 600],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      const at = `${width}x${height}`;
+      const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+      const [title, notice, dismiss] = [
+        await box('#waiting-title'),
+        await box('[data-testid="late-notice"]'),
+        await box('[data-testid="late-notice"] button:last-child'),
+      ];
+      const apart = (a: typeof title, b: typeof title) =>
+        a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+      expect(apart(title, notice), `the notice covers the headline at ${at}`).toBe(true);
+      for (const [name, b] of [
+        ['notice', notice],
+        ['Dismiss', dismiss],
+      ] as const) {
+        expect(b.x >= 0 && b.y >= 0 && b.x + b.width <= width && b.y + b.height <= height, `${name} inside the window at ${at}`).toBe(true);
+      }
+      expect(dismiss.x + dismiss.width <= notice.x + notice.width, `Dismiss whole inside the notice at ${at}`).toBe(true);
+      const cut = await page.locator('.notice-text').evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
+      expect(cut, `the notice's text cut short at ${at}`).toBe(false);
+    }
+    await screenshot(page, 'late-notice-waiting-800x600');
+    clock.release();
+    expect(await resultTitle(page)).toBe('PAID');
+    await enter(page);
+    await focused(page, 'amount');
     await page.getByRole('button', { name: /^Dismiss/ }).click();
     await page.setViewportSize({ width: 1024, height: 600 });
   });
