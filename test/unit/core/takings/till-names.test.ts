@@ -110,48 +110,43 @@ describe('till names from results', () => {
     // eslint-disable-next-line no-control-regex -- looking for control characters
     expect(csv).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });
-});
 
-describe("another till's TEST payments by the network its cashier charged", () => {
-  let db: Db;
-  let close: () => void;
-  beforeEach(() => {
-    ({ db, close } = openTempTillDb('momo-charged-network-'));
-  });
-  afterEach(() => close());
+  describe("another till's TEST payments by the network its cashier charged", () => {
+    it('count under it in Takings and the X report, as this till’s own do: the network travels in the echoed metadata', () => {
+      // The sandbox answers "SANDBOX" for every TEST customer; only the till that started a payment has its network
+      // in its payments table, so the network must come back with the result for the shop's other tills.
+      const metadata = paymentMetadata({ id: 'TBACK02', name: 'Back room' }, null, 'TELECEL');
+      expect(metadata).toEqual({ till: 'TBACK02', tillName: 'Back room', network: 'TELECEL' });
+      const tx = transactionSchema.parse(
+        sandboxSuccessTransaction({
+          reference: 'TXN_01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
+          clientReference: 'TBACK02.01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
+          metadata,
+          completedAt: '2026-11-21T10:00:00Z',
+        }),
+      );
+      new TransactionsStore(db, 'Africa/Accra').insert('test', tx, 1, 0);
+      const takings = new Takings(db).report('test', '2026-11-21', '2026-11-21', 'Africa/Accra');
+      expect(takings.byNetwork.map((n) => [n.network, n.count])).toEqual([['TELECEL', 1]]);
+      const x = new DayClose(
+        db,
+        () => Date.parse('2026-11-21T12:00:00Z'),
+        () => ({ id: 'TFRONT1', name: 'Front' }),
+      ).xReport('test', 'Africa/Accra');
+      expect(x.byNetwork.map((n) => [n.network, n.count])).toEqual([['TELECEL', 1]]);
+    });
 
-  it('count under it in Takings and the X report, as this till’s own do: the network travels in the echoed metadata', () => {
-    // The sandbox answers "SANDBOX" for every TEST customer; only the till that started a payment has its network
-    // in its payments table, so the network must come back with the result for the shop's other tills.
-    const metadata = paymentMetadata({ id: 'TBACK02', name: 'Back room' }, null, 'TELECEL');
-    expect(metadata).toEqual({ till: 'TBACK02', tillName: 'Back room', network: 'TELECEL' });
-    const tx = transactionSchema.parse(
-      sandboxSuccessTransaction({
-        reference: 'TXN_01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
-        clientReference: 'TBACK02.01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
-        metadata,
-        completedAt: '2026-11-21T10:00:00Z',
-      }),
-    );
-    new TransactionsStore(db, 'Africa/Accra').insert('test', tx, 1, 0);
-    const takings = new Takings(db).report('test', '2026-11-21', '2026-11-21', 'Africa/Accra');
-    expect(takings.byNetwork.map((n) => [n.network, n.count])).toEqual([['TELECEL', 1]]);
-    const x = new DayClose(
-      db,
-      () => Date.parse('2026-11-21T12:00:00Z'),
-      () => ({ id: 'TFRONT1', name: 'Front' }),
-    ).xReport('test', 'Africa/Accra');
-    expect(x.byNetwork.map((n) => [n.network, n.count])).toEqual([['TELECEL', 1]]);
-  });
-
-  it('an echoed network that is none of the networks changes nothing: the result stays under the service’s', () => {
-    const tx = transactionSchema.parse(
-      sandboxSuccessTransaction({
-        clientReference: 'TBACK02.01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
-        metadata: { till: 'TBACK02', network: 'VODA<b>' },
-      }),
-    );
-    new TransactionsStore(db, 'Africa/Accra').insert('test', tx, 1, 0);
-    expect(new Takings(db).report('test', '2026-11-21', '2026-11-21', 'Africa/Accra').byNetwork.map((n) => n.network)).toEqual(['SANDBOX']);
+    it('an echoed network that is none of the networks changes nothing: the result stays under the service’s', () => {
+      const tx = transactionSchema.parse(
+        sandboxSuccessTransaction({
+          clientReference: 'TBACK02.01JD3Q8Z4W2Y7K5M9N0P1R2S3T',
+          metadata: { till: 'TBACK02', network: 'VODA<b>' },
+        }),
+      );
+      new TransactionsStore(db, 'Africa/Accra').insert('test', tx, 1, 0);
+      expect(new Takings(db).report('test', '2026-11-21', '2026-11-21', 'Africa/Accra').byNetwork.map((n) => n.network)).toEqual([
+        'SANDBOX',
+      ]);
+    });
   });
 });
