@@ -48,3 +48,18 @@ export function pgForbiddenNameClass(): string {
   });
   return `[${parts.join('')}]`;
 }
+
+/** The ranges as a JavaScript expression matching every such character (for a store that neutralises in code). */
+export function forbiddenNamePattern(): RegExp {
+  const hex = (c: number) => `\\u{${c.toString(16)}}`;
+  return new RegExp(`[${FORBIDDEN_NAME_RANGES.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('')}]`, 'gu');
+}
+
+/**
+ * The ranges as a SQLite GLOB bracket expression (the characters themselves: GLOB compares code points; NUL,
+ * which no pattern can hold, is matched apart).
+ */
+export function sqliteForbiddenNameGlob(): string {
+  const char = (c: number) => String.fromCodePoint(Math.max(c, 1));
+  return `*[${FORBIDDEN_NAME_RANGES.map(([from, to]) => (from === to ? char(from) : `${char(from)}-${char(to)}`)).join('')}]*`;
+}

@@ -4,6 +4,7 @@
  * and the latest payments as the phone may show them (masked number, neutralised description,
  * integer pesewas).
  */
+import { NAME_FORBIDDEN_CHARACTERS } from '../../../shared/characters.js';
 import type { Environment } from '../../../shared/domain.js';
 import { localDate } from '../../../shared/local-date.js';
 import { tryParseAmount } from '../../../shared/money.js';
@@ -112,8 +113,12 @@ export async function daysFigures(
   return [...byDate.entries()].map(([date, s]) => ({ date, ...figuresOf(s) }));
 }
 
+/** Every character a name may not hold (shared/characters.ts), which the stores refuse in owner texts. */
+const NAME_FORBIDDEN = new RegExp(NAME_FORBIDDEN_CHARACTERS.source, 'gu');
+
 /**
- * Control characters (NUL among them), bidirectional overrides and zero-width marks out; an unpaired surrogate
+ * Control characters (NUL among them), bidirectional overrides, zero-width marks and every other character a
+ * name may not hold out; an unpaired surrogate
  * becomes U+FFFD (no store keeps one as sent: what is answered must be what is stored); whitespace collapsed; bounded.
  */
 export function neutralise(text: unknown, max: number): string {
@@ -122,6 +127,7 @@ export function neutralise(text: unknown, max: number): string {
     .replace(/\p{Cs}/gu, '\ufffd')
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is taken out
     .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ')
+    .replace(NAME_FORBIDDEN, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   const chars = [...cleaned];

@@ -18,7 +18,8 @@ import { migration as m0009 } from './0009-migration-history.js';
 import { migration as m0010 } from './0010-owner-devices.js';
 import { migration as m0011 } from './0011-events-set-aside.js';
 import { migration as m0012 } from './0012-till-reads.js';
+import { migration as m0013 } from './0013-names-as-typed.js';
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013];
 
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

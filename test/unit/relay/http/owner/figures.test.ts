@@ -24,5 +24,7 @@ describe("the owner's page figures (issue 21)", () => {
     expect(neutralise(42, 10)).toBe('');
     // NUL is a control character; an unpaired surrogate (either half) becomes U+FFFD, a paired one stays.
     expect(neutralise('a\u0000b \ud800 \udc00 \ud83d\ude00', 20)).toBe('a b \ufffd \ufffd \ud83d\ude00');
+    // Every character a name may not hold, as the stores refuse them (soft hyphen, word joiner, Arabic letter mark, tags…).
+    expect(neutralise('a\u00adb\u2060c\u061cd\u{e0041}e\u3164f', 20)).toBe('a b c d e f');
   });
 });

@@ -214,6 +214,32 @@ describe('relay migration 12: how far each till has read', () => {
   });
 });
 
+describe('relay migration 13: names and labels as typed', () => {
+  it('neutralises the owner texts that hold a forbidden character, keeps the rest, and refuses one from then on', () => {
+    const db = memory();
+    migrateTo(db, RELAY_MIGRATIONS, 12);
+    insertRow(db, 'owner_links', link('bad', { label: 'Ama\u200bphone \u202eevil\u0000' }));
+    insertRow(db, 'owner_links', link('fine', { label: 'Kofi\u200d\u2764' }));
+    insertRow(db, 'owner_devices', device('d1', 'bad', { name: '\u2066\u2069' }));
+    migrateTo(db, RELAY_MIGRATIONS, 13);
+    expect(db.prepare('SELECT id, label FROM owner_links ORDER BY id').all()).toEqual([
+      { id: 'bad', label: 'Ama phone evil' },
+      { id: 'fine', label: 'Kofi\u200d\u2764' }, // a joiner is no forbidden character
+    ]);
+    expect(db.prepare('SELECT name FROM owner_devices').all()).toEqual([{ name: '-' }]);
+    for (const label of ['x\u0007', 'x\u00ady', 'x\u{e0041}', 'x\u0000']) {
+      expect(() => insertRow(db, 'owner_links', link(`new${label.length}`, { label })), JSON.stringify(label)).toThrow(
+        /no control, invisible/,
+      );
+    }
+    expect(() => db.prepare("UPDATE owner_devices SET name = 'a\u2028b'").run()).toThrow(/owner_devices.name/);
+    expect(() => insertRow(db, 'till_reads', { token_hash: 'x', label: 'fr\u200bont', read_seq: 1, read_at: 'now' })).toThrow(
+      /till_reads.label/,
+    );
+    insertRow(db, 'owner_links', link('ok', { label: 'Àkwàaba · Магазин' }));
+  });
+});
+
 describe('relay migration 9: the migration history', () => {
   it("upgrades a relay.sqlite from before it: its events and log id kept, the versions it had recorded under this relay's names", () => {
     let logId = '';
