@@ -4,10 +4,11 @@
  * [Service] as systemd would for a Type=simple unit, so a document's runbook that stops and starts units runs as
  * written. Read: User= (run as STANDIN_USER, a user that exists here, when we are root), WorkingDirectory=,
  * EnvironmentFile= (read as root, as systemd does), Environment=, ExecStart= (its `/usr/bin/node` is this node
- * when the machine has none there) and TimeoutStopSec= (SIGTERM, then SIGKILL). A template unit's instance
+ * when the machine has none there), Restart=always with RestartSec= (a detached process of this script stands
+ * for the manager, started again when it exits) and TimeoutStopSec= (SIGTERM, then SIGKILL). A template unit's instance
  * (`name@8787`) reads `name@.service` with %i replaced. Units come from STANDIN_UNITS; the process id and the
- * unit's output (its journal) go in STANDIN_STATE as `<unit>.pid` and `<unit>.log`. Nothing else of systemd
- * (no Restart=, no sandboxing) is stood in for.
+ * unit's output (its journal) go in STANDIN_STATE as `<unit>.pid` (the manager's) and `<unit>.log`. Nothing
+ * else of systemd (no sandboxing, no start limit) is stood in for.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 const [verb, name] = process.argv.slice(2);
 const units = process.env.STANDIN_UNITS;
 const state = process.env.STANDIN_STATE;
-if (!units || !state || !name || !['start', 'stop'].includes(verb)) {
+if (!units || !state || !name || !['start', 'stop', 'supervise'].includes(verb)) {
   console.error('systemctl stand-in: start|stop <unit>, with STANDIN_UNITS and STANDIN_STATE set');
   process.exit(2);
 }
@@ -42,8 +43,8 @@ const alive = (pid) => {
   }
 };
 
-function start() {
-  if (existsSync(pidFile) && alive(Number(readFileSync(pidFile, 'utf8')))) return;
+/** Runs the unit's ExecStart (as systemd's manager would): again after RestartSec= when Restart=always, until told to stop. */
+function supervise() {
   const s = settings();
   const env = { PATH: process.env.PATH ?? '' };
   for (const file of s.get('EnvironmentFile') ?? []) {
@@ -60,16 +61,37 @@ function start() {
   const program = command === '/usr/bin/node' && !existsSync(command) ? process.execPath : command;
   const asUser = s.has('User') && process.getuid() === 0 && process.env.STANDIN_USER;
   const id = (flag) => Number(execFileSync('id', [flag, process.env.STANDIN_USER], { encoding: 'utf8' }).trim());
+  const restartMs = Number(s.get('RestartSec')?.[0] ?? 0.1) * 1000;
   const log = openSync(join(state, `${unit}.log`), 'a');
-  const child = spawn(program, args, {
-    cwd: s.get('WorkingDirectory')?.[0],
-    env,
-    detached: true,
-    stdio: ['ignore', log, log],
-    ...(asUser ? { uid: id('-u'), gid: id('-g') } : {}),
+  let stopping = false;
+  let child;
+  const run = () => {
+    child = spawn(program, args, {
+      cwd: s.get('WorkingDirectory')?.[0],
+      env,
+      stdio: ['ignore', log, log],
+      ...(asUser ? { uid: id('-u'), gid: id('-g') } : {}),
+    });
+    child.on('exit', (code, signal) => {
+      if (stopping) process.exit(0);
+      writeFileSync(log, `systemctl stand-in: ${unit} exited (${signal ?? code})\n`, { flag: 'a' });
+      if (s.get('Restart')?.[0] === 'always') setTimeout(run, restartMs);
+      else process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => {
+    stopping = true;
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    else process.exit(0);
   });
-  writeFileSync(pidFile, String(child.pid));
-  child.unref();
+  run();
+}
+
+function start() {
+  if (existsSync(pidFile) && alive(Number(readFileSync(pidFile, 'utf8')))) return;
+  const manager = spawn(process.execPath, [process.argv[1], 'supervise', name], { detached: true, stdio: 'ignore', env: process.env });
+  writeFileSync(pidFile, String(manager.pid));
+  manager.unref();
 }
 
 async function stop() {
@@ -79,9 +101,10 @@ async function stop() {
   if (alive(pid)) process.kill(pid, 'SIGTERM');
   const until = Date.now() + timeoutSeconds * 1000;
   while (alive(pid) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  if (alive(pid)) process.kill(-pid, 'SIGKILL');
   rmSync(pidFile);
 }
 
 if (verb === 'start') start();
+else if (verb === 'supervise') supervise();
 else await stop();

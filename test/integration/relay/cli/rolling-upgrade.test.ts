@@ -241,7 +241,11 @@ suite(() => {
         .replace(/^instance=8787 /m, `instance=${port} `)
         .replace('/tmp/momo-till-relay-0.1.0.tgz', newTarball)
         .replace('npm install --omit=dev', NPM_FLAGS);
-      const upgraded = await bash(script);
+      // A failed block says why with the instance's own lines (its journal).
+      const journal = () => readFileSync(join(tmp, 'state', `momo-relay@${port}.log`), 'utf8');
+      const upgraded = await bash(script).catch((e: Error) => {
+        throw new Error(`${e.message}\nmomo-relay@${port}'s journal:\n${journal()}`);
+      });
       expect(upgraded.stdout).toContain('{"ok":true}');
       phase = `after ${i + 1}`;
       // Both serve: after the first, the new instance on the schema it migrated and the previous release
