@@ -183,18 +183,17 @@ describePg('relay on PostgreSQL: the admin commands', () => {
       }
 
       // A reader that stops early ends the whole list quietly, mid-way through its pages.
-      const { spawn } = await import('node:child_process');
+      const { execFile } = await import('node:child_process');
+      const { promisify } = await import('node:util');
       const { fileURLToPath } = await import('node:url');
-      const root = fileURLToPath(new URL('../../../../', import.meta.url));
-      const shell = spawn('sh', ['-c', `"${process.execPath}" ${relayEntry().join(' ')} merchant list | head -n 1`], {
-        cwd: root,
-        env: { ...process.env, RELAY_DATABASE_URL: pagedUrl },
-      });
-      let stdout = '';
-      let stderr = '';
-      shell.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-      shell.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      expect(await new Promise((resolve) => shell.on('exit', resolve))).toBe(0);
+      const { stdout, stderr } = await promisify(execFile)(
+        'sh',
+        ['-c', `"${process.execPath}" ${relayEntry().join(' ')} merchant list | head -n 1`],
+        {
+          cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
+          env: { ...process.env, RELAY_DATABASE_URL: pagedUrl },
+        },
+      ); // exit 0: head's, and the relay said nothing on stderr
       expect(stdout).toMatch(/^MCH_a\t[^\n]*\n$/);
       expect(stderr).toBe('');
     },
