@@ -25,6 +25,7 @@ export const migration: PgMigration = {
   version: 14,
   name: 'names and labels hold no invisible, control or bidirectional characters',
   up: `
+LOCK TABLE merchants, owner_links, owner_devices IN ACCESS EXCLUSIVE MODE;
 WITH bad AS (
   SELECT id, name AS before, NULLIF(${neutralised('name')}, '') AS after FROM merchants WHERE name IS NOT NULL AND NOT ${NAME_OK}
 ), changed AS (
