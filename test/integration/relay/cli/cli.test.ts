@@ -1,11 +1,26 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RELAY_TOKEN, relayPageSchema } from '../../../../shared/relay-wire.js';
 import { addTillToken, hashRelayToken } from '../../../../relay/ops/index.js';
 import { deliver, get, LIVE_KEY, runRelayCli, spawnRelay, TEST_KEY, transaction, type PostResult } from '../helpers.js';
 import { removeDir, tempDir } from '../../../support/temp-dir.js';
+import { blockAfter, readDoc } from '../../../support/doc-blocks.js';
 import { sleep } from '../../../support/wait-for.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** A document's block run by bash as the operator would, set -euo pipefail. */
+function runBash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
 
 describe('relay CLI', () => {
   const tmp = tempDir('relay-cli');
@@ -123,5 +138,23 @@ describe('relay CLI', () => {
     }
     again.proc.kill('SIGTERM');
     expect(await again.exited).toBe(0);
+  });
+
+  it("operator-guide.md's Log identity block, run as written on a stopped relay's folder: a new log id, then the same id shown", async () => {
+    const folder = join(tmp, 'log-id');
+    const block = blockAfter(readDoc('relay/docs/operator-guide.md'), '## Log identity', 'sh').replaceAll('/var/lib/momo-relay', folder);
+    const relay = await spawnRelay(['--port', '0', '--data', folder, '--config', configFile]);
+    relay.proc.kill('SIGTERM'); // the relay stopped, its folder as it left it
+    expect(await relay.exited).toBe(0);
+    const before = await runRelayCli(['log-id', 'show', '--data', folder]);
+    expect(before.code).toBe(0);
+    // `momo-relay` is the installed relay: the built relay/dist/cli.js here.
+    const ran = await runBash(`momo-relay() { node ${JSON.stringify(join(ROOT, 'relay/dist/cli.js'))} "$@"; }\n${block}`);
+    expect(ran.stderr).toContain('New log id written.');
+    expect(ran.code).toBe(0);
+    const [made, shown] = ran.stdout.trim().split('\n');
+    expect(made).toMatch(/\S/);
+    expect(shown).toBe(made);
+    expect(made).not.toBe(before.stdout.trim());
   });
 });

@@ -128,7 +128,8 @@ describePg('owner-link on PostgreSQL', () => {
        VALUES ('ol_Xa8_2kPq9mZc', 'MCH_ama', $1, 'live', 'Auntie Efua''s phone', 'Africa/Accra', 'front-counter', $2)`,
       [`sha256:${'a'.repeat(64)}`, new Date().toISOString()],
     );
-    const proc = spawn('bash', ['-euo', 'pipefail', '-c', docBlock()], {
+    // `$relay` as "Setting up" sets it, with the built relay in the place of the installed one.
+    const proc = spawn('bash', ['-euo', 'pipefail', '-c', `relay="node ${ROOT}relay/dist/cli.js"\n${docBlock()}`], {
       cwd: ROOT,
       env: { ...process.env, RELAY_DATABASE_URL: databaseUrl },
     });
