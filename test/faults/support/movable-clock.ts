@@ -13,9 +13,8 @@ export class MovableClock implements SandboxClock {
   private held = false;
   private readonly entries = new Set<Entry>();
   /**
-   * A sweep that runs whatever has come due, in case a timer's own wake-up was lost: a payment due 200 ms after
-   * it was made has stayed PENDING for 10 s in a CI run with the sandbox answering requests all along (cause not
-   * found). Unreferenced: it never keeps the test process alive.
+   * A sweep that runs whatever has come due, in case a timer's own wake-up is lost (seen: a sandbox payment left
+   * PENDING while the sandbox kept answering; the history is in git). Unreferenced: it never keeps the process alive.
    */
   private readonly sweep = setInterval(() => this.runDue(), 50).unref();
 
