@@ -1,5 +1,5 @@
 /** The harness's own checks bite: the records comparison names each way the till and the service can disagree, and the moved clock runs what it passes. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { disagreements, type Records } from './support/shop.js';
 import { MovableClock } from './support/movable-clock.js';
 import type { SandboxTransaction } from '../browser-bridge/sandbox-api.js';
@@ -57,5 +57,40 @@ describe('a clock the test moves', () => {
     expect(ran).toEqual(['soon']);
     clock.release();
     expect(ran).toEqual(['soon', 'late']);
+  });
+
+  describe("a timer whose wake-up comes before its due time by the wall clock (Node's timers count whole milliseconds of a monotonic clock)", () => {
+    afterEach(() => vi.restoreAllMocks());
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it('still runs once its time has come', async () => {
+      let wall = 1_000_000;
+      vi.spyOn(Date, 'now').mockImplementation(() => wall);
+      const clock = new MovableClock();
+      const ran: string[] = [];
+      clock.setTimeout(() => ran.push('payment answered'), 30);
+      wall += 20; // the wake-up comes before its due time by the wall clock
+      await sleep(80);
+      expect(ran).toEqual([]);
+      wall += 80;
+      await sleep(80);
+      expect(ran).toEqual(['payment answered']);
+    });
+
+    it('still runs after a hold during which it woke early', async () => {
+      let wall = 1_000_000;
+      vi.spyOn(Date, 'now').mockImplementation(() => wall);
+      const clock = new MovableClock();
+      const ran: string[] = [];
+      clock.setTimeout(() => ran.push('payment answered'), 30);
+      clock.hold();
+      wall += 20;
+      await sleep(80);
+      clock.release();
+      expect(ran).toEqual([]);
+      wall += 80;
+      await sleep(80);
+      expect(ran).toEqual(['payment answered']);
+    });
   });
 });

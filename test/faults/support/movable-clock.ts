@@ -12,11 +12,6 @@ export class MovableClock implements SandboxClock {
   private offset = 0;
   private held = false;
   private readonly entries = new Set<Entry>();
-  /**
-   * A sweep that runs whatever has come due, in case a timer's own wake-up is lost (seen: a sandbox payment left
-   * PENDING while the sandbox kept answering; the history is in git). Unreferenced: it never keeps the process alive.
-   */
-  private readonly sweep = setInterval(() => this.runDue(), 50).unref();
 
   now(): number {
     return Date.now() + this.offset;
@@ -45,6 +40,7 @@ export class MovableClock implements SandboxClock {
   release(): void {
     this.held = false;
     this.runDue();
+    this.armWaiting();
   }
 
   /** Moves the clock `ms` forward: timers it passes run now (unless held), the others keep their due time. */
@@ -55,7 +51,7 @@ export class MovableClock implements SandboxClock {
       entry.handle = null;
     }
     this.runDue();
-    for (const entry of this.entries) if (!entry.handle && entry.due > this.now()) this.arm(entry);
+    this.armWaiting();
   }
 
   /** How far the clock is ahead of real time. */
@@ -63,11 +59,20 @@ export class MovableClock implements SandboxClock {
     return this.offset;
   }
 
+  /** Every timer still to come that has no wake-up of its own gets one. */
+  private armWaiting(): void {
+    for (const entry of this.entries) if (!entry.handle) this.arm(entry);
+  }
+
   private arm(entry: Entry): void {
     entry.handle = setTimeout(
       () => {
         entry.handle = null;
-        if (!this.held) this.runDue();
+        if (this.held) return;
+        this.runDue();
+        // Node's timers count whole milliseconds of a monotonic clock, not Date.now(): one can fire up to a
+        // millisecond before `due` by the wall clock. Then it waits the rest, or it would never run.
+        if (this.entries.has(entry) && !entry.handle) this.arm(entry);
       },
       Math.max(0, entry.due - this.now()),
     );
