@@ -71,6 +71,14 @@ export function toOwnerLink(row: LinkRow, merchantId: string): OwnerLink {
   };
 }
 
+/**
+ * A link of owner_links that maxOwnerLinksPerMerchant counts, as SQL (`at`: the placeholder of now): not turned
+ * off, and a phone in or an invitation still open (one left to expire unused opens nothing and costs nothing).
+ */
+export const linkOn = (at: string) =>
+  `revoked_at IS NULL AND (invite_used_at IS NOT NULL OR invite_expires_at > ${at}
+     OR EXISTS (SELECT 1 FROM owner_devices d WHERE d.link_id = owner_links.id))`;
+
 /** The columns a new link is written with (PostgreSQL adds merchant_id), and `newLinkValues` in their order. */
 export const NEW_LINK_COLUMNS =
   'id, token_hash, environment, label, time_zone, created_by, created_at, invite_expires_at, created_by_token';

@@ -31,7 +31,12 @@ export { revokedMessage, type NewOwnerLink, type OwnerLink, type OwnerLinkRevoke
 export interface OwnerViewStore {
   /** The invitations and the phones that exchanged them (store/owner-devices.ts). */
   readonly devices: OwnerDeviceStore;
-  createLink(link: NewOwnerLink): Promise<void>;
+  /**
+   * Stores the link unless its merchant already has `max` links on at the link's `createdAt` (LINK_ON in
+   * owner-link.ts): 'made', or 'full' and nothing stored. The count and the insert are one step per merchant
+   * on every instance sharing the store, so links asked for at once through several instances stop at `max`.
+   */
+  createLink(link: NewOwnerLink, max: number): Promise<'made' | 'full'>;
   listLinks(merchantId: string): Promise<OwnerLink[]>;
   /** The link whose token hashes to `tokenHash` (revoked ones too: the page says it was turned off). */
   findLink(tokenHash: string): Promise<OwnerLink | undefined>;

@@ -18,7 +18,6 @@ import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-u
 import { hashRelayToken, type LogFn, type RelayConfig, type RelayMetrics } from '../../ops/index.js';
 import type { OwnerLink, RelayStore, TillIdentity } from '../../store/index.js';
 import { sendSuspended } from '../refusals.js';
-import { Holdings } from '../fair-share.js';
 import { neutralise } from './figures.js';
 import { invitationExpiry, invite, linkView, list, revokeDevice } from './link-phones.js';
 
@@ -51,16 +50,6 @@ export type OwnerLinksDeps = {
   metrics: RelayMetrics;
 };
 
-/**
- * The merchant's links that hold anything: not turned off, and a phone in or an invitation still open
- * (one left to expire unused opens nothing and costs nothing).
- */
-async function linksInUse(store: RelayStore, merchantId: string, at: string): Promise<number> {
-  const links = await store.ownerView.listLinks(merchantId);
-  const phones = new Set((await store.ownerView.devices.list(merchantId)).map((d) => d.linkId));
-  return links.filter((l) => !l.revokedAt && (phones.has(l.id) || l.inviteUsedAt || (l.inviteExpiresAt ?? '') > at)).length;
-}
-
 function tillOf(store: RelayStore, req: IncomingMessage): TillIdentity | null {
   const m = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
   const token = m?.[1];
@@ -68,14 +57,8 @@ function tillOf(store: RelayStore, req: IncomingMessage): TillIdentity | null {
   return store.findTill(hashRelayToken(token)) ?? null;
 }
 
-/** `making`: links being made on this instance, per merchant, counted with the stored ones so that a burst cannot pass the limit. */
-async function create(
-  deps: OwnerLinksDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  till: TillIdentity,
-  making: Holdings,
-): Promise<void> {
+/** The store counts the merchant's links on and stores the new one in one step, on every instance sharing it. */
+async function create(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerResponse, till: TillIdentity): Promise<void> {
   const body = await readBody(req, 4096);
   if (!body.ok) return sendError(res, 413, 'VALIDATION_ERROR', 'Request body over 4096 bytes');
   const json = parseJson(body.raw);
@@ -86,23 +69,7 @@ async function create(
     return sendError(res, 400, 'VALIDATION_ERROR', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
   }
   const max = deps.getConfig().maxOwnerLinksPerMerchant;
-  making.add(till.merchantId, 1);
-  try {
-    const inUse = (await linksInUse(deps.store, till.merchantId, new Date(deps.now()).toISOString())) + making.of(till.merchantId) - 1;
-    if (inUse >= max) {
-      // A count, not a rate: waiting changes nothing until a link is turned off, so 409 (no proxy counts it), not 429.
-      deps.metrics.shareRefusals.inc({ limit: 'maxOwnerLinksPerMerchant' });
-      deps.metrics.merchantOwnerRefusals.inc({ merchant: till.merchantId, reason: 'links_full' });
-      const message = `This shop already has ${max} phone links on (maxOwnerLinksPerMerchant ${max}): turn one off in Settings first`;
-      return sendError(res, 409, 'CONFLICT', message);
-    }
-    await makeLink(deps, res, till, parsed.data);
-  } finally {
-    making.add(till.merchantId, -1);
-  }
-}
-
-async function makeLink(deps: OwnerLinksDeps, res: ServerResponse, till: TillIdentity, input: z.infer<typeof createSchema>): Promise<void> {
+  const input = parsed.data;
   const token = `ov_${randomBytes(32).toString('base64url')}`;
   const expiresAt = invitationExpiry(deps.now());
   const link: OwnerLink = {
@@ -120,7 +87,13 @@ async function makeLink(deps: OwnerLinksDeps, res: ServerResponse, till: TillIde
     inviteUsedAt: null,
     createdByToken: till.tokenHash,
   };
-  await deps.store.ownerView.createLink({ ...link, tokenHash: hashRelayToken(token) });
+  if ((await deps.store.ownerView.createLink({ ...link, tokenHash: hashRelayToken(token) }, max)) === 'full') {
+    // A count, not a rate: waiting changes nothing until a link is turned off, so 409 (no proxy counts it), not 429.
+    deps.metrics.shareRefusals.inc({ limit: 'maxOwnerLinksPerMerchant' });
+    deps.metrics.merchantOwnerRefusals.inc({ merchant: till.merchantId, reason: 'links_full' });
+    const message = `This shop already has ${max} phone links on (maxOwnerLinksPerMerchant ${max}): turn one off in Settings first`;
+    return sendError(res, 409, 'CONFLICT', message);
+  }
   deps.log({ level: 'info', msg: 'owner_link_created', merchantId: till.merchantId, link: link.id, environment: link.environment });
   // The token travels in the fragment: browsers never send it to a server nor in a Referer.
   sendJson(res, 201, { link: linkView(link, []), token, path: `/owner#t=${token}`, expiresAt });
@@ -154,7 +127,6 @@ async function revoke(deps: OwnerLinksDeps, res: ServerResponse, till: TillIdent
 
 /** Handles /v1/owner-links routes; false when the path is not one of them. */
 export function createOwnerLinksApi(deps: OwnerLinksDeps) {
-  const making = new Holdings();
   return function handleOwnerLinks(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     const one = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})$/.exec(url.pathname);
     const sub = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})\/(invitation|devices\/(od_[A-Za-z0-9_-]{12}))$/.exec(url.pathname);
@@ -187,7 +159,7 @@ export function createOwnerLinksApi(deps: OwnerLinksDeps) {
     if (one) revoke(deps, res, till, one[1] as string).catch(failed);
     else if (sub?.[3]) revokeDevice(deps, res, till, sub[1] as string, sub[3]).catch(failed);
     else if (sub) invite(deps, res, till, sub[1] as string).catch(failed);
-    else if (req.method === 'POST') create(deps, req, res, till, making).catch(failed);
+    else if (req.method === 'POST') create(deps, req, res, till).catch(failed);
     else if (req.method === 'PATCH') moveZone(deps, req, res, till).catch(failed);
     else list(deps, res, till).catch(failed);
     return true;

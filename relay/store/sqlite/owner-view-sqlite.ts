@@ -11,6 +11,7 @@ import { SUMS_COLUMNS, type EventRow, type OwnerBreakdownRow, type OwnerSums, ty
 import type { OwnerDeviceStore } from '../owner-devices.js';
 import {
   LINK_COLUMNS,
+  linkOn,
   NEW_LINK_COLUMNS,
   newLinkValues,
   revokersAmong,
@@ -48,8 +49,15 @@ export class SqliteOwnerView implements OwnerViewStore {
     return toOwnerLink(row, this.merchantId);
   }
 
-  async createLink(link: NewOwnerLink): Promise<void> {
-    this.db.prepare(`INSERT INTO owner_links (${NEW_LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...newLinkValues(link));
+  async createLink(link: NewOwnerLink, max: number): Promise<'made' | 'full'> {
+    // One transaction, taking the write lock first: no other writer can add a link between the count and the insert.
+    const make = this.db.transaction(() => {
+      const on = this.db.prepare(`SELECT count(*) AS n FROM owner_links WHERE ${linkOn('?')}`).get(link.createdAt) as { n: number };
+      if (on.n >= max) return 'full';
+      this.db.prepare(`INSERT INTO owner_links (${NEW_LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...newLinkValues(link));
+      return 'made';
+    });
+    return make.immediate();
   }
 
   async listLinks(merchantId: string): Promise<OwnerLink[]> {

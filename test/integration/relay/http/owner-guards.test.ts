@@ -98,7 +98,15 @@ describeEachStore('owner link guards', (store) => {
       });
       expect(off.status).toBe(204);
       expect((await fourth()).status).toBe(201);
-      expect(relay.metrics.shareRefusals.get({ limit: 'maxOwnerLinksPerMerchant' })).toBe(2);
+      // A link counts while a phone is in or its invitation is open: the third's, left to expire unused, frees its
+      // place; the first's phone keeps it counted when a new invitation for it expires unused too.
+      const thirdId = (third.json as { link: { id: string } }).link.id;
+      const invited = await post(`${relay.url}/v1/owner-links/${first.id}/invitation`, '', { authorization: `Bearer ${token}` });
+      expect(invited.status).toBe(201);
+      await started.sql(`UPDATE owner_links SET invite_expires_at = '2000-01-01T00:00:00.000Z' WHERE id IN ('${thirdId}', '${first.id}')`);
+      expect((await fourth()).status).toBe(201);
+      expect((await fourth()).status).toBe(409);
+      expect(relay.metrics.shareRefusals.get({ limit: 'maxOwnerLinksPerMerchant' })).toBe(3);
     } finally {
       for (const s of streams) s.close();
     }

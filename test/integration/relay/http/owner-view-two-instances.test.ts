@@ -6,26 +6,43 @@
  * for at once through either are made up to the count and no further.
  */
 import pg from 'pg';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../../../../relay/http/index.js';
+import { addMerchant, createToken, openPgPool } from '../../../../relay/store/pg/index.js';
 import { describePg, usePgCluster } from '../../../support/pg-cluster.js';
 import { deliver, get, LIVE_KEY, post, SseClient, transaction } from '../helpers.js';
-import { seedPgTenant, TEST_MERCHANT } from '../stores.js';
+import { seedPgTenant } from '../stores.js';
+
+/** The merchant whose links are asked for at once: its own, so its count starts at none. */
+const BUSY = 'MCH_many_links';
 
 describePg('owner view on two PostgreSQL instances', () => {
   const cluster = usePgCluster();
-  const running: RunningRelay[] = [];
-  afterEach(async () => {
-    for (const r of running.splice(0)) await r.close();
+  let a: RunningRelay;
+  let b: RunningRelay;
+  let databaseUrl: string;
+  let token: string;
+  let busyToken: string;
+  beforeAll(async () => {
+    const seeded = await seedPgTenant(cluster());
+    ({ databaseUrl, token } = seeded);
+    const pool = await openPgPool(databaseUrl, 1);
+    try {
+      await addMerchant(pool, BUSY);
+      busyToken = await createToken(pool, BUSY, 'front-counter');
+    } finally {
+      await pool.end();
+    }
+    const options = { databaseUrl, masterKey: seeded.masterKey, config: { maxOwnerLinksPerMerchant: 5 }, catchUpMs: 200, log: () => {} };
+    a = await startRelay(options);
+    b = await startRelay(options);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
   });
 
   it('the page on one instance sees a webhook delivered to the other, and hears its link turned off there', async () => {
-    const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
-    const a = await startRelay({ databaseUrl, masterKey, config: {}, catchUpMs: 200, log: () => {} });
-    running.push(a);
-    const b = await startRelay({ databaseUrl, masterKey, config: {}, catchUpMs: 200, log: () => {} });
-    running.push(b);
-
     const made = await post(`${a.url}/v1/owner-links`, JSON.stringify({ label: 'Phone', environment: 'live' }), {
       authorization: `Bearer ${token}`,
     });
@@ -58,12 +75,6 @@ describePg('owner view on two PostgreSQL instances', () => {
   });
 
   it('a merchant at maxOwnerLinksPerMerchant 5 gets 5 links of 60 asked for at once through both instances, the rest 409', async () => {
-    const { databaseUrl, masterKey, token } = await seedPgTenant(cluster());
-    const config = { maxOwnerLinksPerMerchant: 5 };
-    const a = await startRelay({ databaseUrl, masterKey, config, log: () => {} });
-    running.push(a);
-    const b = await startRelay({ databaseUrl, masterKey, config, log: () => {} });
-    running.push(b);
     const db = new pg.Client(databaseUrl);
     await db.connect();
     try {
@@ -74,7 +85,7 @@ describePg('owner view on two PostgreSQL instances', () => {
       await db.query('LOCK TABLE owner_links IN SHARE MODE');
       const asked = Array.from({ length: 60 }, (_, i) =>
         post(`${i % 2 ? b.url : a.url}/v1/owner-links`, JSON.stringify({ label: `Phone ${i}`, environment: 'live' }), {
-          authorization: `Bearer ${token}`,
+          authorization: `Bearer ${busyToken}`,
         }),
       );
       try {
@@ -93,7 +104,7 @@ describePg('owner view on two PostgreSQL instances', () => {
       expect(counted).toEqual({ made: 5, full: 55 });
       const refusals = (r: RunningRelay) => r.metrics.shareRefusals.get({ limit: 'maxOwnerLinksPerMerchant' });
       expect(refusals(a) + refusals(b)).toBe(55);
-      const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM owner_links WHERE merchant_id = $1', [TEST_MERCHANT]);
+      const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM owner_links WHERE merchant_id = $1', [BUSY]);
       expect(Number(rows[0]?.n)).toBe(5);
     } finally {
       await db.end();
