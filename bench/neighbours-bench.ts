@@ -164,7 +164,8 @@ async function main(): Promise<void> {
   const noisyAgent = tlsAgent(relay.ca, 32);
   const cursors = new Map<string, number>();
   try {
-    await seed(relay.direct[0]!, relay.merchants.noisy, NOISY_LOG);
+    await seed(relay.seeder.url, relay.merchants.noisy, NOISY_LOG);
+    await relay.seeder.stop();
     const idleMb = memory.now().map(Math.round);
     console.error(
       `relay up (${CALM} calm merchants at ${RATE}/s each, phases of ${SECONDS}s); idle RSS ${idleMb.join(' + ')} MB; ` +

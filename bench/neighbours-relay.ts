@@ -13,7 +13,7 @@ import { docBlocks, NGINX, OPENSSL, selfSignedCert, startNginx, type Proxy } fro
 import { PgCluster } from '../test/support/pg-cluster.js';
 import type { Merchant } from './neighbours-calm.js';
 import type { CpuRoots } from './neighbours-cpu.js';
-import { startChild, type Child } from './relay-bench-targets.js';
+import { ONE_MERCHANT_UNSHARED, startChild, type Child } from './relay-bench-targets.js';
 
 export type HostedRelay = {
   merchants: { calm: Merchant[]; noisy: Merchant };
@@ -23,8 +23,13 @@ export type HostedRelay = {
   toA: Proxy;
   toB: Proxy;
   pids: number[];
-  /** Each instance's own address (no proxy), for seeding. */
+  /** Each instance's own address (no proxy). */
   direct: string[];
+  /**
+   * A third instance on the same database, without the delivery share, to fill the noisy merchant's log before
+   * the phases (at the share's rate that would take most of a minute); stopped once it has.
+   */
+  seeder: { url: string; stop(): Promise<void> };
   /** Each instance's admin listener (its /metrics). */
   admin: string[];
   /** The processes whose CPU each phase is charged with (neighbours-cpu.ts). */
@@ -71,6 +76,8 @@ export async function startHostedRelay(calmCount: number, entry: string[]): Prom
     const children: Child[] = [];
     cleanups.push(() => stopChildren(children));
     for (let i = 0; i < 2; i++) children.push(await startChild([...entry, '--port', '0', '--admin-port', '0', '--database-url', url], env));
+    const seeder = await startChild([...entry, '--port', '0', '--database-url', url], { ...env, ...ONE_MERCHANT_UNSHARED });
+    cleanups.push(() => stopChildren([seeder]));
     const hosts = children.map((c) => new URL(c.url).host);
     const [single, two] = docBlocks('nginx') as [string, string];
     const nginxHomes: string[] = [];
@@ -93,6 +100,7 @@ export async function startHostedRelay(calmCount: number, entry: string[]): Prom
       toB,
       pids: children.map((c) => c.proc.pid!),
       direct: children.map((c) => c.url),
+      seeder: { url: seeder.url, stop: () => stopChildren([seeder]) },
       admin: children.map((c) => c.adminUrl!),
       cpuRoots: {
         relays: children.map((c) => c.proc.pid!),

@@ -181,7 +181,7 @@ function createCallers(deps: {
   const { store, getConfig, metrics, now } = deps;
   const perMerchantMetrics = store.tenancy.merchants === 'many';
   const findKey = (id: string) => store.findKey(id);
-  const receiver = createWebhookReceiver({ ...deps, findKey, perMerchantMetrics });
+  const receiver = createWebhookReceiver({ ...deps, findKey, perMerchantMetrics, deliveryShares: perMerchantMetrics });
   const reads = new ReadShares(getConfig, metrics, now, perMerchantMetrics, deps.budget);
   return { receiver, handleTill: createTillApi({ ...deps, reads, perMerchantMetrics }) };
 }

@@ -25,5 +25,5 @@ export { RelayConfigError } from './config-error.js';
 export { addTillToken, newLabelProblem, revokeTillToken } from './till-tokens.js';
 export { defaultLog, type LogFn } from './logger.js';
 export { RelayMetrics } from './metrics.js';
-export { showLimits } from './shares.js';
+export { shareFields, showLimits } from './shares.js';
 export { WarningSummary } from './warning-summary.js';

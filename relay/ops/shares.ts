@@ -36,6 +36,10 @@ export const shareFields = {
   maxOwnerStreamsPerLink: count(1_000, 4),
   /** Owner links a merchant may have that are not turned off (and whose invitation is not left to expire unused). */
   maxOwnerLinksPerMerchant: count(10_000, 20),
+  /** Relay of many merchants: deliveries a second one merchant's key may have verified and committed on an instance, after its burst. */
+  deliveriesPerSecondPerMerchant: z.number().min(0.01).max(1_000_000).default(50),
+  /** Relay of many merchants: deliveries one merchant may have at once before deliveriesPerSecondPerMerchant applies (the service's retries after an outage). */
+  deliveryBurstPerMerchant: count(10_000_000, 100),
   /** Bytes of webhook bodies still arriving that one merchant's deliveries may hold (at least maxBodyBytes; at most the whole pool, maxPendingBodyBytes). */
   maxPendingBodyBytesPerMerchant: z
     .number()
@@ -59,6 +63,8 @@ export const SHARE_ENV_VARS = {
   RELAY_MAX_OWNER_STREAMS_PER_MERCHANT: 'maxOwnerStreamsPerMerchant',
   RELAY_MAX_OWNER_STREAMS_PER_LINK: 'maxOwnerStreamsPerLink',
   RELAY_MAX_OWNER_LINKS_PER_MERCHANT: 'maxOwnerLinksPerMerchant',
+  RELAY_DELIVERIES_PER_SECOND_PER_MERCHANT: 'deliveriesPerSecondPerMerchant',
+  RELAY_DELIVERY_BURST_PER_MERCHANT: 'deliveryBurstPerMerchant',
   RELAY_MAX_PENDING_BODY_BYTES_PER_MERCHANT: 'maxPendingBodyBytesPerMerchant',
 } as const;
 

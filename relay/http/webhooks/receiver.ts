@@ -14,7 +14,6 @@ import { KEY_ID_HEADER } from '../../../shared/wire/index.js';
 import {
   CommitError,
   type ApplyOutcome,
-  type CommitWaiter,
   type Delivery,
   type RelayStore,
   type TenantDelivery,
@@ -24,7 +23,9 @@ import { reportCommitFailure, reportConflict, reportOutOfOrder, type OutcomeCont
 import { requestIdOf } from '../request-id.js';
 import { bodyDeadline, clientAddress, sendBodyTimeout } from '../client-limits.js';
 import { PendingBodies } from './pending-bodies.js';
+import { IncomingWebhook, type BodyReceiver } from './incoming-webhook.js';
 import { ERROR_CODE_OF, loggable, sendAck, sendCommitFailed } from './answers.js';
+import { DeliveryShare } from './delivery-share.js';
 import { checkHeaders, DeliveryVerifier, header, isRejection, type Rejection, type VerifierDeps } from './verify.js';
 
 /** The store looks up keys (in VerifierDeps) and commits deliveries. */
@@ -33,6 +34,8 @@ export type WebhookReceiverDeps = VerifierDeps & {
   warnings: WarningSummary;
   /** A multi-merchant relay: counts refusals and failed commits per merchant too. */
   perMerchantMetrics?: boolean;
+  /** A multi-merchant relay: each merchant's deliveries are held to their share (delivery-share.ts). */
+  deliveryShares?: boolean;
 };
 
 export type WebhookReceiver = {
@@ -44,89 +47,7 @@ export type WebhookReceiver = {
   whenIdle(timeoutMs: number): Promise<void>;
 };
 
-/** One delivery from its first byte to its answer; also its commit waiter. */
-class IncomingWebhook implements CommitWaiter {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  /** The body is complete, refused or broken: later stream events are ignored. */
-  private settledBody = false;
-  /** Bytes of this body counted in the receiver's pool of pending bodies. */
-  private held = 0;
-  raw: Buffer = Buffer.alloc(0);
-  /** The merchant, once the delivery is verified (its key names it). */
-  merchantId: string | undefined;
-
-  constructor(
-    private readonly receiver: Receiver,
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
-    readonly keyId: string | undefined,
-    readonly arrivedAt: number,
-    private readonly maxBytes: number,
-    /** Who sent it (client-limits.ts) and its key's merchant (known before a byte is read): each has its share of the pending pool. */
-    readonly client: string,
-    readonly tenant: string,
-  ) {}
-
-  get headers() {
-    return this.req.headers;
-  }
-
-  add(chunk: Buffer): void {
-    if (this.settledBody) return;
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) {
-      this.stopBody();
-      this.receiver.refuse(this, { status: 413, reason: 'body_too_large', message: `body exceeds ${this.maxBytes} bytes` });
-      return;
-    }
-    const full = this.receiver.pool.hold(this.client, this.tenant, chunk.length);
-    if (full) {
-      this.stopBody();
-      this.receiver.refuse(this, full);
-      return;
-    }
-    this.held += chunk.length;
-    this.chunks.push(chunk);
-  }
-
-  ended(): void {
-    if (this.settledBody) return;
-    const chunks = this.chunks;
-    this.raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.size);
-    this.stopBody();
-    this.receiver.queue(this);
-  }
-
-  /** The body did not arrive within unauthenticatedBodyTimeoutMs: 408, its bytes released, the connection closed. */
-  expired(ms: number): void {
-    if (this.settledBody) return;
-    this.stopBody();
-    this.receiver.expire(this, ms);
-  }
-
-  /** The stream broke, or the client went away before the end of its body. */
-  cutOff(err?: Error): void {
-    if (this.settledBody) return;
-    this.stopBody();
-    this.receiver.cutOff(this, err);
-  }
-
-  /** The body is complete, refused or broken: its bytes leave the pending pool. */
-  private stopBody(): void {
-    this.settledBody = true;
-    this.chunks = [];
-    this.receiver.pool.release(this.client, this.tenant, this.held);
-    this.held = 0;
-  }
-
-  /** The commit's verdict (CommitWaiter). */
-  settle(err: Error | null, outcome: ApplyOutcome | null, delivery: Delivery): void {
-    this.receiver.answer(this, err, outcome, delivery);
-  }
-}
-
-class Receiver implements WebhookReceiver {
+class Receiver implements WebhookReceiver, BodyReceiver {
   private batch: IncomingWebhook[] = [];
   private scheduled = false;
   private inFlightCount = 0;
@@ -134,10 +55,12 @@ class Receiver implements WebhookReceiver {
   private idleWaiters: Array<() => void> = [];
   private readonly runBatch = () => this.process();
   private readonly verifier: DeliveryVerifier;
+  private readonly share: DeliveryShare | null;
 
   constructor(private readonly deps: WebhookReceiverDeps) {
     this.verifier = new DeliveryVerifier(deps);
     this.pool = new PendingBodies(deps.getConfig, deps.metrics);
+    this.share = deps.deliveryShares ? new DeliveryShare(deps.getConfig, deps.metrics, deps.now) : null;
   }
 
   get inFlight(): number {
@@ -203,6 +126,11 @@ class Receiver implements WebhookReceiver {
     this.batch = [];
     const { store } = this.deps;
     for (const incoming of batch) {
+      const over = this.share?.check(incoming.tenant);
+      if (over) {
+        this.refuse(incoming, over);
+        continue;
+      }
       let result: Rejection | TenantDelivery;
       try {
         result = this.verifier.verify(incoming);
@@ -213,6 +141,7 @@ class Receiver implements WebhookReceiver {
       if (isRejection(result)) this.refuse(incoming, result);
       else {
         incoming.merchantId = result.merchantId;
+        this.share?.spend(result.merchantId);
         store.enqueue(result, incoming);
       }
     }

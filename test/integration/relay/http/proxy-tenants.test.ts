@@ -8,7 +8,9 @@
  *   the proxy, and every other merchant's delivery is 200;
  * - a till over its read share (pages) and at its merchant's count of owner links, asking again and again: the
  *   relay's 429 (Retry-After, JSON) and 409 (JSON, no Retry-After) through the proxy, and every other
- *   merchant's delivery is 200.
+ *   merchant's delivery is 200;
+ * - a merchant flooding signed deliveries of its own past its delivery share: the relay's 429 (Retry-After,
+ *   JSON) through the proxy, and every other merchant's delivery is 200.
  * With 503 for these answers and nginx's default max_fails=1, nginx set each instance aside in turn and
  * answered everyone "502 no live upstreams". Skipped by name where nginx-light, caddy, openssl or
  * PostgreSQL 15 is absent.
@@ -195,6 +197,39 @@ describePg('one merchant refused behind the documented proxies', () => {
             expect(JSON.parse(a.body)).toMatchObject({ error: { code: 'CONFLICT' } });
             expect(a.body).toMatch(/maxOwnerLinksPerMerchant 1/);
           }
+        }
+      }, 120_000);
+
+      it("a merchant flooding signed deliveries of its own past its share: the relay's 429 with Retry-After through the proxy, 0 failures for the others", async () => {
+        const proxy = await twoInstanceProxy();
+        // Room for the calm merchants' five each under both proxies, wherever the proxy sends them; next to none refilled.
+        const share = { ...READ_AND_LINK_SHARES, deliveriesPerSecondPerMerchant: 0.01, deliveryBurstPerMerchant: 12 };
+        for (const r of instances) r.setConfig(share);
+        try {
+          for (const r of instances) {
+            await waitFor(
+              async () => (await deliver(r.url, transaction('live'), KEYS.MCH_noisy)).status === 429,
+              10_000,
+              "the noisy merchant's share spent",
+            );
+          }
+          const answers: Array<{ retryAfter: unknown; body: string }> = [];
+          const { failures, noisy } = await whileNoisy(proxy, 5, async () => {
+            const d = signed('MCH_noisy');
+            const answer = await httpsRequest(proxy, tls.ca, '/v1/webhooks', { method: 'POST', headers: d.headers, body: d.body });
+            answers.push({ retryAfter: answer.headers['retry-after'], body: answer.body });
+            return answer.status;
+          });
+          expect(failures, 'other merchants’ failed deliveries').toEqual([]);
+          expect(noisy.length).toBeGreaterThanOrEqual(4);
+          expect(new Set(noisy), 'the flooding merchant is answered by the relay, not the proxy').toEqual(new Set([429]));
+          for (const a of answers) {
+            expect(Number(a.retryAfter), 'the service is told when to come back').toBeGreaterThanOrEqual(1);
+            expect(JSON.parse(a.body)).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+            expect(a.body).toMatch(/deliveriesPerSecondPerMerchant 0.01 after deliveryBurstPerMerchant 12/);
+          }
+        } finally {
+          for (const r of instances) r.setConfig(READ_AND_LINK_SHARES);
         }
       }, 120_000);
 
