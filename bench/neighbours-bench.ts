@@ -19,7 +19,8 @@
  * One stdout line per phase, {"phase":…,"p50Ms":…,"p99Ms":…,"ackP99Ms":…,"failed":…,"peakRssMb":[…],…} (ackP99Ms:
  * webhook-to-200, the commit alone, to tell a slow commit from a slow way to the till; cpuMs: the CPU each
  * part used in the phase, {relays:[A,B],postgres,nginx,bench}, which scatters far less than latency on a
- * shared machine), then the
+ * shared machine; loopLagMaxMs, loopLagP99Ms and gcMs: each instance's event-loop delay and garbage
+ * collection in the phase, neighbours-loop.ts), then the
  * summary {"phase":"all","worstP99Ms":…,"failed":…,"peakRssMb":…,"peakRssSumMb":…,"seconds":…}.
  * Options (env): NEIGHBOURS_CALM (4 calm merchants), NEIGHBOURS_RATE (25 a second each),
  * NEIGHBOURS_SECONDS (8), NEIGHBOURS_CPU_PROF (a folder: each instance's V8 CPU profile), and the noisy
@@ -30,6 +31,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request, type Agent } from 'undici';
 import { cpuMeter } from './neighbours-cpu.js';
+import { loopMeter } from './neighbours-loop.js';
 import { calmPhase, percentile, type CalmResult } from './neighbours-calm.js';
 import {
   floodDeliveries,
@@ -125,9 +127,11 @@ async function runPhase(
   relay: HostedRelay,
   memory: ReturnType<typeof rssSampler>,
   cpu: ReturnType<typeof cpuMeter>,
+  loop: ReturnType<typeof loopMeter>,
 ): Promise<Line> {
   const t0 = performance.now();
   cpu.since();
+  await loop.since();
   const base = { shared: relay.shared.url, toA: relay.toA.url, toB: relay.toB.url };
   const noise = await phase.noise?.();
   const result = await calmOnce(base[phase.post], base[phase.stream]);
@@ -147,6 +151,7 @@ async function runPhase(
     streamsRefused: result.streamsRefused,
     peakRssMb: memory.peaks(),
     cpuMs: cpu.since(),
+    ...(await loop.phase()),
     ...Object.fromEntries(Object.entries(noisySummary).map(([k, v]) => [`noisy_${k}`, v])),
     ...during,
     seconds: round2((performance.now() - t0) / 1000),
@@ -187,8 +192,9 @@ async function main(): Promise<void> {
     await calmOnce(relay.shared.url, relay.shared.url, 1);
     memory.peaks();
     const cpu = cpuMeter(relay.cpuRoots);
+    const loop = loopMeter(relay.admin);
     const lines: Line[] = [];
-    for (const phase of phases(relay, calmAgent, noisyAgent)) lines.push(await runPhase(phase, calmOnce, relay, memory, cpu));
+    for (const phase of phases(relay, calmAgent, noisyAgent)) lines.push(await runPhase(phase, calmOnce, relay, memory, cpu, loop));
     const peaks = relay.pids.map((_, i) => Math.max(...lines.map((l) => l.peakRssMb[i]!)));
     console.log(
       JSON.stringify({
