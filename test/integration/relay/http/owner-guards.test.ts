@@ -112,6 +112,48 @@ describeEachStore('owner link guards', (store) => {
     }
   });
 
+  it("a new invitation for a link that no longer counts is held to the merchant's count (409), one for a link on is not", async () => {
+    let clock = Date.parse('2026-03-02T09:00:00.000Z');
+    started = await store.start({ settings: { maxOwnerLinksPerMerchant: 2 }, now: () => clock });
+    const { relay, token } = started;
+    const auth = { authorization: `Bearer ${token}` };
+    const make = async (label: string) => {
+      const res = await post(`${relay.url}/v1/owner-links`, JSON.stringify({ label, environment: 'live' }), auth);
+      expect(res.status).toBe(201);
+      return (res.json as { link: { id: string; invitation: { expiresAt: string } } }).link;
+    };
+    const reinvite = (id: string) => post(`${relay.url}/v1/owner-links/${id}/invitation`, '', auth);
+    const invitationOf = async (id: string) => {
+      const links = (await get(`${relay.url}/v1/owner-links`, token)).json as { links: Array<{ id: string; invitation: unknown }> };
+      return links.links.find((l) => l.id === id)?.invitation;
+    };
+    // A's invitation expires unused: A no longer counts, so B and C fill the merchant's 2.
+    const a = await make('Phone A');
+    clock += 16 * 60_000;
+    const b = await make('Phone B');
+    const c = await make('Phone C');
+    const refused = await reinvite(a.id);
+    expect(refused.status).toBe(409);
+    expect(refused.json).toEqual({
+      error: {
+        code: 'CONFLICT',
+        message: 'This shop already has 2 phone links on (maxOwnerLinksPerMerchant 2): turn one off in Settings first',
+      },
+    });
+    expect(await invitationOf(a.id)).toEqual({ expiresAt: a.invitation.expiresAt, usedAt: null });
+    expect(relay.metrics.shareRefusals.get({ limit: 'maxOwnerLinksPerMerchant' })).toBe(1);
+    const metrics = await (await fetch(`${relay.adminUrl}/metrics`)).text();
+    expect(metrics).toMatch(/relay_merchant_owner_refusals_total\{[^}]*reason="links_full"[^}]*\} 1\n/);
+    // B counts already (its invitation is open): a new one for it adds nothing, so it is made at the limit.
+    const again = await reinvite(b.id);
+    expect(again.status).toBe(201);
+    expect(await invitationOf(b.id)).toEqual({ expiresAt: (again.json as { expiresAt: string }).expiresAt, usedAt: null });
+    // Turning C off makes room for A.
+    expect((await fetch(`${relay.url}/v1/owner-links/${c.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect((await reinvite(a.id)).status).toBe(201);
+    expect((await reinvite(c.id)).status).toBe(404);
+  });
+
   it('behind a configured proxy each forwarded client has its own limit; a spoofed left-most entry changes nothing', async () => {
     started = await store.start({ settings: { trustedProxies: ['127.0.0.1', '::1'] } });
     const { relay } = started;
