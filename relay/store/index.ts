@@ -73,6 +73,7 @@ export {
   INVITATION_MINUTES,
   invitationRefusal,
   type InvitationClaim,
+  type NewInvitation,
   type NewOwnerDevice,
   type OwnerDevice,
   type OwnerDeviceStore,

@@ -24,6 +24,9 @@ export type OwnerDevice = {
 
 export type NewOwnerDevice = Omit<OwnerDevice, 'revokedAt'> & { credentialHash: string };
 
+/** A link's new invitation: its token's hash, until when it may be exchanged, the till token asking, and now. */
+export type NewInvitation = { tokenHash: string; expiresAt: string; createdByToken: string; at: string };
+
 /** Claimed: the phone is in. Not: the link as it stands (used, expired or off), or undefined (no such invitation). */
 export type InvitationClaim = { claimed: true; link: OwnerLink } | { claimed: false; link: OwnerLink | undefined };
 
@@ -35,9 +38,12 @@ export interface OwnerDeviceStore {
   claim(tokenHash: string, device: NewOwnerDevice, at: string): Promise<InvitationClaim>;
   /**
    * A new invitation for a link of the merchant that is still on (an unused older one stops working); the
-   * link now ends with `createdByToken`. False when the merchant has no such link on.
+   * link now ends with `createdByToken`. 'unknown' when the merchant has no such link on; 'full', and nothing
+   * changed, when the link does not count at `invitation.at` (linkOn in owner-link.ts: its invitation expired
+   * unused, no phone in) and the merchant's other links on are already `max`: the invitation would make it count
+   * again. The count and the change are one step per merchant with createLink's, on every instance sharing the store.
    */
-  invite(merchantId: string, linkId: string, tokenHash: string, expiresAt: string, createdByToken: string): Promise<boolean>;
+  invite(merchantId: string, linkId: string, invitation: NewInvitation, max: number): Promise<'invited' | 'full' | 'unknown'>;
   /** The device whose credential hashes to `credentialHash`, with its link (off ones too: the caller says why). */
   find(credentialHash: string): Promise<{ device: OwnerDevice; link: OwnerLink } | undefined>;
   /** A use: last seen now, and the credential's end moved on. */

@@ -8,12 +8,15 @@ import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { sendError, sendJson } from '../../../shared/http-util.js';
 import { hashRelayToken } from '../../ops/index.js';
-import type { LogFn } from '../../ops/index.js';
+import type { LogFn, RelayConfig, RelayMetrics } from '../../ops/index.js';
 import { INVITATION_MINUTES, type OwnerDevice, type OwnerLink, type RelayStore, type TillIdentity } from '../../store/index.js';
 
 /** What the phones' routes need (owner-links-api.ts passes its own deps). */
 type PhonesDeps = {
   store: RelayStore;
+  /** maxOwnerLinksPerMerchant, read at each request (it changes on reload). */
+  getConfig: () => Pick<RelayConfig, 'maxOwnerLinksPerMerchant'>;
+  metrics: RelayMetrics;
   onChanged: () => void;
   onDeviceRevoked: (id: string) => void;
   log: LogFn;
@@ -63,11 +66,25 @@ export async function list(deps: PhonesDeps, res: ServerResponse, till: TillIden
   sendJson(res, 200, { links: links.map((l) => linkView(l, devices)) });
 }
 
+/** The merchant already has `max` links on: a link made, or one made to count again by a new invitation, is refused. */
+export function sendLinksFull(deps: Pick<PhonesDeps, 'metrics'>, res: ServerResponse, till: TillIdentity, max: number): void {
+  // A count, not a rate: waiting changes nothing until a link is turned off, so 409 (no proxy counts it), not 429.
+  deps.metrics.shareRefusals.inc({ limit: 'maxOwnerLinksPerMerchant' });
+  deps.metrics.merchantOwnerRefusals.inc({ merchant: till.merchantId, reason: 'links_full' });
+  const message = `This shop already has ${max} phone links on (maxOwnerLinksPerMerchant ${max}): turn one off in Settings first`;
+  sendError(res, 409, 'CONFLICT', message);
+}
+
+/** A new invitation for a link; one that no longer counts (expired unused, no phone) counts again, so it is held to the merchant's count. */
 export async function invite(deps: PhonesDeps, res: ServerResponse, till: TillIdentity, linkId: string): Promise<void> {
   const token = `ov_${randomBytes(32).toString('base64url')}`;
-  const expiresAt = invitationExpiry(deps.now());
-  const ok = await deps.store.ownerView.devices.invite(till.merchantId, linkId, hashRelayToken(token), expiresAt, till.tokenHash);
-  if (!ok) return sendError(res, 404, 'NOT_FOUND', 'No such link, or it is turned off');
+  const now = deps.now();
+  const expiresAt = invitationExpiry(now);
+  const max = deps.getConfig().maxOwnerLinksPerMerchant;
+  const invitation = { tokenHash: hashRelayToken(token), expiresAt, createdByToken: till.tokenHash, at: new Date(now).toISOString() };
+  const answer = await deps.store.ownerView.devices.invite(till.merchantId, linkId, invitation, max);
+  if (answer === 'unknown') return sendError(res, 404, 'NOT_FOUND', 'No such link, or it is turned off');
+  if (answer === 'full') return sendLinksFull(deps, res, till, max);
   deps.onChanged();
   deps.log({ level: 'info', msg: 'owner_link_invited', merchantId: till.merchantId, link: linkId });
   sendJson(res, 201, { token, path: `/owner#t=${token}`, expiresAt });

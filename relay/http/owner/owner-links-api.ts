@@ -19,7 +19,7 @@ import { hashRelayToken, type LogFn, type RelayConfig, type RelayMetrics } from 
 import type { OwnerLink, RelayStore, TillIdentity } from '../../store/index.js';
 import { sendSuspended } from '../refusals.js';
 import { neutralise } from './figures.js';
-import { invitationExpiry, invite, linkView, list, revokeDevice } from './link-phones.js';
+import { invitationExpiry, invite, linkView, list, revokeDevice, sendLinksFull } from './link-phones.js';
 
 /** A viewer token: `ov_` + 32 random bytes, base64url. Never logged, never in a URL the browser sends. */
 export const OWNER_TOKEN = /^ov_[A-Za-z0-9_-]{43}$/;
@@ -88,11 +88,7 @@ async function create(deps: OwnerLinksDeps, req: IncomingMessage, res: ServerRes
     createdByToken: till.tokenHash,
   };
   if ((await deps.store.ownerView.createLink({ ...link, tokenHash: hashRelayToken(token) }, max)) === 'full') {
-    // A count, not a rate: waiting changes nothing until a link is turned off, so 409 (no proxy counts it), not 429.
-    deps.metrics.shareRefusals.inc({ limit: 'maxOwnerLinksPerMerchant' });
-    deps.metrics.merchantOwnerRefusals.inc({ merchant: till.merchantId, reason: 'links_full' });
-    const message = `This shop already has ${max} phone links on (maxOwnerLinksPerMerchant ${max}): turn one off in Settings first`;
-    return sendError(res, 409, 'CONFLICT', message);
+    return sendLinksFull(deps, res, till, max);
   }
   deps.log({ level: 'info', msg: 'owner_link_created', merchantId: till.merchantId, link: link.id, environment: link.environment });
   // The token travels in the fragment: browsers never send it to a server nor in a Referer.

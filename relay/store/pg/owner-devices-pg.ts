@@ -4,16 +4,22 @@ import {
   toDevice,
   type DeviceRow,
   type InvitationClaim,
+  type NewInvitation,
   type NewOwnerDevice,
   type OwnerDevice,
   type OwnerDeviceStore,
 } from '../owner-devices.js';
+import { linkOn } from '../owner-link.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './owner-link-row.js';
+import { linksOn, type OwnerLinkTurns } from './owner-link-turns.js';
 
 const DEVICE_COLUMNS = 'd.id, d.link_id, d.name, d.created_at, d.last_seen_at, d.expires_at, d.revoked_at';
 
 export class PgOwnerDevices implements OwnerDeviceStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly turns: OwnerLinkTurns,
+  ) {}
 
   async claim(tokenHash: string, device: NewOwnerDevice, at: string): Promise<InvitationClaim> {
     // One statement: the invitation is spent and the device registered together, or neither.
@@ -30,13 +36,24 @@ export class PgOwnerDevices implements OwnerDeviceStore {
     return rowCount && link ? { claimed: true, link } : { claimed: false, link };
   }
 
-  async invite(merchantId: string, linkId: string, tokenHash: string, expiresAt: string, createdByToken: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE owner_links SET token_hash = $3, invite_expires_at = $4, invite_used_at = NULL, created_by_token = $5
-       WHERE merchant_id = $1 AND id = $2 AND revoked_at IS NULL`,
-      [merchantId, linkId, tokenHash, expiresAt, createdByToken],
-    );
-    return (rowCount ?? 0) > 0;
+  async invite(merchantId: string, linkId: string, invitation: NewInvitation, max: number): Promise<'invited' | 'full' | 'unknown'> {
+    const { tokenHash, expiresAt, createdByToken, at } = invitation;
+    return this.turns.run(merchantId, async (client) => {
+      const { rows } = await client.query<{ counted: boolean }>(
+        `SELECT ${linkOn('$3')} AS counted FROM owner_links WHERE merchant_id = $1 AND id = $2 AND revoked_at IS NULL`,
+        [merchantId, linkId, at],
+      );
+      const link = rows[0];
+      if (!link) return 'unknown' as const;
+      // A link counted already stays counted: only one that would count again is held to the others.
+      if (!link.counted && (await linksOn(client, merchantId, at, linkId)) >= max) return 'full' as const;
+      await client.query(
+        `UPDATE owner_links SET token_hash = $3, invite_expires_at = $4, invite_used_at = NULL, created_by_token = $5
+         WHERE merchant_id = $1 AND id = $2`,
+        [merchantId, linkId, tokenHash, expiresAt, createdByToken],
+      );
+      return 'invited' as const;
+    });
   }
 
   async find(credentialHash: string) {

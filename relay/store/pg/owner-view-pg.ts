@@ -8,7 +8,6 @@ import type { Environment } from '../../../shared/domain.js';
 import { SUMS_COLUMNS, type EventRow, type OwnerBreakdownRow, type OwnerSums, type OwnerViewStore } from '../index.js';
 import type { OwnerDeviceStore } from '../owner-devices.js';
 import {
-  linkOn,
   NEW_LINK_COLUMNS,
   newLinkValues,
   revokersAmong,
@@ -19,7 +18,7 @@ import {
 } from '../owner-link.js';
 import { PgOwnerDevices } from './owner-devices-pg.js';
 import { LINK_COLUMNS, toLink, type LinkRow } from './owner-link-row.js';
-import { inTransaction } from './transaction.js';
+import { linksOn, OwnerLinkTurns } from './owner-link-turns.js';
 
 const EVENT_COLUMNS = 'seq, reference, environment, key_id, received_at, webhook_created_at, transaction_json';
 
@@ -34,44 +33,23 @@ const numbers = <T extends OwnerSums>(row: T): T => ({
 
 export class PgOwnerView implements OwnerViewStore {
   readonly devices: OwnerDeviceStore;
-  /** Per merchant, the end of the last link creation asked for on this instance. */
-  private readonly creating = new Map<string, Promise<void>>();
+  private readonly turns: OwnerLinkTurns;
 
   constructor(private readonly pool: pg.Pool) {
-    this.devices = new PgOwnerDevices(pool);
+    this.turns = new OwnerLinkTurns(pool);
+    this.devices = new PgOwnerDevices(pool, this.turns);
   }
 
   async createLink(link: NewOwnerLink, max: number): Promise<'made' | 'full'> {
     const merchant = link.merchantId;
-    // The merchant's creations take turns here first, so they wait on one another in this process and hold at most
-    // one of the pool's connections, which every merchant's deliveries need.
-    const before = this.creating.get(merchant) ?? Promise.resolve();
-    const made = before.then(() =>
-      inTransaction(this.pool, async (client) => {
-        // Every instance on the database takes the merchant's lock before counting: the count and the insert are
-        // one step, and the lock ends with the transaction.
-        await client.query("SELECT pg_advisory_xact_lock(hashtext('momo-relay-owner-links'), hashtext($1))", [merchant]);
-        const { rows } = await client.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM owner_links WHERE merchant_id = $1 AND ${linkOn('$2')}`,
-          [merchant, link.createdAt],
-        );
-        if ((rows[0]?.n ?? 0) >= max) return 'full' as const;
-        await client.query(`INSERT INTO owner_links (merchant_id, ${NEW_LINK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-          merchant,
-          ...newLinkValues(link),
-        ]);
-        return 'made' as const;
-      }),
-    );
-    const settled = made.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.creating.set(merchant, settled);
-    void settled.then(() => {
-      if (this.creating.get(merchant) === settled) this.creating.delete(merchant);
+    return this.turns.run(merchant, async (client) => {
+      if ((await linksOn(client, merchant, link.createdAt)) >= max) return 'full' as const;
+      await client.query(`INSERT INTO owner_links (merchant_id, ${NEW_LINK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
+        merchant,
+        ...newLinkValues(link),
+      ]);
+      return 'made' as const;
     });
-    return made;
   }
 
   async listLinks(merchantId: string): Promise<OwnerLink[]> {

@@ -4,11 +4,12 @@ import {
   toDevice,
   type DeviceRow,
   type InvitationClaim,
+  type NewInvitation,
   type NewOwnerDevice,
   type OwnerDevice,
   type OwnerDeviceStore,
 } from '../owner-devices.js';
-import { LINK_COLUMNS, toOwnerLink, type LinkRow } from '../owner-link.js';
+import { LINK_COLUMNS, linkOn, toOwnerLink, type LinkRow } from '../owner-link.js';
 
 const DEVICE_COLUMNS = 'id, link_id, name, created_at, last_seen_at, expires_at, revoked_at';
 
@@ -43,15 +44,28 @@ export class SqliteOwnerDevices implements OwnerDeviceStore {
     return claimed && link ? { claimed: true, link } : { claimed: false, link };
   }
 
-  async invite(merchantId: string, linkId: string, tokenHash: string, expiresAt: string, createdByToken: string): Promise<boolean> {
-    if (merchantId !== this.merchantId) return false;
-    const { changes } = this.db
-      .prepare(
-        `UPDATE owner_links SET token_hash = ?, invite_expires_at = ?, invite_used_at = NULL, created_by_token = ?
-         WHERE id = ? AND revoked_at IS NULL`,
-      )
-      .run(tokenHash, expiresAt, createdByToken, linkId);
-    return changes > 0;
+  async invite(merchantId: string, linkId: string, invitation: NewInvitation, max: number): Promise<'invited' | 'full' | 'unknown'> {
+    if (merchantId !== this.merchantId) return 'unknown';
+    const { tokenHash, expiresAt, createdByToken, at } = invitation;
+    // One transaction, taking the write lock first (as createLink): no link is added or invited between the count and the change.
+    const invite = this.db.transaction(() => {
+      const link = this.db
+        .prepare(`SELECT ${linkOn('?')} AS counted FROM owner_links WHERE id = ? AND revoked_at IS NULL`)
+        .get(at, linkId) as { counted: number } | undefined;
+      if (!link) return 'unknown';
+      // A link counted already stays counted: only one that would count again is held to the others.
+      if (!link.counted) {
+        const others = this.db.prepare(`SELECT count(*) AS n FROM owner_links WHERE id <> ? AND ${linkOn('?')}`).get(linkId, at) as {
+          n: number;
+        };
+        if (others.n >= max) return 'full';
+      }
+      this.db
+        .prepare('UPDATE owner_links SET token_hash = ?, invite_expires_at = ?, invite_used_at = NULL, created_by_token = ? WHERE id = ?')
+        .run(tokenHash, expiresAt, createdByToken, linkId);
+      return 'invited';
+    });
+    return invite.immediate();
   }
 
   async find(credentialHash: string) {
