@@ -9,7 +9,8 @@
  * on the till's stream). Phases, each NEIGHBOURS_SECONDS long:
  * - quiet: no noisy merchant; each delivery through the proxy to instance A, the till's stream through
  *   the proxy from instance B (the hosted path's own figure: the way between instances included);
- * - deliveries: the noisy merchant floods deliveries of its own (neighbours-noise.ts bounds each load);
+ * - deliveries: the noisy merchant floods deliveries of its own (neighbours-noise.ts bounds each load; it runs
+ *   in a process of its own, neighbours-noisy-process.ts);
  * - reads: its tills ask for the largest pages of its log, many at once;
  * - streams: its tills open event streams to their limit and stop reading them;
  * - pages: it holds owner pages open (phone links made as it goes); one calm merchant then opens its own.
@@ -18,7 +19,7 @@
  *
  * One stdout line per phase, {"phase":…,"p50Ms":…,"p99Ms":…,"ackP99Ms":…,"failed":…,"peakRssMb":[…],…} (ackP99Ms:
  * webhook-to-200, the commit alone, to tell a slow commit from a slow way to the till; cpuMs: the CPU each
- * part used in the phase, {relays:[A,B],postgres,nginx,bench}, which scatters far less than latency on a
+ * part used in the phase, {relays:[A,B],postgres,nginx,bench,noisy}, which scatters far less than latency on a
  * shared machine; loopLagMaxMs, loopLagP99Ms and gcMs: each instance's event-loop delay and garbage
  * collection in the phase, neighbours-loop.ts), then the
  * summary {"phase":"all","worstP99Ms":…,"failed":…,"peakRssMb":…,"peakRssSumMb":…,"seconds":…}.
@@ -27,22 +28,14 @@
  * merchant's bounds in neighbours-noise.ts.
  */
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request, type Agent } from 'undici';
 import { cpuMeter } from './neighbours-cpu.js';
 import { loopMeter } from './neighbours-loop.js';
 import { calmPhase, percentile, type CalmResult } from './neighbours-calm.js';
-import {
-  floodDeliveries,
-  floodReads,
-  heldPage,
-  heldPages,
-  phoneCookie,
-  stalledStreams,
-  type Noise,
-  type NoiseSummary,
-} from './neighbours-noise.js';
+import { heldPage, phoneCookie, type Noise, type NoiseSummary } from './neighbours-noise.js';
+import { noisyProcess } from './neighbours-noisy-process.js';
 import { rssSampler, startHostedRelay, type HostedRelay } from './neighbours-relay.js';
 import { tlsAgent } from './neighbours-tls.js';
 import { signedDelivery } from './relay-bench-load.js';
@@ -59,6 +52,9 @@ const profile = process.env.NEIGHBOURS_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir
 const entry = [...profile, ...(values.relay === 'tsx' ? ['--import', 'tsx', 'relay/cli.ts'] : [values.relay])];
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+/** The bench's own event loop: a calm delivery's times are taken on it, so its delays would be counted as the relay's. */
+const benchLoop = monitorEventLoopDelay({ resolution: 1 });
+benchLoop.enable();
 
 /** Posts `count` of the merchant's deliveries straight to an instance, a few at a time. */
 async function seed(url: string, merchant: HostedRelay['merchants']['noisy'], count: number): Promise<void> {
@@ -95,20 +91,20 @@ type Phase = {
 
 type Line = { failed: number; p99Ms: number; peakRssMb: number[] };
 
-/** The phases in order, on a running relay; `agents`: the calm merchants' connections and the noisy one's. */
-function phases(relay: HostedRelay, calmAgent: Agent, noisyAgent: Agent): Phase[] {
-  const { calm, noisy } = relay.merchants;
+/** The phases in order, on a running relay; the calm merchants' connections, and the noisy merchant in its own process. */
+function phases(relay: HostedRelay, calmAgent: Agent, noisy: ReturnType<typeof noisyProcess>): Phase[] {
+  const { calm } = relay.merchants;
   const shared = relay.shared.url;
   return [
     { name: 'quiet', post: 'toA', stream: 'toB' },
-    { name: 'deliveries', post: 'shared', stream: 'shared', noise: async () => floodDeliveries(shared, noisyAgent, noisy) },
-    { name: 'reads', post: 'shared', stream: 'shared', noise: async () => floodReads(shared, noisyAgent, noisy) },
-    { name: 'streams', post: 'shared', stream: 'shared', noise: () => stalledStreams(relay.shared, relay.ca, noisy) },
+    { name: 'deliveries', post: 'shared', stream: 'shared', noise: () => noisy.start('deliveries') },
+    { name: 'reads', post: 'shared', stream: 'shared', noise: () => noisy.start('reads') },
+    { name: 'streams', post: 'shared', stream: 'shared', noise: () => noisy.start('streams') },
     {
       name: 'pages',
       post: 'shared',
       stream: 'shared',
-      noise: () => heldPages(shared, noisyAgent, relay.shared, relay.ca, noisy),
+      noise: () => noisy.start('pages'),
       during: async () => {
         const cookie = await phoneCookie(shared, calmAgent, calm[0]!.tokens[0]!, 'Calm phone');
         if (typeof cookie === 'number') return { otherPage: cookie };
@@ -132,6 +128,7 @@ async function runPhase(
   const t0 = performance.now();
   cpu.since();
   await loop.since();
+  benchLoop.reset();
   const base = { shared: relay.shared.url, toA: relay.toA.url, toB: relay.toB.url };
   const noise = await phase.noise?.();
   const result = await calmOnce(base[phase.post], base[phase.stream]);
@@ -152,6 +149,8 @@ async function runPhase(
     peakRssMb: memory.peaks(),
     cpuMs: cpu.since(),
     ...(await loop.phase()),
+    benchLoopLagMaxMs: round2(benchLoop.max / 1e6),
+    benchLoopLagP99Ms: round2(benchLoop.percentile(99) / 1e6),
     ...Object.fromEntries(Object.entries(noisySummary).map(([k, v]) => [`noisy_${k}`, v])),
     ...during,
     seconds: round2((performance.now() - t0) / 1000),
@@ -166,7 +165,8 @@ async function main(): Promise<void> {
   const relay = await startHostedRelay(CALM, entry);
   const memory = rssSampler(relay.pids);
   const calmAgent = tlsAgent(relay.ca, 64);
-  const noisyAgent = tlsAgent(relay.ca, 32);
+  const { url, host, port } = relay.shared;
+  const noisy = noisyProcess({ shared: { url, host, port }, ca: relay.ca.toString('base64'), merchant: relay.merchants.noisy });
   const cursors = new Map<string, number>();
   try {
     await seed(relay.seeder.url, relay.merchants.noisy, NOISY_LOG);
@@ -191,10 +191,10 @@ async function main(): Promise<void> {
     await calmOnce(relay.toA.url, relay.toB.url, 1);
     await calmOnce(relay.shared.url, relay.shared.url, 1);
     memory.peaks();
-    const cpu = cpuMeter(relay.cpuRoots);
+    const cpu = cpuMeter({ ...relay.cpuRoots, noisy: noisy.pid });
     const loop = loopMeter(relay.admin);
     const lines: Line[] = [];
-    for (const phase of phases(relay, calmAgent, noisyAgent)) lines.push(await runPhase(phase, calmOnce, relay, memory, cpu, loop));
+    for (const phase of phases(relay, calmAgent, noisy)) lines.push(await runPhase(phase, calmOnce, relay, memory, cpu, loop));
     const peaks = relay.pids.map((_, i) => Math.max(...lines.map((l) => l.peakRssMb[i]!)));
     console.log(
       JSON.stringify({
@@ -210,7 +210,8 @@ async function main(): Promise<void> {
     );
   } finally {
     memory.stop();
-    await Promise.all([calmAgent.close(), noisyAgent.close()]).catch(() => undefined);
+    noisy.close();
+    await calmAgent.close().catch(() => undefined);
     await relay.stop();
   }
 }

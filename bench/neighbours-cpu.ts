@@ -1,6 +1,6 @@
 /**
  * CPU time per phase of the noisy-neighbour bench, by part: each relay instance, PostgreSQL (its postmaster
- * and every backend under it), nginx (masters and workers) and the bench's own process. On a shared 2-core
+ * and every backend under it), nginx (masters and workers), the bench's own process and the noisy merchant's client (its own process). On a shared 2-core
  * machine latencies scatter with the other load; the CPU a phase costs each part scatters far less, so a
  * change's effect on what the noisy merchant's allowed share costs is read here beside the latencies.
  */
@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** USER_HZ: /proc's clock ticks a second, 100 on every Linux the bench runs on (getconf CLK_TCK). */
 const TICKS_PER_SECOND = 100;
 
-export type CpuRoots = { relays: number[]; postgres: () => number | null; nginx: () => number[] };
+export type CpuRoots = { relays: number[]; postgres: () => number | null; nginx: () => number[]; noisy?: () => number | null };
 
 /** utime + stime of every process and of its children it has reaped (a backend that ended still counts), and its ppid, in clock ticks. */
 function processTable(): Map<number, { ppid: number; ticks: number }> {
@@ -44,7 +44,7 @@ function treeTicks(table: ReturnType<typeof processTable>, root: number | null):
   return sum;
 }
 
-type Sample = { relays: number[]; postgres: number; nginx: number; bench: number };
+type Sample = { relays: number[]; postgres: number; nginx: number; bench: number; noisy: number };
 
 function sample(roots: CpuRoots): Sample {
   const table = processTable();
@@ -55,6 +55,7 @@ function sample(roots: CpuRoots): Sample {
     postgres: ms(treeTicks(table, roots.postgres())),
     nginx: ms(roots.nginx().reduce((sum, pid) => sum + treeTicks(table, pid), 0)),
     bench: (usage.user + usage.system) / 1000,
+    noisy: ms(treeTicks(table, roots.noisy?.() ?? null)),
   };
 }
 
@@ -69,6 +70,7 @@ export function cpuMeter(roots: CpuRoots) {
         postgres: Math.round(now.postgres - last.postgres),
         nginx: Math.round(now.nginx - last.nginx),
         bench: Math.round(now.bench - last.bench),
+        noisy: Math.round(now.noisy - last.noisy),
       };
       last = now;
       return out;

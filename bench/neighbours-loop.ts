@@ -1,7 +1,8 @@
 /**
  * What each relay instance's event loop went through in a phase, from its own /metrics (prom-client's default
  * process metrics): the longest delay and the 99th percentile of the loop's delay since the last scrape (the
- * scrape resets them), and the time spent collecting garbage. A calm merchant's slow commit with the CPU half
+ * scrape resets them), the time spent collecting garbage, and the connections the instance shed or refused
+ * by a per-client limit (the proxy's connections are all one client to it unless trustedProxies names it). A calm merchant's slow commit with the CPU half
  * idle is either a stalled loop (these say so) or a wait elsewhere (the database).
  */
 import { request } from 'undici';
@@ -15,6 +16,7 @@ async function scrape(adminUrl: string) {
     lagMaxMs: sample(text, 'nodejs_eventloop_lag_max_seconds') * 1000,
     lagP99Ms: sample(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
     gcMs: sample(text, 'nodejs_gc_duration_seconds_sum') * 1000,
+    shed: sample(text, 'relay_connections_shed_total') + sample(text, 'relay_client_limited_total'),
   };
 }
 
@@ -22,17 +24,18 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** `since()` starts a phase (and resets the loop's figures); `phase()` gives each instance's figures since. */
 export function loopMeter(adminUrls: string[]) {
-  let gcBefore: number[] = adminUrls.map(() => 0);
+  let before = adminUrls.map(() => ({ gcMs: 0, shed: 0 }));
   return {
     async since(): Promise<void> {
-      gcBefore = (await Promise.all(adminUrls.map(scrape))).map((s) => s.gcMs);
+      before = await Promise.all(adminUrls.map(scrape));
     },
-    async phase(): Promise<{ loopLagMaxMs: number[]; loopLagP99Ms: number[]; gcMs: number[] }> {
+    async phase(): Promise<{ loopLagMaxMs: number[]; loopLagP99Ms: number[]; gcMs: number[]; connectionsShed: number[] }> {
       const now = await Promise.all(adminUrls.map(scrape));
       return {
         loopLagMaxMs: now.map((s) => round1(s.lagMaxMs)),
         loopLagP99Ms: now.map((s) => round1(s.lagP99Ms)),
-        gcMs: now.map((s, i) => round1(s.gcMs - gcBefore[i]!)),
+        gcMs: now.map((s, i) => round1(s.gcMs - before[i]!.gcMs)),
+        connectionsShed: now.map((s, i) => s.shed - before[i]!.shed),
       };
     },
   };
