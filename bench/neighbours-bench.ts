@@ -20,8 +20,10 @@
  * One stdout line per phase, {"phase":…,"p50Ms":…,"p99Ms":…,"ackP99Ms":…,"failed":…,"peakRssMb":[…],…} (ackP99Ms:
  * webhook-to-200, the commit alone, to tell a slow commit from a slow way to the till; cpuMs: the CPU each
  * part used in the phase, {relays:[A,B],postgres,nginx,bench,noisy}, which scatters far less than latency on a
- * shared machine; loopLagMaxMs, loopLagP99Ms and gcMs: each instance's event-loop delay and garbage
- * collection in the phase, neighbours-loop.ts), then the
+ * shared machine; loopLagMaxMs, loopLagP99Ms, gcMs and connectionsShed: each instance's event-loop delay,
+ * garbage collection and shed connections in the phase, neighbours-loop.ts; benchLoopLagMaxMs and
+ * benchLoopLagP99Ms: the same for the bench's own loop, on which the calm merchants' times are taken, so a
+ * pause of the whole machine shows there as well as in the relays), then the
  * summary {"phase":"all","worstP99Ms":…,"failed":…,"peakRssMb":…,"peakRssSumMb":…,"seconds":…}.
  * Options (env): NEIGHBOURS_CALM (4 calm merchants), NEIGHBOURS_RATE (25 a second each),
  * NEIGHBOURS_SECONDS (8), NEIGHBOURS_CPU_PROF (a folder: each instance's V8 CPU profile), and the noisy
