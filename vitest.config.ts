@@ -28,6 +28,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // npm test runs this group beside the browser lane on a 2-core machine: a test of a second or two alone
+          // (a property over sixty SQLite files, scrypt PINs) takes several there, past vitest's 5 s default.
+          testTimeout: 30_000,
         },
       },
       {
