@@ -11,13 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { sendError } from '../../../shared/http-util.js';
 import { KEY_ID_HEADER } from '../../../shared/wire/index.js';
-import {
-  CommitError,
-  type ApplyOutcome,
-  type Delivery,
-  type RelayStore,
-  type TenantDelivery,
-} from '../../store/index.js';
+import { CommitError, type ApplyOutcome, type Delivery, type RelayStore, type TenantDelivery } from '../../store/index.js';
 import type { WarningSummary } from '../../ops/index.js';
 import { reportCommitFailure, reportConflict, reportOutOfOrder, type OutcomeContext } from './delivery-reports.js';
 import { requestIdOf } from '../request-id.js';

@@ -7,7 +7,15 @@ function share(settings: Partial<RelayConfigInput>) {
   const config = parseRelayConfig(settings, 'test', {}, 'postgres');
   let now = 1_000_000;
   const metrics = new RelayMetrics();
-  return { share: new DeliveryShare(() => config, metrics, () => now), metrics, advance: (ms: number) => (now += ms) };
+  return {
+    share: new DeliveryShare(
+      () => config,
+      metrics,
+      () => now,
+    ),
+    metrics,
+    advance: (ms: number) => (now += ms),
+  };
 }
 
 /** Spends what a merchant's verified deliveries would, one by one, until refused; how many passed. */
@@ -49,7 +57,11 @@ describe('DeliveryShare', () => {
   it('reads its limits at each delivery: a reload that raises the rate shortens the wait at once', () => {
     let config = parseRelayConfig({ deliveriesPerSecondPerMerchant: 0.1, deliveryBurstPerMerchant: 1 }, 'test', {}, 'postgres');
     let now = 1_000_000;
-    const s = new DeliveryShare(() => config, new RelayMetrics(), () => now);
+    const s = new DeliveryShare(
+      () => config,
+      new RelayMetrics(),
+      () => now,
+    );
     s.spend('MCH_a');
     expect(s.check('MCH_a')?.retryAfterSeconds).toBe(10);
     config = parseRelayConfig({ deliveriesPerSecondPerMerchant: 100, deliveryBurstPerMerchant: 1 }, 'test', {}, 'postgres');
