@@ -1,5 +1,6 @@
 /**
- * http/: the relay's HTTP server. Others may use startRelay and its types, and the owner's figures (bench).
+ * http/: the relay's HTTP server. Others may use startRelay and its types, the owner's figures (bench), and the
+ * public port's routes (relay/docs/http-api.md's test).
  *
  * One folder per caller, each with its front door: webhooks/ (the service's deliveries), tills/ (the
  * till API and event streams), owner/ (the owner's phone page and what it reads), admin/ (the
@@ -9,3 +10,4 @@
  */
 export { startRelay, type RelayConfig, type RelayOptions, type RunningRelay } from './server.js';
 export { dayFigures, daysFigures, ownerPayment } from './owner/index.js';
+export { PUBLIC_ROUTES } from './router.js';

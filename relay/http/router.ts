@@ -6,9 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, sendJson } from '../../shared/http-util.js';
 import type { RelayMetrics } from '../ops/index.js';
 import type { RelayStore, Retention } from '../store/index.js';
-import type { OwnerView } from './owner/index.js';
-import type { createTillApi, EventStreams } from './tills/index.js';
+import { OWNER_ROUTES, type OwnerView } from './owner/index.js';
+import { TILL_ROUTES, type createTillApi, type EventStreams } from './tills/index.js';
 import type { WebhookReceiver } from './webhooks/index.js';
+
+const WEBHOOKS = '/v1/webhooks';
+const HEALTH = '/healthz';
+
+/** Every route of the public port as `METHOD /path`: relay/docs/http-api.md lists each (its test reads this). */
+export const PUBLIC_ROUTES: readonly string[] = [`POST ${WEBHOOKS}`, `GET ${HEALTH}`, ...TILL_ROUTES, ...OWNER_ROUTES];
 
 export type RouteDeps = {
   store: RelayStore;
@@ -54,11 +60,11 @@ export function createRouter(deps: RouteDeps): (req: IncomingMessage, res: Serve
 
   return function route(req, res) {
     // The hot path (the service's deliveries) skips URL parsing.
-    if (req.url === '/v1/webhooks') return webhook(req, res);
+    if (req.url === WEBHOOKS) return webhook(req, res);
     const url = parseTarget(req.url);
     if (!url) return sendError(res, 400, 'VALIDATION_ERROR', 'Malformed request target', { connection: 'close' });
-    if (url.pathname === '/v1/webhooks') return webhook(req, res);
-    if (url.pathname === '/healthz' && req.method === 'GET') return void health(deps, res);
+    if (url.pathname === WEBHOOKS) return webhook(req, res);
+    if (url.pathname === HEALTH && req.method === 'GET') return void health(deps, res);
     if (url.pathname === '/metrics') {
       return sendError(res, 404, 'NOT_FOUND', 'The metrics are served on the admin listener (--admin-port), not on the public port');
     }

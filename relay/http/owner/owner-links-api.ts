@@ -121,17 +121,43 @@ async function revoke(deps: OwnerLinksDeps, res: ServerResponse, till: TillIdent
   res.writeHead(204, { 'cache-control': 'no-store' }).end();
 }
 
+/** The routes and the methods each takes, named as relay/docs/http-api.md names them (`<id>` a link's id, `<device>` a phone's). */
+const ROUTES = {
+  links: { path: '/v1/owner-links', allow: 'GET, POST, PATCH' },
+  link: { path: '/v1/owner-links/<id>', allow: 'DELETE' },
+  invitation: { path: '/v1/owner-links/<id>/invitation', allow: 'POST' },
+  device: { path: '/v1/owner-links/<id>/devices/<device>', allow: 'DELETE' },
+} as const;
+
+const PATTERNS = Object.entries(ROUTES).map(([name, { path }]) => ({
+  name: name as keyof typeof ROUTES,
+  pattern: new RegExp(`^${path.replace('<id>', '(ol_[A-Za-z0-9_-]{12})').replace('<device>', '(od_[A-Za-z0-9_-]{12})')}$`),
+}));
+
+/** Each route as `METHOD /path` (relay/docs/http-api.md lists every one). */
+export const OWNER_LINK_ROUTES: readonly string[] = Object.values(ROUTES).flatMap(({ path, allow }) =>
+  allow.split(', ').map((method) => `${method} ${path}`),
+);
+
+/** The route a path names, with its ids; null when none does. */
+function routeOf(path: string): { name: keyof typeof ROUTES; id: string; device: string } | null {
+  for (const { name, pattern } of PATTERNS) {
+    const m = pattern.exec(path);
+    if (m) return { name, id: m[1] ?? '', device: m[2] ?? '' };
+  }
+  return null;
+}
+
 /** Handles /v1/owner-links routes; false when the path is not one of them. */
 export function createOwnerLinksApi(deps: OwnerLinksDeps) {
   return function handleOwnerLinks(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
-    const one = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})$/.exec(url.pathname);
-    const sub = /^\/v1\/owner-links\/(ol_[A-Za-z0-9_-]{12})\/(invitation|devices\/(od_[A-Za-z0-9_-]{12}))$/.exec(url.pathname);
-    if (url.pathname !== '/v1/owner-links' && !url.pathname.startsWith('/v1/owner-links/')) return false;
-    if (url.pathname !== '/v1/owner-links' && !one && !sub) {
+    if (url.pathname !== ROUTES.links.path && !url.pathname.startsWith(`${ROUTES.links.path}/`)) return false;
+    const route = routeOf(url.pathname);
+    if (!route) {
       sendError(res, 404, 'NOT_FOUND', 'No such link');
       return true;
     }
-    const allowed = one ? 'DELETE' : sub ? (sub[3] ? 'DELETE' : 'POST') : 'GET, POST, PATCH';
+    const allowed = ROUTES[route.name].allow;
     if (!allowed.split(', ').includes(req.method ?? '')) {
       sendError(res, 405, 'VALIDATION_ERROR', `Only ${allowed} is allowed here`, { allow: allowed });
       return true;
@@ -152,9 +178,10 @@ export function createOwnerLinksApi(deps: OwnerLinksDeps) {
       deps.log({ level: 'error', msg: 'owner_links_failed', error: (err as Error).message });
       if (!res.headersSent) sendError(res, 503, 'INTERNAL', 'The relay cannot reach its store right now; retry later');
     };
-    if (one) revoke(deps, res, till, one[1] as string).catch(failed);
-    else if (sub?.[3]) revokeDevice(deps, res, till, sub[1] as string, sub[3]).catch(failed);
-    else if (sub) invite(deps, res, till, sub[1] as string).catch(failed);
+    const { name, id, device } = route;
+    if (name === 'link') revoke(deps, res, till, id).catch(failed);
+    else if (name === 'device') revokeDevice(deps, res, till, id, device).catch(failed);
+    else if (name === 'invitation') invite(deps, res, till, id).catch(failed);
     else if (req.method === 'POST') create(deps, req, res, till).catch(failed);
     else if (req.method === 'PATCH') moveZone(deps, req, res, till).catch(failed);
     else list(deps, res, till).catch(failed);

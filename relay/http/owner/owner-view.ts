@@ -6,10 +6,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LogFn, RelayConfig, RelayMetrics, WarningSummary } from '../../ops/index.js';
 import type { CommitReport, RelayStore } from '../../store/index.js';
-import { createOwnerLinksApi } from './owner-links-api.js';
-import { handleOwnerPage } from './page.js';
+import { createOwnerLinksApi, OWNER_LINK_ROUTES } from './owner-links-api.js';
+import { handleOwnerPage, OWNER_PAGE_ROUTES } from './page.js';
 import { OwnerStreams } from './streams.js';
-import { createOwnerViewerApi } from './viewer-api.js';
+import { createOwnerViewerApi, OWNER_VIEWER_ROUTES } from './viewer-api.js';
+
+/** Each route of the page, the tills' links and the phones' reads, as `METHOD /path` (relay/docs/http-api.md lists every one). */
+export const OWNER_ROUTES: readonly string[] = [...OWNER_PAGE_ROUTES, ...OWNER_LINK_ROUTES, ...OWNER_VIEWER_ROUTES];
 
 export type OwnerView = {
   streams: OwnerStreams;

@@ -18,6 +18,9 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/owner/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 };
 
+/** Each route as `METHOD /path` (relay/docs/http-api.md lists every one; HEAD and `/owner/` are answered too). */
+export const OWNER_PAGE_ROUTES: readonly string[] = Object.keys(FILES).map((path) => `GET ${path}`);
+
 const folder = new URL('./page/', import.meta.url);
 const cache = new Map<string, Buffer>();
 

@@ -181,6 +181,10 @@ const STREAM_SHARES = {
 } as const;
 
 const ROUTES: Record<string, Route> = { '/v1/owner/summary': summary, '/v1/owner/days': days, '/v1/owner/stream': stream };
+const SESSION = '/v1/owner/session';
+
+/** Each route as `METHOD /path` (relay/docs/http-api.md lists every one). */
+export const OWNER_VIEWER_ROUTES: readonly string[] = [`POST ${SESSION}`, ...Object.keys(ROUTES).map((path) => `GET ${path}`)];
 
 export function createOwnerViewerApi(deps: OwnerViewerDeps) {
   const gate = new DeviceGate(deps);
@@ -197,7 +201,7 @@ export function createOwnerViewerApi(deps: OwnerViewerDeps) {
         sendError(res, 503, 'INTERNAL', 'The relay cannot read its store right now; retry later', { 'retry-after': '2' });
     };
     const route = ROUTES[url.pathname];
-    const method = url.pathname === '/v1/owner/session' ? 'POST' : 'GET';
+    const method = url.pathname === SESSION ? 'POST' : 'GET';
     if (!route && method === 'GET') sendError(res, 404, 'NOT_FOUND', 'No such endpoint');
     else if (req.method !== method) sendError(res, 405, 'VALIDATION_ERROR', `Only ${method} is allowed here`, { allow: method });
     else if (!route) session(deps, gate, req, res).catch(failed);

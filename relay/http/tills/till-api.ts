@@ -16,6 +16,13 @@ import { sendInstanceUnavailable, sendRateLimited, sendSuspended } from '../refu
 import { type RelayStore, type TillIdentity } from '../../store/index.js';
 import { readPage, sendPage } from './pages.js';
 
+/** The tills' routes, each answering GET only, named as relay/docs/http-api.md names them (`<reference>`: one path segment). */
+const PATHS = { events: '/v1/events', list: '/v1/transactions', one: '/v1/transactions/<reference>' } as const;
+const ONE = new RegExp(`^${PATHS.one.replace('<reference>', '([^/]+)')}$`);
+
+/** Each route as `METHOD /path` (relay/docs/http-api.md lists every one). */
+export const TILL_ROUTES: readonly string[] = Object.values(PATHS).map((path) => `GET ${path}`);
+
 const seqParam = z
   .string()
   .regex(/^[0-9]{1,15}$/, 'must be a non-negative whole number')
@@ -229,9 +236,9 @@ export function createTillApi(deps: TillApiDeps) {
   /** Handles the till routes; returns false when the path is not one of them. */
   return function handleTill(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
     const path = url.pathname;
-    const isEvents = path === '/v1/events';
-    const isList = path === '/v1/transactions';
-    const one = /^\/v1\/transactions\/([^/]+)$/.exec(path);
+    const isEvents = path === PATHS.events;
+    const isList = path === PATHS.list;
+    const one = ONE.exec(path);
     if (!isEvents && !isList && !one) return false;
     if (req.method !== 'GET') {
       sendError(res, 405, 'VALIDATION_ERROR', 'Only GET is allowed here', { allow: 'GET' });
