@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Tests are grouped by where they run:
 //  - unit:        pure Node, no I/O beyond temp files
-//  - integration: real servers on loopback, real SQLite files, the real OS keychain
+//  - integration: real servers on loopback, real SQLite files, the real OS keychain (the relay's; integration-till: the till's)
 //  - browser:     the built renderer in Debian's Chromium through playwright-core
 //  - faults:      the till core in its own process, gates in front of the service and relay, the screens in Chromium
 //  - electron:    the packaged shell through Playwright's Electron support (skipped by name without the binary)
@@ -35,12 +35,25 @@ export default defineConfig({
       },
       {
         test: {
+          // The relay's servers, stores and processes.
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          // Files that check a schedule against wall time run in the 'timing' group, alone (npm test).
-          exclude: TIMED_FILES,
+          include: ['test/integration/relay/**/*.test.ts'],
           // The relay's process tests run the built relay, as operators do: built once per run.
           globalSetup: ['test/integration/build-relay.setup.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The till's side: its core, the simulated service, the command-line tools, packaging, browser mode.
+          // A group of its own so that npm test can run it in the other lane from the relay's (scripts/test-all.mjs).
+          name: 'integration-till',
+          include: ['test/integration/**/*.test.ts'],
+          // Files that check a schedule against wall time run in the 'timing' group, alone (npm test).
+          exclude: ['test/integration/relay/**', ...TIMED_FILES],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -71,11 +71,12 @@ const built = run('build (electron-vite)', bin('electron-vite'), ['build']);
 // One vitest run per group, in two lanes side by side: each lane runs its groups one after another.
 // The browser group mostly waits on the screens and the simulated service, the integration group on
 // servers and processes, so the two lanes share the (small) machine without starving each other. Within
-// a group, the timing-sensitive files still run one at a time. The timing and faults groups run last, alone:
+// a group, the timing-sensitive files still run one at a time. The till's integration files (integration-till) follow
+// the browser group in its lane, so that the two lanes take about as long as each other. The timing and faults groups run last, alone:
 // they check schedules against the wall clock and time kill -9s, lost packets and deadlines. MOMO_TEST_LANES=1 runs every group one after
 // another (to read one group's log on its own).
 const reportDir = mkdtempSync(join(tmpdir(), 'momo-vitest-'));
-const screenLane = built ? [['browser', 'electron']] : [];
+const screenLane = built ? [['browser', 'electron'], ['integration-till']] : [['integration-till']];
 const serverLane = [['unit'], ['integration']];
 const alone = [['timing'], ...(built ? [['faults']] : [])];
 if (!built) steps.push('SKIP browser, electron and faults tests: the build failed');
