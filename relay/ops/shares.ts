@@ -1,6 +1,7 @@
 /**
  * Each merchant's and each till token's share of what a relay holds for all of them: reads in progress
- * and their rate, the owner's page streams and links, and bodies still arriving. At a share the tenant is
+ * and their rate, the owner's page streams, links and each link's reads, and bodies still arriving; and, before
+ * any credential, each client's tries of owner credentials the relay does not know. At a share the tenant is
  * answered 429 with Retry-After (409 for the count of links, which waiting does not change), never a
  * status the proxies count against the instance. relay/docs/limits.md states each with what a tenant sees.
  */
@@ -36,6 +37,16 @@ export const shareFields = {
   maxOwnerStreamsPerLink: count(1_000, 4),
   /** Owner links a merchant may have that are not turned off (and whose invitation is not left to expire unused). */
   maxOwnerLinksPerMerchant: count(10_000, 20),
+  /** Requests a second one owner link's phones may make together to the owner page's reads (summary, days, stream), after their burst. */
+  ownerPageRequestsPerSecondPerLink: z.number().min(0.01).max(100_000).default(1),
+  /** Requests one owner link's phones may make at once before ownerPageRequestsPerSecondPerLink applies (a page opening reads three). */
+  ownerPageRequestBurstPerLink: count(100_000, 30),
+  /** Invitations and phone cookies the relay does not know that one client address may try a second, after its burst (an owner scans, never types, a link). */
+  ownerUnknownCredentialsPerSecondPerClient: z.number().min(0.001).max(1_000).default(0.1),
+  /** Unknown invitations and cookies one client address may try before ownerUnknownCredentialsPerSecondPerClient applies. */
+  ownerUnknownCredentialBurstPerClient: count(10_000, 10),
+  /** Look-ups of invitations and cookies the relay does not know, all clients together, a second: what guessing may cost the store. */
+  ownerUnknownCredentialsPerSecond: count(1_000_000, 200),
   /** Relay of many merchants: deliveries a second one merchant's key may have verified and committed on an instance, after its burst. */
   deliveriesPerSecondPerMerchant: z.number().min(0.01).max(1_000_000).default(50),
   /** Relay of many merchants: deliveries one merchant may have at once before deliveriesPerSecondPerMerchant applies (the service's retries after an outage). */
@@ -63,6 +74,11 @@ export const SHARE_ENV_VARS = {
   RELAY_MAX_OWNER_STREAMS_PER_MERCHANT: 'maxOwnerStreamsPerMerchant',
   RELAY_MAX_OWNER_STREAMS_PER_LINK: 'maxOwnerStreamsPerLink',
   RELAY_MAX_OWNER_LINKS_PER_MERCHANT: 'maxOwnerLinksPerMerchant',
+  RELAY_OWNER_PAGE_REQUESTS_PER_SECOND_PER_LINK: 'ownerPageRequestsPerSecondPerLink',
+  RELAY_OWNER_PAGE_REQUEST_BURST_PER_LINK: 'ownerPageRequestBurstPerLink',
+  RELAY_OWNER_UNKNOWN_CREDENTIALS_PER_SECOND_PER_CLIENT: 'ownerUnknownCredentialsPerSecondPerClient',
+  RELAY_OWNER_UNKNOWN_CREDENTIAL_BURST_PER_CLIENT: 'ownerUnknownCredentialBurstPerClient',
+  RELAY_OWNER_UNKNOWN_CREDENTIALS_PER_SECOND: 'ownerUnknownCredentialsPerSecond',
   RELAY_DELIVERIES_PER_SECOND_PER_MERCHANT: 'deliveriesPerSecondPerMerchant',
   RELAY_DELIVERY_BURST_PER_MERCHANT: 'deliveryBurstPerMerchant',
   RELAY_MAX_PENDING_BODY_BYTES_PER_MERCHANT: 'maxPendingBodyBytesPerMerchant',

@@ -6,22 +6,21 @@
  * credentials and invitations are limited per client (guard.ts) before any look-up.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendError, sendJson } from '../../../shared/http-util.js';
+import { sendJson } from '../../../shared/http-util.js';
 import { hashRelayToken } from '../../ops/index.js';
-import type { LogFn } from '../../ops/index.js';
+import type { LogFn, RelayConfig, RelayMetrics } from '../../ops/index.js';
 import { DEVICE_DAYS, revokedMessage, type OwnerDevice, type OwnerLink, type RelayStore } from '../../store/index.js';
-import { MERCHANT_SUSPENDED } from '../refusals.js';
-import { clientAddress, GuessLimiter, LinkRate } from './guard.js';
+import { MERCHANT_SUSPENDED, sendRateLimited } from '../refusals.js';
+import { clientAddress, GuessLimiter, LinkRate, type GuessRefusal } from './guard.js';
 
 /** What the gate needs (the viewer API's deps are these and more). */
 export type GateDeps = {
   store: RelayStore;
   log: LogFn;
   now: () => number;
-  /** Per link: a bucket of `burst` requests refilled at `perSecond`. */
-  rate: { burst: number; perSecond: number };
-  /** Wrong credentials: per client `burst` refilled at `perSecond`; all clients together `globalPerSecond` look-ups. */
-  guesses: { burst: number; perSecond: number; globalPerSecond: number };
+  /** The instance's config, read at each request (it changes on reload): each link's requests, each client's unknown credentials. */
+  getConfig: () => RelayConfig;
+  metrics: RelayMetrics;
   /** Addresses of the operator's proxies, whose X-Forwarded-For names the client. */
   trustedProxies: () => readonly string[];
 };
@@ -59,8 +58,8 @@ export class DeviceGate {
   private readonly known = new Set<string>();
 
   constructor(private readonly deps: GateDeps) {
-    this.guesses = new GuessLimiter({ ...deps.guesses, now: deps.now });
-    this.linkRate = new LinkRate({ ...deps.rate, now: deps.now });
+    this.guesses = new GuessLimiter(deps.getConfig, deps.now);
+    this.linkRate = new LinkRate(deps.getConfig, deps.now);
   }
 
   private async find(hash: string): Promise<Found> {
@@ -109,9 +108,9 @@ export class DeviceGate {
   async authorise(req: IncomingMessage, res: ServerResponse, credential: string | null): Promise<Access | null> {
     const client = clientAddress(req, this.deps.trustedProxies());
     const hash = credential ? hashRelayToken(credential) : null;
-    const wait = hash && this.known.has(hash) ? 0 : this.guesses.waitFor(client);
-    if (wait > 0) {
-      sendError(res, 429, 'RATE_LIMITED', 'Too many wrong links tried from here; wait and try again', { 'retry-after': String(wait) });
+    const held = hash && this.known.has(hash) ? null : this.guesses.refusal(client);
+    if (held) {
+      sendGuessRefused(res, held, this.deps.metrics);
       return null;
     }
     const found = hash ? await this.find(hash) : undefined;
@@ -127,13 +126,25 @@ export class DeviceGate {
       sendJson(res, status, { error });
       return null;
     }
-    if (!this.linkRate.allow(found.link.id)) {
-      sendError(res, 429, 'RATE_LIMITED', 'Too many requests from this link; wait a few seconds', { 'retry-after': '5' });
+    const wait = this.linkRate.take(found.link.id);
+    if (wait > 0) {
+      const c = this.deps.getConfig();
+      const limit = 'ownerPageRequestsPerSecondPerLink';
+      this.deps.metrics.shareRefusals.inc({ limit });
+      this.deps.metrics.merchantOwnerRefusals.inc({ merchant: found.link.merchantId, reason: 'link_rate' });
+      const message = `Too many requests from this link's phones (${limit} ${c[limit]} after ownerPageRequestBurstPerLink ${c.ownerPageRequestBurstPerLink}); wait and try again`;
+      sendRateLimited(res, message, wait);
       return null;
     }
     this.touch(found);
     return found;
   }
+}
+
+/** A client past its unknown credentials (guard.ts): 429 naming the limit, counted by it. */
+export function sendGuessRefused(res: ServerResponse, held: GuessRefusal, metrics: RelayMetrics): void {
+  metrics.clientLimited.inc({ limit: held.limit });
+  sendRateLimited(res, held.message, held.retryAfter);
 }
 
 /** A device credential used now ends DEVICE_DAYS from now. */

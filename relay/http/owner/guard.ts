@@ -12,51 +12,81 @@ export { clientAddress } from '../client-limits.js';
 /** The key of the bucket every client shares. */
 const ALL = '*';
 
+/** The limits a GuessLimiter reads at each request (the instance's config: they change on reload). */
+export type GuessLimits = {
+  ownerUnknownCredentialBurstPerClient: number;
+  ownerUnknownCredentialsPerSecondPerClient: number;
+  ownerUnknownCredentialsPerSecond: number;
+};
+
+/** A client held back: the seconds to wait (whole, for Retry-After) and the limit it met. */
+export type GuessRefusal = { retryAfter: number; limit: keyof GuessLimits; message: string };
+
 /**
- * Wrong tokens: each client may try `burst`, refilled at `perSecond`; all clients together may cost the
- * store `globalPerSecond` look-ups of tokens it does not know. A client past its own limit, or any client
- * while the shared one is spent, is answered 429 before any look-up. Full buckets are forgotten (they say
- * nothing a new one would not), so a flood of addresses, held to the shared look-ups, stays bounded.
+ * Unknown tokens: each client may try a burst, refilled at its rate; all clients together may cost the
+ * store a bounded number of look-ups a second of tokens it does not know. A client past its own limit, or any
+ * client while the shared one is spent, is answered 429 before any look-up. Full buckets are forgotten (they
+ * say nothing a new one would not), so a flood of addresses, held to the shared look-ups, stays bounded.
  */
 export class GuessLimiter {
   private readonly clients: RateBuckets;
   private readonly shared: RateBuckets;
 
-  constructor(private readonly options: { burst: number; perSecond: number; globalPerSecond: number; now: () => number }) {
-    this.clients = new RateBuckets(options.now);
-    this.shared = new RateBuckets(options.now);
+  constructor(
+    private readonly limits: () => GuessLimits,
+    now: () => number,
+  ) {
+    this.clients = new RateBuckets(now);
+    this.shared = new RateBuckets(now);
   }
 
-  /** Seconds to wait (whole, for Retry-After) before `client` may try a token again; 0 when it may now. */
-  waitFor(client: string): number {
-    const { burst, perSecond, globalPerSecond } = this.options;
+  /** Why `client` may not try a token now, or null when it may. */
+  refusal(client: string): GuessRefusal | null {
+    const c = this.limits();
+    const burst = c.ownerUnknownCredentialBurstPerClient;
+    const perSecond = c.ownerUnknownCredentialsPerSecondPerClient;
     const mine = this.clients.waitFor(client, perSecond, burst);
-    if (mine > 0) return Math.ceil(mine);
-    return this.shared.waitFor(ALL, globalPerSecond, globalPerSecond) > 0 ? 1 : 0;
+    if (mine > 0) {
+      const message = `Too many unknown links tried from here (ownerUnknownCredentialsPerSecondPerClient ${perSecond} after ownerUnknownCredentialBurstPerClient ${burst}); wait and try again`;
+      return { retryAfter: Math.max(1, Math.ceil(mine)), limit: 'ownerUnknownCredentialsPerSecondPerClient', message };
+    }
+    const all = c.ownerUnknownCredentialsPerSecond;
+    const shared = this.shared.waitFor(ALL, all, all);
+    if (shared === 0) return null;
+    const message = `Too many unknown links tried on this relay (ownerUnknownCredentialsPerSecond ${all}); wait and try again`;
+    return { retryAfter: Math.max(1, Math.ceil(shared)), limit: 'ownerUnknownCredentialsPerSecond', message };
   }
 
   /** `client` tried a token that opened nothing. */
   missed(client: string): void {
-    const { burst, perSecond, globalPerSecond } = this.options;
-    this.clients.take(client, perSecond, burst);
-    this.shared.take(ALL, globalPerSecond, globalPerSecond);
+    const c = this.limits();
+    this.clients.take(client, c.ownerUnknownCredentialsPerSecondPerClient, c.ownerUnknownCredentialBurstPerClient);
+    this.shared.take(ALL, c.ownerUnknownCredentialsPerSecond, c.ownerUnknownCredentialsPerSecond);
   }
 }
 
-/** Each link may make `burst` requests, refilled at `perSecond`: its phones together, past their sign-in. */
+/** The limits a LinkRate reads at each request. */
+export type LinkRateLimits = { ownerPageRequestBurstPerLink: number; ownerPageRequestsPerSecondPerLink: number };
+
+/** Each link may make a burst of requests, refilled at its rate: its phones together, past their sign-in. */
 export class LinkRate {
   private readonly buckets: RateBuckets;
 
-  constructor(private readonly options: { burst: number; perSecond: number; now: () => number }) {
-    this.buckets = new RateBuckets(options.now);
+  constructor(
+    private readonly limits: () => LinkRateLimits,
+    now: () => number,
+  ) {
+    this.buckets = new RateBuckets(now);
   }
 
-  /** Takes one request of `linkId`'s; false (nothing taken) when its bucket is empty. */
-  allow(linkId: string): boolean {
-    const { burst, perSecond } = this.options;
-    if (this.buckets.waitFor(linkId, perSecond, burst) > 0) return false;
+  /** Takes one request of `linkId`'s and answers 0; or, its bucket empty, takes nothing and answers the seconds to wait. */
+  take(linkId: string): number {
+    const c = this.limits();
+    const [perSecond, burst] = [c.ownerPageRequestsPerSecondPerLink, c.ownerPageRequestBurstPerLink];
+    const wait = this.buckets.waitFor(linkId, perSecond, burst);
+    if (wait > 0) return wait;
     this.buckets.take(linkId, perSecond, burst);
-    return true;
+    return 0;
   }
 }
 

@@ -26,12 +26,10 @@ export function createOwnerView(deps: {
   log: LogFn;
   now: () => number;
   checkMs?: number;
-  rate?: { burst: number; perSecond: number };
-  guesses?: { burst: number; perSecond: number; globalPerSecond: number };
   trustedProxies?: () => readonly string[];
   bodyTimeoutMs?: () => number;
   warnings?: WarningSummary;
-  /** The shares and pools of relay/ops/shares.ts, read at each request (they change on reload). */
+  /** The shares and pools of relay/ops/shares.ts (the owner page's among them), read at each request (they change on reload). */
   getConfig: () => RelayConfig;
   metrics: RelayMetrics;
 }): OwnerView {
@@ -48,10 +46,6 @@ export function createOwnerView(deps: {
     streams,
     log: deps.log,
     now: deps.now,
-    rate: deps.rate ?? { burst: 30, perSecond: 1 },
-    // An owner mistypes nothing (the link is scanned): 10 wrong tokens, then one every 10 s per client;
-    // at most 200 look-ups of unknown tokens a second for all clients together.
-    guesses: deps.guesses ?? { burst: 10, perSecond: 0.1, globalPerSecond: 200 },
     trustedProxies: deps.trustedProxies ?? (() => []),
     bodyTimeoutMs: deps.bodyTimeoutMs ?? (() => 5_000),
     warnings: deps.warnings,

@@ -15,10 +15,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { localDate } from '../../../shared/local-date.js';
 import { parseJson, readBody, sendError, sendJson } from '../../../shared/http-util.js';
-import { hashRelayToken, type RelayConfig, type RelayMetrics } from '../../ops/index.js';
+import { hashRelayToken, type RelayConfig } from '../../ops/index.js';
 import { sendInstanceUnavailable, sendRateLimited } from '../refusals.js';
 import { DEVICE_DAYS, deviceName, invitationRefusal, revokedMessage, type OwnerLink } from '../../store/index.js';
-import { deviceExpiry, DeviceGate, type Access, type GateDeps } from './device-gate.js';
+import { deviceExpiry, DeviceGate, sendGuessRefused, type Access, type GateDeps } from './device-gate.js';
 import { dayFigures, daysFigures, neutralise, ownerPayment } from './figures.js';
 import { OWNER_TOKEN } from './owner-links-api.js';
 import type { OwnerStreamRefusal, OwnerStreams } from './streams.js';
@@ -35,8 +35,6 @@ export type OwnerViewerDeps = GateDeps & {
   bodyTimeoutMs: () => number;
   /** Requests their clients abandoned, logged once per interval with a count. */
   warnings?: WarningSummary;
-  getConfig: () => RelayConfig;
-  metrics: RelayMetrics;
 };
 
 /** A device credential: `od_` + 32 random bytes, base64url. Only ever in the HttpOnly cookie, never in a URL. */
@@ -89,10 +87,8 @@ async function session(deps: OwnerViewerDeps, gate: DeviceGate, req: IncomingMes
   const given = json?.ok ? (json.value as { token?: unknown } | null)?.token : undefined;
   const token = typeof given === 'string' && OWNER_TOKEN.test(given) ? given : null;
   const client = clientAddress(req, deps.trustedProxies());
-  const wait = gate.guesses.waitFor(client);
-  if (wait > 0) {
-    return sendError(res, 429, 'RATE_LIMITED', 'Too many wrong links tried from here; wait and try again', { 'retry-after': String(wait) });
-  }
+  const held = gate.guesses.refusal(client);
+  if (held) return sendGuessRefused(res, held, deps.metrics);
   const now = deps.now();
   const at = new Date(now).toISOString();
   const credential = `od_${randomBytes(32).toString('base64url')}`;

@@ -154,6 +154,45 @@ describeEachStore('owner link guards', (store) => {
     expect((await reinvite(c.id)).status).toBe(404);
   });
 
+  it("holds a link's phones and a client's unknown credentials to the instance's settings: 429 naming each, Retry-After from its rate, shown in /metrics", async () => {
+    const settings = {
+      ownerPageRequestBurstPerLink: 3,
+      ownerPageRequestsPerSecondPerLink: 0.25,
+      ownerUnknownCredentialBurstPerClient: 2,
+      ownerUnknownCredentialsPerSecondPerClient: 0.05,
+    };
+    // A clock that stands still: nothing refills, so each wait is exactly one request's worth of its rate.
+    const clock = Date.parse('2026-03-02T09:00:00.000Z');
+    started = await store.start({ settings, now: () => clock });
+    const { relay, token } = started;
+    const opened = await signIn(relay.url, JSON.stringify({ token: await makeLink(relay.url, token) }));
+    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const reads: Response[] = [];
+    for (let i = 0; i < 4; i++) reads.push(await fetch(`${relay.url}/v1/owner/summary`, { headers: { cookie } }));
+    expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    const linkRefused = reads[3] as Response;
+    expect(linkRefused.headers.get('retry-after'), '1 / 0.25 a second').toBe('4');
+    expect(await linkRefused.text()).toMatch(/ownerPageRequestsPerSecondPerLink 0\.25 after ownerPageRequestBurstPerLink 3/);
+    const guesses = [await signIn(relay.url, wrong(1)), await signIn(relay.url, wrong(2)), await signIn(relay.url, wrong(3))];
+    expect(guesses.map((r) => r.status)).toEqual([401, 401, 429]);
+    const guessRefused = guesses[2] as Response;
+    expect(guessRefused.headers.get('retry-after'), '1 / 0.05 a second').toBe('20');
+    expect(await guessRefused.text()).toMatch(
+      /ownerUnknownCredentialsPerSecondPerClient 0\.05 after ownerUnknownCredentialBurstPerClient 2/,
+    );
+    const metrics = await (await fetch(`${relay.adminUrl}/metrics`)).text();
+    for (const line of [
+      'relay_limit{limit="ownerPageRequestBurstPerLink"} 3',
+      'relay_limit{limit="ownerPageRequestsPerSecondPerLink"} 0.25',
+      'relay_limit{limit="ownerUnknownCredentialBurstPerClient"} 2',
+      'relay_limit{limit="ownerUnknownCredentialsPerSecondPerClient"} 0.05',
+      'relay_limit{limit="ownerUnknownCredentialsPerSecond"} 200',
+      'relay_share_refusals_total{limit="ownerPageRequestsPerSecondPerLink"} 1',
+      'relay_client_limited_total{limit="ownerUnknownCredentialsPerSecondPerClient"} 1',
+    ])
+      expect(metrics).toContain(`${line}\n`);
+  });
+
   it('behind a configured proxy each forwarded client has its own limit; a spoofed left-most entry changes nothing', async () => {
     started = await store.start({ settings: { trustedProxies: ['127.0.0.1', '::1'] } });
     const { relay } = started;

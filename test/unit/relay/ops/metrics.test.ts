@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RelayMetrics } from '../../../../relay/ops/index.js';
+import { loadRelayConfig, RelayMetrics, showLimits } from '../../../../relay/ops/index.js';
 
 describe('relay metrics', () => {
   it('renders Prometheus text with labels (by merchant too), gauges and cumulative histograms', async () => {
@@ -51,5 +51,33 @@ describe('relay metrics', () => {
       expect(text).toMatch(new RegExp(`^${name} `, 'm'));
     }
     expect(m.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
+  });
+
+  it("shows the instance's limits as relay_limit, the owner page's among them, as the variables set them", async () => {
+    const m = new RelayMetrics();
+    const env = {
+      RELAY_KEYS: JSON.stringify([{ publicId: 'pk_test_Unit00001', secret: 'sk_test_UnitSecret00000000001' }]),
+      RELAY_OWNER_PAGE_REQUESTS_PER_SECOND_PER_LINK: '0.5',
+      RELAY_OWNER_PAGE_REQUEST_BURST_PER_LINK: '12',
+      RELAY_OWNER_UNKNOWN_CREDENTIALS_PER_SECOND_PER_CLIENT: '0.02',
+      RELAY_OWNER_UNKNOWN_CREDENTIAL_BURST_PER_CLIENT: '5',
+      RELAY_OWNER_UNKNOWN_CREDENTIALS_PER_SECOND: '50',
+    };
+    showLimits(m, loadRelayConfig(undefined, env));
+    const text = await m.render();
+    for (const line of [
+      'relay_limit{limit="ownerPageRequestsPerSecondPerLink"} 0.5',
+      'relay_limit{limit="ownerPageRequestBurstPerLink"} 12',
+      'relay_limit{limit="ownerUnknownCredentialsPerSecondPerClient"} 0.02',
+      'relay_limit{limit="ownerUnknownCredentialBurstPerClient"} 5',
+      'relay_limit{limit="ownerUnknownCredentialsPerSecond"} 50',
+      'relay_limit{limit="readsPerSecondPerToken"} 5',
+    ]) {
+      expect(text).toContain(`${line}\n`);
+    }
+    showLimits(m, loadRelayConfig(undefined, { RELAY_KEYS: env.RELAY_KEYS }));
+    const defaults = await m.render();
+    expect(defaults).toContain('relay_limit{limit="ownerPageRequestBurstPerLink"} 30\n');
+    expect(defaults).toContain('relay_limit{limit="ownerUnknownCredentialsPerSecondPerClient"} 0.1\n');
   });
 });
