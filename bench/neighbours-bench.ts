@@ -45,6 +45,8 @@ import { signedDelivery } from './relay-bench-load.js';
 const CALM = Number(process.env.NEIGHBOURS_CALM ?? 4);
 const RATE = Number(process.env.NEIGHBOURS_RATE ?? 25);
 const SECONDS = Number(process.env.NEIGHBOURS_SECONDS ?? 8);
+/** NEIGHBOURS_PHASES=quiet,deliveries: only these phases (a quicker look at one); all of them by default. */
+const ONLY = process.env.NEIGHBOURS_PHASES?.split(',').filter(Boolean) ?? null;
 /** Events in the noisy merchant's log before the phases, so that its pages and streams are full ones. */
 const NOISY_LOG = 1_000;
 
@@ -196,7 +198,8 @@ async function main(): Promise<void> {
     const cpu = cpuMeter({ ...relay.cpuRoots, noisy: noisy.pid });
     const loop = loopMeter(relay.admin);
     const lines: Line[] = [];
-    for (const phase of phases(relay, calmAgent, noisy)) lines.push(await runPhase(phase, calmOnce, relay, memory, cpu, loop));
+    const chosen = phases(relay, calmAgent, noisy).filter((p) => ONLY === null || ONLY.includes(p.name));
+    for (const phase of chosen) lines.push(await runPhase(phase, calmOnce, relay, memory, cpu, loop));
     const peaks = relay.pids.map((_, i) => Math.max(...lines.map((l) => l.peakRssMb[i]!)));
     console.log(
       JSON.stringify({

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { request, type Agent } from 'undici';
 import type { Proxy } from '../test/integration/relay/http/proxies.js';
 import type { Merchant } from './neighbours-calm.js';
-import { heldGet, Tally, type HeldSocket } from './neighbours-tls.js';
+import { heldGet, RawHttps, Tally, type HeldSocket } from './neighbours-tls.js';
 import { signedDelivery } from './relay-bench-load.js';
 
 export type NoiseSummary = Record<string, number | string>;
@@ -17,6 +17,12 @@ export const NOISE = {
   /** Deliveries in flight at once, and most a second. */
   floodConcurrency: Number(process.env.NEIGHBOURS_FLOOD_CONCURRENCY ?? 16),
   floodRate: Number(process.env.NEIGHBOURS_FLOOD_RATE ?? 1_000),
+  /**
+   * Where the flood is sent. NEIGHBOURS_FLOOD_PATH=/admin/flood: to a path the proxy refuses itself (403), so that
+   * the flood costs this machine its client and the proxy's TLS but never reaches the relay: the floor the
+   * machine sets under the deliveries phase's figure, whatever the relay does.
+   */
+  floodPath: process.env.NEIGHBOURS_FLOOD_PATH ?? '/v1/webhooks',
   /** Page requests in flight at once (the finding's 20), of the largest page, and most a second. */
   readConcurrency: Number(process.env.NEIGHBOURS_READ_CONCURRENCY ?? 20),
   readRate: Number(process.env.NEIGHBOURS_READ_RATE ?? 400),
@@ -54,14 +60,32 @@ function paced(concurrency: number, rate: number, once: () => Promise<number | '
   };
 }
 
-/** (a) Signed deliveries of its own, as fast as answered up to the rate cap. */
-export function floodDeliveries(base: string, agent: Agent, merchant: Merchant): Noise {
-  return paced(NOISE.floodConcurrency, NOISE.floodRate, async () => {
+/**
+ * (a) Signed deliveries of its own, as fast as answered up to the rate cap, each one new. They are signed and
+ * written out before the flood starts, and sent on bare keep-alive connections (RawHttps).
+ */
+export function floodDeliveries(proxy: Pick<Proxy, 'host' | 'port'>, ca: Buffer, merchant: Merchant): Noise {
+  const seconds = Number(process.env.NEIGHBOURS_SECONDS ?? 8) + 4;
+  const prepared = Array.from({ length: Math.ceil(NOISE.floodRate * seconds) }, () => {
     const d = signedDelivery(`flood_${merchant.id}`, merchant.key);
-    const res = await request(`${base}/v1/webhooks`, { method: 'POST', headers: d.headers, body: d.body, dispatcher: agent });
-    await res.body.dump();
-    return res.statusCode;
+    return RawHttps.request(proxy, NOISE.floodPath, d.headers, d.body);
   });
+  const connections = Array.from({ length: NOISE.floodConcurrency }, () => new RawHttps(proxy, ca));
+  const free = [...connections];
+  let next = 0;
+  const noise = paced(NOISE.floodConcurrency, NOISE.floodRate, async () => {
+    const connection = free.pop()!;
+    const status = await connection.send(prepared[next++ % prepared.length]!);
+    free.push(connection);
+    return status;
+  });
+  return {
+    async stop() {
+      const summary = await noise.stop();
+      for (const c of connections) c.close();
+      return summary;
+    },
+  };
 }
 
 /** (b) Its tills' pages of the log from the start, the largest the relay gives, many at once. */

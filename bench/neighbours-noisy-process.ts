@@ -21,7 +21,12 @@ type FromChild = { ready: true } | { summary: NoiseSummary } | { failed: string 
 
 export function noisyProcess(setup: Setup) {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(setup)], {
-    execArgv: ['--import', 'tsx'],
+    // NEIGHBOURS_CPU_PROF: a profile of its own, as the instances write (written when it exits, at close).
+    execArgv: [
+      ...(process.env.NEIGHBOURS_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.NEIGHBOURS_CPU_PROF] : []),
+      '--import',
+      'tsx',
+    ],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const next = () =>
@@ -47,7 +52,7 @@ export function noisyProcess(setup: Setup) {
       };
     },
     pid: () => child.pid ?? null,
-    close: () => child.kill(),
+    close: () => (child.connected ? child.disconnect() : child.kill()),
   };
 }
 
@@ -56,7 +61,7 @@ async function runChild(setup: Setup): Promise<void> {
   const agent = tlsAgent(ca, 32);
   const proxy: Proxy = { ...setup.shared, stop: async () => undefined, output: () => '' };
   const behaviours: Record<NoisyPhase, () => Promise<Noise>> = {
-    deliveries: async () => floodDeliveries(setup.shared.url, agent, setup.merchant),
+    deliveries: async () => floodDeliveries(setup.shared, ca, setup.merchant),
     reads: async () => floodReads(setup.shared.url, agent, setup.merchant),
     streams: () => stalledStreams(proxy, ca, setup.merchant),
     pages: () => heldPages(setup.shared.url, agent, proxy, ca, setup.merchant),
