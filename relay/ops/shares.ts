@@ -48,9 +48,9 @@ export const shareFields = {
   /** Look-ups of invitations and cookies the relay does not know, all clients together, a second: what guessing may cost the store. */
   ownerUnknownCredentialsPerSecond: count(1_000_000, 200),
   /** Relay of many merchants: deliveries a second one merchant's key may have verified and committed on an instance, after its burst. */
-  deliveriesPerSecondPerMerchant: z.number().min(0.01).max(1_000_000).default(50),
+  deliveriesPerSecondPerMerchant: z.number().min(0.01).max(1_000_000).default(10),
   /** Relay of many merchants: deliveries one merchant may have at once before deliveriesPerSecondPerMerchant applies (the service's retries after an outage). */
-  deliveryBurstPerMerchant: count(10_000_000, 100),
+  deliveryBurstPerMerchant: count(10_000_000, 20),
   /** Bytes of webhook bodies still arriving that one merchant's deliveries may hold (at least maxBodyBytes; at most the whole pool, maxPendingBodyBytes). */
   maxPendingBodyBytesPerMerchant: z
     .number()

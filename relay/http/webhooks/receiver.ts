@@ -90,6 +90,15 @@ class Receiver implements WebhookReceiver, BodyReceiver {
     }
     // Nothing is proved until the whole body is in: it must arrive soon (the service sends it at once).
     const deadline = Math.min(config.unauthenticatedBodyTimeoutMs, config.requestTimeoutMs);
+    // A merchant whose share is spent is answered from the headers, the cheapest answer a flood can get: its
+    // body is dropped as it arrives, never kept, and the connection stays open for the proxy's next request
+    // (one whose body is late is closed).
+    const over = this.share?.check(tenant);
+    if (over) {
+      bodyDeadline(req, deadline, () => req.socket.destroy());
+      req.resume();
+      return this.refuse(incoming, over, { draining: true });
+    }
     bodyDeadline(req, deadline, () => incoming.expired(deadline));
     req.on('data', (chunk: Buffer) => incoming.add(chunk));
     req.on('end', () => incoming.ended());
@@ -148,7 +157,7 @@ class Receiver implements WebhookReceiver, BodyReceiver {
     if (this.inFlightCount === 0 && this.idleWaiters.length > 0) for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  refuse(incoming: IncomingWebhook, r: Rejection): void {
+  refuse(incoming: IncomingWebhook, r: Rejection, { draining = false } = {}): void {
     const { metrics, warnings } = this.deps;
     metrics.rejected.inc({ reason: r.reason });
     if (incoming.keyId) this.deps.store.noteRejection?.(incoming.keyId, r.reason);
@@ -157,10 +166,12 @@ class Receiver implements WebhookReceiver, BodyReceiver {
     if (merchantId !== undefined && this.deps.perMerchantMetrics) metrics.merchantRejected.inc({ merchant: merchantId, reason: r.reason });
     const fields = { status: r.status, keyId: loggable(incoming.keyId), merchantId, requestId: requestIdOf(incoming.req), ...r.detail };
     warnings.warn('webhook_rejected', r.reason, fields);
-    // The rest of an unread body is not waited for: the connection closes after the answer.
-    const unread = !incoming.req.complete;
+    // The rest of an unread body is not waited for (unless it is being dropped): the connection closes after the answer.
+    const unread = !incoming.req.complete && !draining;
     const headers: Record<string, string> = unread ? { connection: 'close' } : {};
     if (r.status === 503 || r.status === 429) headers['retry-after'] = String(r.retryAfterSeconds ?? 5);
+    // nginx keeps an answer marked so (relay/docs/proxies.md caches only those) and strips the header.
+    if (r.sameAnswerForSeconds !== undefined) headers['x-accel-expires'] = String(r.sameAnswerForSeconds);
     sendError(incoming.res, r.status, ERROR_CODE_OF[r.status], r.message, headers);
     this.finish();
   }

@@ -28,6 +28,12 @@ export type Rejection = {
   detail?: Record<string, unknown>;
   /** 429 and 503: the seconds the client should wait (5 unless said). */
   retryAfterSeconds?: number;
+  /**
+   * The seconds for which every delivery under the same key id (with well-formed headers) would get this same
+   * answer, whoever sends it: a caching proxy in front may give it again without asking (X-Accel-Expires,
+   * relay/docs/proxies.md).
+   */
+  sameAnswerForSeconds?: number;
 };
 
 /** One request's parts that verification reads. */

@@ -137,7 +137,9 @@ export async function startNginx(
   const server = upstreams(block, instances)
     .replace('listen 443 ssl;', `listen ${listen.host}:${port} ssl;`)
     .replaceAll(`/etc/letsencrypt/live/${HOST}/fullchain.pem`, tls.cert)
-    .replaceAll(`/etc/letsencrypt/live/${HOST}/privkey.pem`, tls.key);
+    .replaceAll(`/etc/letsencrypt/live/${HOST}/privkey.pem`, tls.key)
+    // The refusals nginx keeps, in this proxy's own folder (another proxy in the same folder starts empty).
+    .replaceAll('/var/lib/nginx/momo-relay-refusals', join(dir, `momo-relay-refusals-${port}`));
   const asRoot = process.getuid?.() === 0;
   const conf = [
     asRoot ? 'user root;' : '',

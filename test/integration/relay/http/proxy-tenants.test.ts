@@ -10,12 +10,14 @@
  *   relay's 429 (Retry-After, JSON) and 409 (JSON, no Retry-After) through the proxy, and every other
  *   merchant's delivery is 200;
  * - a merchant flooding signed deliveries of its own past its delivery share: the relay's 429 (Retry-After,
- *   JSON) through the proxy, and every other merchant's delivery is 200.
+ *   JSON) through the proxy, and every other merchant's delivery is 200; behind nginx, the flood stops at the
+ *   proxy (the relay marks that refusal for nginx to give again for a few seconds).
  * With 503 for these answers and nginx's default max_fails=1, nginx set each instance aside in turn and
  * answered everyone "502 no live upstreams". Skipped by name where nginx-light, caddy, openssl or
  * PostgreSQL 15 is absent.
  */
 import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { addKey, addMerchant, createToken, openPgPool, setSuspended } from '../../../../relay/store/pg/index.js';
@@ -108,6 +110,71 @@ describePg('one merchant refused behind the documented proxies', () => {
       await Promise.all(noisyLoops);
     }
     return { failures, noisy };
+  }
+
+  it.skipIf(!OPENSSL || (!NGINX && !CADDY))(
+    'directly: a merchant past its delivery share is answered from the headers, its body dropped, the connection kept for the next request',
+    async () => {
+      const relay = instances[0]!;
+      relay.setConfig({ ...READ_AND_LINK_SHARES, deliveriesPerSecondPerMerchant: 0.01, deliveryBurstPerMerchant: 12 });
+      const socket = connect(Number(new URL(relay.url).port), new URL(relay.url).hostname);
+      try {
+        await waitFor(
+          async () => (await deliver(relay.url, transaction('live'), KEYS.MCH_noisy)).status === 429,
+          10_000,
+          "the noisy merchant's share spent",
+        );
+        const answers = answersOn(socket);
+        const noisy = Buffer.from(request(signed('MCH_noisy')));
+        const half = noisy.length - 40;
+        socket.write(noisy.subarray(0, half));
+        const refused = await answers.next();
+        expect(refused.status, 'answered with the end of its body still unsent').toBe(429);
+        expect(refused.head).toMatch(/\r\nretry-after: \d+/i);
+        expect(refused.head, 'nginx may give it again (relay/docs/proxies.md)').toMatch(/\r\nx-accel-expires: [1-5]\r\n/i);
+        expect(refused.head, 'the connection is kept').not.toMatch(/\r\nconnection: close/i);
+        socket.write(noisy.subarray(half));
+        socket.write(request(signed('MCH_calm1')));
+        const next = await answers.next();
+        expect(next.status, "another merchant's delivery on the same connection").toBe(200);
+        expect(next.head, 'a stored delivery is never marked for a proxy to keep').not.toMatch(/x-accel-expires/i);
+      } finally {
+        socket.destroy();
+        relay.setConfig(READ_AND_LINK_SHARES);
+      }
+    },
+  );
+
+  /** A delivery as one HTTP/1.1 request on a kept-alive connection. */
+  function request(d: { body: string; headers: Record<string, string> }): string {
+    const head = Object.entries({ host: 'relay', ...d.headers, 'content-length': String(Buffer.byteLength(d.body)) });
+    return `POST /v1/webhooks HTTP/1.1\r\n${head.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${d.body}`;
+  }
+
+  /** The answers arriving on `socket`, one at a time: each one's status and head. */
+  function answersOn(socket: Socket) {
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+    return {
+      async next(): Promise<{ status: number; head: string }> {
+        let got: { status: number; head: string } | null = null;
+        await waitFor(
+          () => {
+            const end = received.indexOf('\r\n\r\n');
+            if (end < 0) return false;
+            const head = received.subarray(0, end + 2).toString('latin1');
+            const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+            if (received.length < end + 4 + length) return false;
+            received = received.subarray(end + 4 + length);
+            got = { status: Number(head.slice(9, 12)), head };
+            return true;
+          },
+          10_000,
+          'an answer on the connection',
+        );
+        return got!;
+      },
+    };
   }
 
   for (const kind of KINDS) {
@@ -213,6 +280,9 @@ describePg('one merchant refused behind the documented proxies', () => {
               "the noisy merchant's share spent",
             );
           }
+          const refusals = () =>
+            instances.reduce((n, r) => n + r.metrics.shareRefusals.get({ limit: 'deliveriesPerSecondPerMerchant' }), 0);
+          const refusedBefore = refusals();
           const answers: Array<{ retryAfter: unknown; body: string }> = [];
           const { failures, noisy } = await whileNoisy(proxy, 5, async () => {
             const d = signed('MCH_noisy');
@@ -228,6 +298,13 @@ describePg('one merchant refused behind the documented proxies', () => {
             expect(JSON.parse(a.body)).toMatchObject({ error: { code: 'RATE_LIMITED' } });
             expect(a.body).toMatch(/deliveriesPerSecondPerMerchant 0.01 after deliveryBurstPerMerchant 12/);
           }
+          const reached = refusals() - refusedBefore;
+          if (kind.name === 'nginx') {
+            // The relay's refusal said nginx may give it again for 5 s: the flood stops at the proxy. Its first
+            // four requests, sent at once, may all reach an instance before the first answer is kept.
+            expect(noisy.length).toBeGreaterThanOrEqual(8);
+            expect(reached, `of ${noisy.length} refused, reached an instance`).toBeLessThanOrEqual(Math.min(8, noisy.length / 2));
+          } else expect(reached, 'Caddy keeps nothing: each refusal is the relay’s').toBe(noisy.length);
         } finally {
           for (const r of instances) r.setConfig(READ_AND_LINK_SHARES);
         }

@@ -48,6 +48,22 @@ describe('DeliveryShare', () => {
     expect(deliverUntilRefused(s, 'MCH_a', 10)).toBe(1);
   });
 
+  it('lets a proxy give the refusal again for its Retry-After, 5 s at most (a raised share applies soon after)', () => {
+    const { share: s, advance } = share({ deliveriesPerSecondPerMerchant: 0.25, deliveryBurstPerMerchant: 1 });
+    s.spend('MCH_a');
+    expect(s.check('MCH_a')).toMatchObject({ retryAfterSeconds: 4, sameAnswerForSeconds: 4 });
+    advance(3_500);
+    expect(s.check('MCH_a')).toMatchObject({ retryAfterSeconds: 1, sameAnswerForSeconds: 1 });
+    const slow = share({ deliveriesPerSecondPerMerchant: 0.01, deliveryBurstPerMerchant: 1 }).share;
+    slow.spend('MCH_b');
+    expect(slow.check('MCH_b')).toMatchObject({ retryAfterSeconds: 100, sameAnswerForSeconds: 5 });
+  });
+
+  it('defaults to 10 a second after a burst of 20, per instance', () => {
+    const { share: s } = share({});
+    expect(deliverUntilRefused(s, 'MCH_a', 100)).toBe(20);
+  });
+
   it('is spent only by deliveries that were verified: checks alone (a stranger naming the key) use nothing up', () => {
     const { share: s } = share({ deliveriesPerSecondPerMerchant: 1, deliveryBurstPerMerchant: 3 });
     for (let i = 0; i < 50; i++) expect(s.check('MCH_a')).toBeNull();
