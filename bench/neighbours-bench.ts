@@ -25,8 +25,10 @@
  * benchLoopLagP99Ms: the same for the bench's own loop, on which the calm merchants' times are taken, so a
  * pause of the whole machine shows there as well as in the relays), then the
  * summary {"phase":"all","worstP99Ms":…,"failed":…,"peakRssMb":…,"peakRssSumMb":…,"seconds":…}.
- * Options (env): NEIGHBOURS_CALM (4 calm merchants), NEIGHBOURS_RATE (25 a second each),
- * NEIGHBOURS_SECONDS (8), NEIGHBOURS_CPU_PROF (a folder: each instance's V8 CPU profile), and the noisy
+ * Options (env): NEIGHBOURS_CALM (20 calm merchants), NEIGHBOURS_RATE (5 a second each: a hundred a second
+ * together, each merchant within its delivery share even when all its deliveries reach one instance, as in the
+ * quiet phase), NEIGHBOURS_SECONDS (8), NEIGHBOURS_PHASES (some phases only, e.g. quiet,deliveries),
+ * NEIGHBOURS_CPU_PROF (a folder: each instance's and the noisy merchant's V8 CPU profile), and the noisy
  * merchant's bounds in neighbours-noise.ts.
  */
 import { loadavg } from 'node:os';
@@ -42,10 +44,10 @@ import { rssSampler, startHostedRelay, type HostedRelay } from './neighbours-rel
 import { tlsAgent } from './neighbours-tls.js';
 import { signedDelivery } from './relay-bench-load.js';
 
-const CALM = Number(process.env.NEIGHBOURS_CALM ?? 4);
-const RATE = Number(process.env.NEIGHBOURS_RATE ?? 25);
+const CALM = Number(process.env.NEIGHBOURS_CALM ?? 20);
+const RATE = Number(process.env.NEIGHBOURS_RATE ?? 5);
 const SECONDS = Number(process.env.NEIGHBOURS_SECONDS ?? 8);
-/** NEIGHBOURS_PHASES=quiet,deliveries: only these phases (a quicker look at one); all of them by default. */
+/** Only these phases (a quicker look at one); all of them by default. */
 const ONLY = process.env.NEIGHBOURS_PHASES?.split(',').filter(Boolean) ?? null;
 /** Events in the noisy merchant's log before the phases, so that its pages and streams are full ones. */
 const NOISY_LOG = 1_000;
