@@ -2,4 +2,4 @@
 export { openDatabase } from './database.js';
 export type { Db } from './database.js';
 export { createKeychainStore, createMemorySecretStore, keychainServiceName, secretAccount } from './secret-store.js';
-export type { SecretStore } from './secret-store.js';
+export type { KeychainEntry, SecretStore } from './secret-store.js';

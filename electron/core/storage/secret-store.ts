@@ -23,21 +23,38 @@ export function keychainServiceName(dataDir: string): string {
   return `momo-till.${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
 }
 
-export function createKeychainStore(service: string): SecretStore {
-  const entry = (account: string) => new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
+/** One keychain entry, as @napi-rs/keyring gives it (a parameter so that a test can stand in a keyring that fails). */
+export type KeychainEntry = Pick<AsyncEntry, 'getPassword' | 'setPassword' | 'deletePassword'>;
+
+/**
+ * Pauses before each further attempt: a keyring that is busy (its D-Bus service slow to answer on a loaded
+ * machine) usually answers a moment later, and the till should not stop for that. Only a keyring that keeps
+ * failing is reported unavailable.
+ */
+const RETRY_PAUSES_MS = [250, 1_000];
+
+export function createKeychainStore(
+  service: string,
+  entryFor: (account: string) => KeychainEntry = (account) => new AsyncEntry(service, account, { linux: { store: 'secret-service' } }),
+  pause: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): SecretStore {
   const wrap = async <T>(action: () => Promise<T>): Promise<T> => {
-    try {
-      return await action();
-    } catch (error) {
-      // The keyring's own message (D-Bus details) is not for the cashier.
-      void error;
-      throw new CoreError('KEYCHAIN_UNAVAILABLE', KEYCHAIN_MESSAGE);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await action();
+      } catch (error) {
+        // The keyring's own message (D-Bus details) is not for the cashier.
+        void error;
+        const wait = RETRY_PAUSES_MS[attempt];
+        if (wait === undefined) throw new CoreError('KEYCHAIN_UNAVAILABLE', KEYCHAIN_MESSAGE);
+        await pause(wait);
+      }
     }
   };
   return {
-    get: (account) => wrap(() => entry(account).getPassword()).then((value) => value ?? null),
-    set: (account, value) => wrap(() => entry(account).setPassword(value)),
-    delete: (account) => wrap(async () => void (await entry(account).deletePassword())),
+    get: (account) => wrap(() => entryFor(account).getPassword()).then((value) => value ?? null),
+    set: (account, value) => wrap(() => entryFor(account).setPassword(value)),
+    delete: (account) => wrap(async () => void (await entryFor(account).deletePassword())),
   };
 }
 
