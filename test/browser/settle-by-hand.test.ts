@@ -140,9 +140,10 @@ describe('settle by hand', () => {
     await screenshot(page, 'settle-by-hand');
     await section(page, 'Audit log');
     expect(await page.getByTestId('owner-alerts').count()).toBe(1); // still there on another screen
-    expect(await page.locator('.audit-table tbody tr').allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringMatching(new RegExp(`Mary.*Settled by hand.*not paid; note: ${NOTE}`))]),
-    );
+    // The audit log is read after the screen opens: wait for its rows rather than reading an empty table.
+    await expect
+      .poll(() => page.locator('.audit-table tbody tr').allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`Mary.*Settled by hand.*not paid; note: ${NOTE}`))]));
     await page.getByRole('button', { name: /^Acknowledge/ }).click();
     await expect.poll(() => page.getByTestId('owner-alerts').count()).toBe(0);
     expect(await invoke('alerts:list', {})).toEqual({ items: [] });
