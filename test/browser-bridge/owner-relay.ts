@@ -2,6 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startRelay, type RunningRelay } from '../../relay/http/index.js';
+import type { RelayConfigInput } from '../../relay/ops/index.js';
 import { makeConfig, post } from '../integration/relay/helpers.js';
 import { removeDir, tempDir } from '../support/temp-dir.js';
 import { launchBrowser } from './harness.js';
@@ -42,6 +43,10 @@ export function useOwnerRelay(name: string) {
       });
       const made = res.json as { path: string; token: string };
       return { url: `${running().url}${made.path}`, token: made.token };
+    },
+    /** The relay's settings, changed as an operator's config reload changes them (the rest kept). */
+    settings(settings: Partial<RelayConfigInput>): void {
+      running().setConfig({ ...config!.config, ...settings });
     },
     /** Stops the relay; `startAgain` opens it on the same data folder and port. */
     async stop(): Promise<void> {

@@ -109,6 +109,34 @@ describe('the owner’s phone page', () => {
     await page.context().close();
   });
 
+  it('a phone held back for unknown links tried from its address waits, says why, and signs in by itself: the link is not spent', async () => {
+    owner.settings({ ownerUnknownCredentialBurstPerClient: 1, ownerUnknownCredentialsPerSecondPerClient: 0.5 });
+    try {
+      // Another phone at the same address (one shop's Wi-Fi) tried a link that does not exist: the address's one try is spent.
+      const guess = await fetch(`${owner.url()}/v1/owner/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: `ov_${'x'.repeat(43)}` }),
+      });
+      expect(guess.status).toBe(401);
+      const page = await (await owner.browser().newContext({ viewport: { width: 360, height: 740 } })).newPage();
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      await page.goto(await link('live'));
+      await expect
+        .poll(() => page.locator('#status').textContent())
+        .toMatch(/^Too many unknown links tried from here \(.*\); wait and try again\. Trying again by itself in 2 s…$/);
+      expect(await page.locator('#gone').isHidden()).toBe(true); // not "turned off": nothing is wrong with the link
+      expect(await page.title()).not.toBe('Link turned off');
+      expect(page.url()).not.toContain('#t=');
+      await page.locator('#view').waitFor({ state: 'visible', timeout: 6_000 });
+      expect(await page.locator('#status').getAttribute('class')).not.toContain('offline');
+      expect(pageErrors).toEqual([]);
+      await page.context().close();
+    } finally {
+      owner.settings({});
+    }
+  });
+
   it('says so on an open page when the link is turned off', async () => {
     const url = await link('live');
     const page = await phone(url);

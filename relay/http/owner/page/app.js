@@ -233,16 +233,36 @@ function connect() {
   source.addEventListener('open', refreshSoon);
 }
 
-async function start() {
-  const match = /^#t=(ov_[A-Za-z0-9_-]{43})$/.exec(location.hash);
-  if (match) {
-    history.replaceState(null, '', location.pathname);
+// Hands the invitation over for this phone's cookie. A relay holding back this client's sign-ins (too many
+// unknown links tried from its address) answers 429 before looking at the invitation, so it is not spent: the
+// page says so, waits the Retry-After and hands it over again by itself. The invitation is already out of the
+// address bar, so a reload could not.
+async function signIn(token) {
+  for (;;) {
     const res = await fetch('/v1/owner/session', {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: match[1] }),
+      body: JSON.stringify({ token }),
     });
+    if (res.status !== 429) {
+      $('status').classList.remove('offline');
+      return res;
+    }
+    const body = await res.json().catch(() => ({}));
+    const seconds = Math.min(60, Math.max(1, Math.ceil(Number(res.headers.get('retry-after')) || 5)));
+    $('status').classList.add('offline');
+    $('status').textContent = `${body?.error?.message ?? 'The relay is busy'}. Trying again by itself in ${seconds} s…`;
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    $('status').textContent = 'Connecting…';
+  }
+}
+
+async function start() {
+  const match = /^#t=(ov_[A-Za-z0-9_-]{43})$/.exec(location.hash);
+  if (match) {
+    history.replaceState(null, '', location.pathname);
+    const res = await signIn(match[1]);
     if (!res.ok) {
       const body = await res.json().catch(() => ({}));
       return showGone(body?.error?.message ?? 'This link is not valid');
