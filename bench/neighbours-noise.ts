@@ -88,18 +88,30 @@ export function floodDeliveries(proxy: Pick<Proxy, 'host' | 'port'>, ca: Buffer,
   };
 }
 
-/** (b) Its tills' pages of the log from the start, the largest the relay gives, many at once. */
-export function floodReads(base: string, agent: Agent, merchant: Merchant): Noise {
+/**
+ * (b) Its tills' pages of the log from the start, the largest the relay gives, many at once: written out before
+ * the flood and sent on bare keep-alive connections (RawHttps), each page's body counted off and dropped.
+ */
+export function floodReads(proxy: Pick<Proxy, 'host' | 'port'>, ca: Buffer, merchant: Merchant): Noise {
+  const requests = merchant.tokens.map((token) =>
+    RawHttps.get(proxy, '/v1/transactions?after=0&limit=500', { authorization: `Bearer ${token}` }),
+  );
+  const connections = Array.from({ length: NOISE.readConcurrency }, () => new RawHttps(proxy, ca));
+  const free = [...connections];
   let n = 0;
-  return paced(NOISE.readConcurrency, NOISE.readRate, async () => {
-    const token = merchant.tokens[n++ % merchant.tokens.length]!;
-    const res = await request(`${base}/v1/transactions?after=0&limit=500`, {
-      headers: { authorization: `Bearer ${token}` },
-      dispatcher: agent,
-    });
-    await res.body.dump();
-    return res.statusCode;
+  const noise = paced(NOISE.readConcurrency, NOISE.readRate, async () => {
+    const connection = free.pop()!;
+    const status = await connection.send(requests[n++ % requests.length]!);
+    free.push(connection);
+    return status;
   });
+  return {
+    async stop() {
+      const summary = await noise.stop();
+      for (const c of connections) c.close();
+      return summary;
+    },
+  };
 }
 
 /** Opens held connections with `open` until refused `refusalsToStop` times in a row, `max` are held, or time is up. */

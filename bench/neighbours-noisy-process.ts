@@ -62,7 +62,7 @@ async function runChild(setup: Setup): Promise<void> {
   const proxy: Proxy = { ...setup.shared, stop: async () => undefined, output: () => '' };
   const behaviours: Record<NoisyPhase, () => Promise<Noise>> = {
     deliveries: async () => floodDeliveries(setup.shared, ca, setup.merchant),
-    reads: async () => floodReads(setup.shared.url, agent, setup.merchant),
+    reads: async () => floodReads(setup.shared, ca, setup.merchant),
     streams: () => stalledStreams(proxy, ca, setup.merchant),
     pages: () => heldPages(setup.shared.url, agent, proxy, ca, setup.merchant),
   };

@@ -75,12 +75,14 @@ export function heldGet(proxy: Proxy, ca: Buffer, path: string, headers: Record<
 
 /**
  * One keep-alive HTTPS connection through the proxy that sends requests already written out as bytes, one at a
- * time, and reads back only each answer's status: the cheapest client a flood can have, so that on this shared
+ * time, and reads back only each answer's status (its body counted off by content-length, never kept): the cheapest client a flood can have, so that on this shared
  * machine the flooding merchant's own client work takes as little as it can of the CPU the relay is measured on.
  */
 export class RawHttps {
   private socket: TLSSocket | null = null;
+  /** The answer's head as it arrives; once it is whole, the answer's status and the body's bytes still to come. */
   private received: Buffer = Buffer.alloc(0);
+  private answering: { status: number; close: boolean; remaining: number } | null = null;
   private waiting: ((status: number | 'error') => void) | null = null;
 
   constructor(
@@ -93,6 +95,12 @@ export class RawHttps {
     const all = { host: `${HOST}:${proxy.port}`, ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const head = Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`);
     return Buffer.from(`POST ${path} HTTP/1.1\r\n${head.join('')}\r\n${body}`);
+  }
+
+  /** `GET path` with these headers, as bytes ready for `send`. */
+  static get(proxy: Pick<Proxy, 'port'>, path: string, headers: Record<string, string>): Buffer {
+    const head = Object.entries({ host: `${HOST}:${proxy.port}`, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+    return Buffer.from(`GET ${path} HTTP/1.1\r\n${head.join('')}\r\n`);
   }
 
   /** Sends one request and resolves with its answer's status ('error': the connection failed first). */
@@ -113,6 +121,7 @@ export class RawHttps {
     const socket = connect({ host: this.proxy.host, port: this.proxy.port, ca: this.ca, servername: HOST });
     this.socket = socket;
     this.received = Buffer.alloc(0);
+    this.answering = null;
     socket.on('data', (chunk: Buffer) => this.read(chunk));
     const lost = () => {
       if (this.socket === socket) this.socket = null;
@@ -123,16 +132,28 @@ export class RawHttps {
     return socket;
   }
 
+  /** The head is gathered; the body (a page can be hundreds of KiB) is only counted off as it passes, never kept. */
   private read(chunk: Buffer): void {
-    this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
-    const end = this.received.indexOf('\r\n\r\n');
-    if (end < 0) return;
-    const head = this.received.subarray(0, end).toString('latin1');
-    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-    if (this.received.length < end + 4 + length) return;
-    this.received = this.received.subarray(end + 4 + length);
-    if (/\r\nconnection: *close/i.test(head)) this.close();
-    this.answer(Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0));
+    let rest = chunk;
+    if (!this.answering) {
+      this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
+      const end = this.received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head = this.received.subarray(0, end).toString('latin1');
+      this.answering = {
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0),
+        close: /\r\nconnection: *close/i.test(head),
+        remaining: Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0),
+      };
+      rest = this.received.subarray(end + 4);
+      this.received = Buffer.alloc(0);
+    }
+    this.answering.remaining -= rest.length;
+    if (this.answering.remaining > 0) return;
+    const { status, close } = this.answering;
+    this.answering = null;
+    if (close) this.close();
+    this.answer(status);
   }
 
   private answer(status: number | 'error'): void {
