@@ -27,8 +27,12 @@ export const shareFields = {
   readEventsPerSecondPerMerchant: z.number().min(1).max(10_000_000).default(2_000),
   /** Events one merchant's tills may be sent at once before readEventsPerSecondPerMerchant applies. */
   readEventBurstPerMerchant: count(10_000_000, 2_000),
-  /** PostgreSQL: connections of the instance's pool its tills' reads may hold at once (at most --pg-pool-size - 1); the rest wait their merchant's turn, and commits keep the others. */
-  maxDatabaseReads: count(1_000, 5),
+  /**
+   * PostgreSQL: connections of the instance's pool its tills' reads may hold at once (at most --pg-pool-size - 1); the rest wait
+   * their merchant's turn, and commits keep the others. One by default: a free connection is not free CPU, and reads running side
+   * by side on a small database host take the cores the commits need (relay/docs/limits.md says what raising it costs).
+   */
+  maxDatabaseReads: count(1_000, 1),
   /** Owner's page streams (GET /v1/owner/stream) on an instance, all merchants together; 503 beyond. */
   maxOwnerStreams: count(100_000, 500),
   /** Owner's page streams one merchant may hold open on an instance. */
