@@ -75,13 +75,15 @@ export function heldGet(proxy: Proxy, ca: Buffer, path: string, headers: Record<
 
 /**
  * One keep-alive HTTPS connection through the proxy that sends requests already written out as bytes, one at a
- * time, and reads back only each answer's status (its body counted off by content-length, never kept): the cheapest client a flood can have, so that on this shared
- * machine the flooding merchant's own client work takes as little as it can of the CPU the relay is measured on.
+ * time, and reads back only each answer's status (its body counted off by content-length, never kept): the
+ * cheapest client a flood can have, so that on this shared machine the flooding merchant's own client work
+ * takes as little as it can of the CPU the relay is measured on.
  */
 export class RawHttps {
   private socket: TLSSocket | null = null;
-  /** The answer's head as it arrives; once it is whole, the answer's status and the body's bytes still to come. */
+  /** The answer's head, gathered until it is whole. */
   private received: Buffer = Buffer.alloc(0);
+  /** Then the answer's status, and the bytes of its body still to come. */
   private answering: { status: number; close: boolean; remaining: number } | null = null;
   private waiting: ((status: number | 'error') => void) | null = null;
 
