@@ -211,6 +211,18 @@ async function openAdminListener(
   });
 }
 
+/** PostgreSQL: the gate on the tills' reads, as the instance's settings set it (on reload too), shown in /metrics. */
+function databaseReads(getConfig: () => RelayConfig, metrics: RelayMetrics): PgStoreOptions['reads'] {
+  return {
+    max: () => getConfig().maxDatabaseReads,
+    perMerchant: () => getConfig().maxDatabaseReadsPerMerchant,
+    changed: (running, waiting) => {
+      metrics.databaseReads.set(running, { state: 'running' });
+      metrics.databaseReads.set(waiting, { state: 'waiting' });
+    },
+  };
+}
+
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const log = options.log ?? defaultLog;
   const now = options.now ?? Date.now;
@@ -218,13 +230,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   let config: RelayConfig = parseRelayConfig(options.config, 'startRelay options.config', {}, kind);
   const getConfig = () => config;
   const metrics = new RelayMetrics();
-  const store = await openStore(options, config, log, {
-    max: () => getConfig().maxDatabaseReads,
-    changed: (running, waiting) => {
-      metrics.databaseReads.set(running, { state: 'running' });
-      metrics.databaseReads.set(waiting, { state: 'waiting' });
-    },
-  });
+  const store = await openStore(options, config, log, databaseReads(getConfig, metrics));
   const { tenancy } = store;
   setStartGauges(metrics, tenancy);
   showLimits(metrics, config);

@@ -28,11 +28,14 @@ export const shareFields = {
   /** Events one merchant's tills may be sent at once before readEventsPerSecondPerMerchant applies. */
   readEventBurstPerMerchant: count(10_000_000, 2_000),
   /**
-   * PostgreSQL: connections of the instance's pool its tills' reads may hold at once (at most --pg-pool-size - 1); the rest wait
-   * their merchant's turn, and commits keep the others. One by default: a free connection is not free CPU, and reads running side
-   * by side on a small database host take the cores the commits need (relay/docs/limits.md says what raising it costs).
+   * PostgreSQL: the tills' reads of the log running at once on an instance while they are quick. One by default: reads side by
+   * side take the database's cores from the commits, and a quick read holds the next back for about a millisecond. A read
+   * still running after 50 ms stops counting (slow ones hold at most half of --pg-pool-size); the rest wait their
+   * merchant's turn (relay/docs/limits.md).
    */
   maxDatabaseReads: count(1_000, 1),
+  /** PostgreSQL: connections one merchant's reads may hold at once on an instance, quick or slow: its slow reads never fill the pool. */
+  maxDatabaseReadsPerMerchant: count(1_000, 1),
   /** Owner's page streams (GET /v1/owner/stream) on an instance, all merchants together; 503 beyond. */
   maxOwnerStreams: count(100_000, 500),
   /** Owner's page streams one merchant may hold open on an instance. */
@@ -74,6 +77,7 @@ export const SHARE_ENV_VARS = {
   RELAY_READ_EVENTS_PER_SECOND_PER_MERCHANT: 'readEventsPerSecondPerMerchant',
   RELAY_READ_EVENT_BURST_PER_MERCHANT: 'readEventBurstPerMerchant',
   RELAY_MAX_DATABASE_READS: 'maxDatabaseReads',
+  RELAY_MAX_DATABASE_READS_PER_MERCHANT: 'maxDatabaseReadsPerMerchant',
   RELAY_MAX_OWNER_STREAMS: 'maxOwnerStreams',
   RELAY_MAX_OWNER_STREAMS_PER_MERCHANT: 'maxOwnerStreamsPerMerchant',
   RELAY_MAX_OWNER_STREAMS_PER_LINK: 'maxOwnerStreamsPerLink',

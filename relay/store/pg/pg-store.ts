@@ -31,7 +31,7 @@ import { UsageRecorder } from './usage-recorder.js';
 import { PgOwnerView } from './owner-view-pg.js';
 import { pruneDue } from './pg-prune.js';
 import { pgAdministration } from './admin/index.js';
-import { ReadGate } from './read-gate.js';
+import { poolReadGate, type PoolReads, type ReadGate } from './read-gate.js';
 
 export type PgStoreOptions = {
   databaseUrl: string;
@@ -49,8 +49,8 @@ export type PgStoreOptions = {
   expectedInstances?: number;
   /** Wait (with back-off, logged) for a database unreachable at start, instead of failing. */
   waitForDatabase?: boolean;
-  /** Connections of the pool reads may hold at once (at most poolSize - 1: commits keep the rest); told when reads run and wait. */
-  reads?: { max: () => number; changed?: (running: number, waiting: number) => void };
+  /** The gate on the tills' reads of the log (read-gate.ts, poolReadGate). */
+  reads?: PoolReads;
   log: LogFn;
 };
 
@@ -94,7 +94,7 @@ export class PgStore implements RelayStore {
   ) {
     this.masterKey = options.masterKey;
     const poolSize = options.poolSize ?? 10;
-    this.reads = new ReadGate(() => Math.min(options.reads?.max() ?? poolSize, poolSize - 1), options.reads?.changed);
+    this.reads = poolReadGate(poolSize, options.reads);
     this.usage = new UsageRecorder(pool, options.log);
     this.usage.start(options.usageFlushMs ?? 5_000);
     this.ownerView = new PgOwnerView(pool);

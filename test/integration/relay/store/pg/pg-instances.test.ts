@@ -179,6 +179,9 @@ describePg('relay on PostgreSQL: two instances, two merchants', () => {
       expect(answers[0]!.headers?.['retry-after']).toBe('1');
       expect(answers[0]!.body).toMatch(/maxReadsInFlightPerToken 2/);
       expect(narrow.metrics.merchantReadsInFlight.get({ merchant: 'MCH_alpha' })).toBe(2);
+      // Of alpha's two, one holds a database connection and the other waits for it (maxDatabaseReadsPerMerchant 1).
+      await waitFor(() => narrow.metrics.databaseReads.get({ state: 'waiting' }) === 1, 5_000, "alpha's second read waiting");
+      expect(narrow.metrics.databaseReads.get({ state: 'running' })).toBe(1);
       // Beta, on the same instance while alpha's two reads wait: every delivery stored, its own page read.
       const betaAnswers = await Promise.all([1, 2, 3, 4].map(() => deliver(narrow.url, transaction('live'), KEYS.MCH_beta)));
       expect(betaAnswers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
@@ -188,6 +191,7 @@ describePg('relay on PostgreSQL: two instances, two merchants', () => {
       await Promise.all(reads);
       expect(answers.slice(10).map((a) => a.status)).toEqual([200, 200]);
       expect(narrow.metrics.merchantReadsInFlight.get({ merchant: 'MCH_alpha' })).toBe(0);
+      expect(narrow.metrics.databaseReads.get({ state: 'waiting' })).toBe(0);
       const text = await narrow.metrics.render();
       expect(text).toContain('relay_limit{limit="maxReadsInFlightPerToken"} 2');
       expect(text).toMatch(/relay_merchant_till_refusals_total\{merchant="MCH_alpha",reason="reads_token_busy"\} 10/);
