@@ -70,22 +70,7 @@ export function floodDeliveries(proxy: Pick<Proxy, 'host' | 'port'>, ca: Buffer,
     const d = signedDelivery(`flood_${merchant.id}`, merchant.key);
     return RawHttps.request(proxy, NOISE.floodPath, d.headers, d.body);
   });
-  const connections = Array.from({ length: NOISE.floodConcurrency }, () => new RawHttps(proxy, ca));
-  const free = [...connections];
-  let next = 0;
-  const noise = paced(NOISE.floodConcurrency, NOISE.floodRate, async () => {
-    const connection = free.pop()!;
-    const status = await connection.send(prepared[next++ % prepared.length]!);
-    free.push(connection);
-    return status;
-  });
-  return {
-    async stop() {
-      const summary = await noise.stop();
-      for (const c of connections) c.close();
-      return summary;
-    },
-  };
+  return sendInTurn(proxy, ca, prepared, NOISE.floodConcurrency, NOISE.floodRate);
 }
 
 /**
@@ -96,12 +81,20 @@ export function floodReads(proxy: Pick<Proxy, 'host' | 'port'>, ca: Buffer, merc
   const requests = merchant.tokens.map((token) =>
     RawHttps.get(proxy, '/v1/transactions?after=0&limit=500', { authorization: `Bearer ${token}` }),
   );
-  const connections = Array.from({ length: NOISE.readConcurrency }, () => new RawHttps(proxy, ca));
+  return sendInTurn(proxy, ca, requests, NOISE.readConcurrency, NOISE.readRate);
+}
+
+/**
+ * Sends the requests written out beforehand, in turn and over again, on `concurrency` bare keep-alive connections
+ * (RawHttps) at up to `rate` a second, until stopped.
+ */
+function sendInTurn(proxy: Pick<Proxy, 'host' | 'port'>, ca: Buffer, requests: Buffer[], concurrency: number, rate: number): Noise {
+  const connections = Array.from({ length: concurrency }, () => new RawHttps(proxy, ca));
   const free = [...connections];
-  let n = 0;
-  const noise = paced(NOISE.readConcurrency, NOISE.readRate, async () => {
+  let next = 0;
+  const noise = paced(concurrency, rate, async () => {
     const connection = free.pop()!;
-    const status = await connection.send(requests[n++ % requests.length]!);
+    const status = await connection.send(requests[next++ % requests.length]!);
     free.push(connection);
     return status;
   });

@@ -9,6 +9,21 @@ function held() {
   return { read: () => done, finish: () => finish() };
 }
 
+/** Held reads through `gate`: `start` asks for one, `started` lists them in the order they got in, `reads` finishes them. */
+function heldReads(gate: ReadGate) {
+  const started: string[] = [];
+  const reads = new Map<string, ReturnType<typeof held>>();
+  const start = (merchant: string, name: string) => {
+    const r = held();
+    reads.set(name, r);
+    void gate.run(merchant, () => {
+      started.push(name);
+      return r.read();
+    });
+  };
+  return { started, reads, start };
+}
+
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 /** Reads held past the test's end never count as slow: what is tested is the order of turns. */
 const NEVER_SLOW = 600_000;
@@ -18,16 +33,7 @@ describe('ReadGate', () => {
   it("holds reads to its share and lets the waiting ones in merchant by merchant, so one merchant's queue never goes first", async () => {
     const states: Array<[number, number]> = [];
     const gate = new ReadGate({ max: () => 2, slowAfterMs: NEVER_SLOW }, (running, waiting) => states.push([running, waiting]));
-    const started: string[] = [];
-    const reads = new Map<string, ReturnType<typeof held>>();
-    const start = (merchant: string, name: string) => {
-      const r = held();
-      reads.set(name, r);
-      void gate.run(merchant, () => {
-        started.push(name);
-        return r.read();
-      });
-    };
+    const { started, reads, start } = heldReads(gate);
     for (let i = 1; i <= 5; i++) start('MCH_noisy', `noisy${i}`);
     start('MCH_calm', 'calm1');
     await turn();
@@ -53,16 +59,7 @@ describe('ReadGate', () => {
     const gate = new ReadGate({ max: () => 3, perMerchant: () => 1, slowAfterMs: NEVER_SLOW }, (running, waiting) =>
       states.push([running, waiting]),
     );
-    const started: string[] = [];
-    const reads = new Map<string, ReturnType<typeof held>>();
-    const start = (merchant: string, name: string) => {
-      const r = held();
-      reads.set(name, r);
-      void gate.run(merchant, () => {
-        started.push(name);
-        return r.read();
-      });
-    };
+    const { started, reads, start } = heldReads(gate);
     for (let i = 1; i <= 3; i++) start('MCH_noisy', `noisy${i}`);
     start('MCH_calm', 'calm1');
     start('MCH_other', 'other1');
@@ -93,16 +90,7 @@ describe('ReadGate', () => {
     const gate = new ReadGate({ max: () => 1, hardMax: () => 2, perMerchant: () => 1, slowAfterMs: 30 }, (running, waiting) =>
       states.push([running, waiting]),
     );
-    const started: string[] = [];
-    const reads = new Map<string, ReturnType<typeof held>>();
-    const start = (merchant: string, name: string) => {
-      const r = held();
-      reads.set(name, r);
-      void gate.run(merchant, () => {
-        started.push(name);
-        return r.read();
-      });
-    };
+    const { started, reads, start } = heldReads(gate);
     start('MCH_locked', 'locked1');
     start('MCH_locked', 'locked2');
     start('MCH_calm', 'calm1');
