@@ -33,16 +33,15 @@ export class ReadGate {
   private readonly limits: Required<ReadGateLimits>;
 
   constructor(
-    limits: ReadGateLimits | (() => number),
+    limits: ReadGateLimits,
     /** Told the reads holding a connection and the reads waiting, whenever either changes. */
     private readonly changed: (running: number, waiting: number) => void = () => undefined,
   ) {
-    const given = typeof limits === 'function' ? { max: limits } : limits;
     this.limits = {
-      max: given.max,
-      hardMax: given.hardMax ?? given.max,
-      perMerchant: given.perMerchant ?? (() => Number.POSITIVE_INFINITY),
-      slowAfterMs: given.slowAfterMs ?? 50,
+      max: limits.max,
+      hardMax: limits.hardMax ?? limits.max,
+      perMerchant: limits.perMerchant ?? (() => Number.POSITIVE_INFINITY),
+      slowAfterMs: limits.slowAfterMs ?? 50,
     };
   }
 

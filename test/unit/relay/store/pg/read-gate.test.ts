@@ -117,7 +117,7 @@ describe('ReadGate', () => {
   });
 
   it('lets a read in at once while fewer than its share run, and a failed read frees its connection', async () => {
-    const gate = new ReadGate(() => 1);
+    const gate = new ReadGate({ max: () => 1 });
     await expect(gate.run('MCH_a', () => Promise.reject(new Error('gone')))).rejects.toThrow('gone');
     await expect(gate.run('MCH_b', () => Promise.resolve(7))).resolves.toBe(7);
   });
