@@ -13,6 +13,7 @@ import { docBlocks, NGINX, OPENSSL, selfSignedCert, startNginx, type Proxy } fro
 import { PgCluster } from '../test/support/pg-cluster.js';
 import type { Merchant } from './neighbours-calm.js';
 import type { CpuRoots } from './neighbours-cpu.js';
+import { pidIn } from './process-cpu.js';
 import { ONE_MERCHANT_UNSHARED, startChild, type Child } from './relay-bench-targets.js';
 
 export type HostedRelay = {
@@ -112,16 +113,6 @@ export async function startHostedRelay(calmCount: number, entry: string[]): Prom
   } catch (err) {
     await stop();
     throw err;
-  }
-}
-
-/** The pid a pid file names on its first line, or null. */
-function pidIn(file: string): number | null {
-  try {
-    const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
   }
 }
 

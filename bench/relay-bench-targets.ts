@@ -13,6 +13,7 @@ import { createRelayToken } from '../relay/ops/index.js';
 import { openPgPool, addKey, addMerchant, createToken } from '../relay/store/pg/index.js';
 import { PgCluster } from '../test/support/pg-cluster.js';
 import type { BenchKey } from './relay-bench-load.js';
+import { pidIn } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // Fixture keys written as sk_live_${'…'} so secret scanners do not flag them as real keys.
@@ -27,6 +28,8 @@ export type Target = {
   urls: string[];
   /** Where the latency round posts, and where its till listens (another instance when there are several). */
   latency?: { postUrl: string; sseUrl: string; token: string; after: number; key: BenchKey; metricsUrl?: string };
+  /** The processes whose CPU (each with everything under it) a delivery to this target costs: its instances, and its database's postmaster when the bench runs it. */
+  cpuRoots: () => Array<number | null>;
   stop(): Promise<void>;
 };
 
@@ -72,7 +75,8 @@ async function stopChildren(children: Child[]): Promise<void> {
 
 export async function startBare(): Promise<Target & { pid: number }> {
   const child = await startChild(['-e', BARE_SERVER]);
-  return { store: 'bare', instances: 1, pid: child.proc.pid!, urls: [child.url], stop: () => stopChildren([child]) };
+  const pid = child.proc.pid!;
+  return { store: 'bare', instances: 1, pid, urls: [child.url], cpuRoots: () => [pid], stop: () => stopChildren([child]) };
 }
 
 /**
@@ -86,10 +90,12 @@ export async function startSqlite(entry: string[] = ['--import', 'tsx', 'relay/c
   writeFileSync(configFile, JSON.stringify({ keys: [KEY, LATENCY_KEY], tills: [{ label: 'bench', tokenHash }] }));
   // The admin listener serves the metrics the latency round reads its starting point from.
   const child = await startChild([...entry, '--port', '0', '--admin-port', '0', '--data', join(dir, 'data'), '--config', configFile]);
+  const pid = child.proc.pid!;
   return {
     store: 'sqlite',
     instances: 1,
-    pid: child.proc.pid!,
+    pid,
+    cpuRoots: () => [pid],
     urls: [child.url],
     // One log: the till listens from wherever the throughput rounds left it (read just before).
     latency: { postUrl: child.url, sseUrl: child.url, token, after: -1, key: LATENCY_KEY, metricsUrl: `${child.adminUrl}/metrics` },
@@ -100,11 +106,22 @@ export async function startSqlite(entry: string[] = ['--import', 'tsx', 'relay/c
   };
 }
 
+export type BenchDatabase = {
+  url(name: string): Promise<string>;
+  /** The throwaway cluster's postmaster, whose backends' CPU a delivery costs; null for a database given by URL (not this bench's to weigh). */
+  postmaster(): number | null;
+  stop(): Promise<void>;
+};
+
 /** A PostgreSQL to run on: the given URL, or a throwaway cluster (stopped with the benchmark). */
-export async function benchDatabase(givenUrl: string | undefined): Promise<{ url(name: string): Promise<string>; stop(): Promise<void> }> {
-  if (givenUrl) return { url: async () => givenUrl, stop: async () => undefined };
+export async function benchDatabase(givenUrl: string | undefined): Promise<BenchDatabase> {
+  if (givenUrl) return { url: async () => givenUrl, postmaster: () => null, stop: async () => undefined };
   const cluster = await PgCluster.create();
-  return { url: (name) => cluster.createDatabase(name), stop: () => cluster.destroy() };
+  return {
+    url: (name) => cluster.createDatabase(name),
+    postmaster: () => pidIn(join(cluster.dataDir, 'postmaster.pid')),
+    stop: () => cluster.destroy(),
+  };
 }
 
 /**
@@ -113,7 +130,7 @@ export async function benchDatabase(givenUrl: string | undefined): Promise<{ url
  */
 export const ONE_MERCHANT_UNSHARED = { RELAY_DELIVERIES_PER_SECOND_PER_MERCHANT: '1000000', RELAY_DELIVERY_BURST_PER_MERCHANT: '1000000' };
 
-export async function startPostgres(databaseUrl: string, instances: number): Promise<Target> {
+export async function startPostgres(databaseUrl: string, instances: number, postmaster: () => number | null = () => null): Promise<Target> {
   const masterKey = randomBytes(32);
   const pool = await openPgPool(databaseUrl, 1);
   let latencyToken: string;
@@ -138,6 +155,7 @@ export async function startPostgres(databaseUrl: string, instances: number): Pro
     instances,
     urls,
     latency: { postUrl: urls[0]!, sseUrl: urls[urls.length - 1]!, token: latencyToken, after: 0, key: LATENCY_KEY },
+    cpuRoots: () => [...children.map((c) => c.proc.pid!), postmaster()],
     stop: () => stopChildren(children),
   };
 }

@@ -16,7 +16,12 @@
  * apart: a slow commit, i.e. load on the machine, or a slow way from one instance to the other)
  * (with --store all, the PostgreSQL lines add "vsSqlite": their accepted/s over SQLite's in the same round,
  * the median over the rounds: each round's SQLite and PostgreSQL run seconds apart, so a change in the
- * machine's load or its disk's fsync time between rounds moves both alike and leaves their ratio).
+ * machine's load or its disk's fsync time between rounds moves both alike and leaves their ratio;
+ * and "cpuVsSqlite": the CPU a delivery costs on PostgreSQL, its instances' and its database's, over what it costs
+ * the relay on SQLite in the same round, the median over the rounds: what each store costs, which moves with the
+ * code and far less with the load generator sharing the cores than deliveries a second do. Left out when the
+ * database is given by URL, whose CPU is not this bench's to read.) Every line has "cpuUsPerDelivery", the
+ * median over the rounds of its processes' CPU per delivery acknowledged, in microseconds.
  * Options: --rounds (or env BENCH_ROUNDS; default 3); env BENCH_SECONDS per round (3), BENCH_CONCURRENCY
  * (128), BENCH_RATE (300 deliveries/s), BENCH_LATENCY_SECONDS (5).
  */
@@ -24,7 +29,8 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { CONCURRENCY, LATENCY_SECONDS, latency, median, RATE, signedDelivery, throughput } from './relay-bench-load.js';
-import { benchDatabase, KEY, startBare, startPostgres, startSqlite, type Target } from './relay-bench-targets.js';
+import { benchDatabase, KEY, startBare, startPostgres, startSqlite, type BenchDatabase, type Target } from './relay-bench-targets.js';
+import { processTable, treeCpuMs } from './process-cpu.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** Deliveries prepared per round: more than the fastest target answers in a round. */
@@ -55,6 +61,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[i]!;
 }
 
+/** CPU milliseconds used so far by the target's processes (its instances; its database's when the bench runs it). */
+function cpuMsOf(t: Target): number {
+  const table = processTable();
+  return t.cpuRoots().reduce((sum: number, pid) => sum + treeCpuMs(table, pid), 0);
+}
+
 const label = (t: Target) => (t.store === 'postgres' ? `postgres×${t.instances}` : t.store);
 const round2 = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -81,13 +93,14 @@ async function measureLatency(target: Target): Promise<{ p50Ms: number; p99Ms: n
   return { p50Ms, p99Ms, ackP99Ms };
 }
 
-async function startTargets(store: string, instances: number, database: Awaited<ReturnType<typeof benchDatabase>> | null) {
+async function startTargets(store: string, instances: number, database: BenchDatabase | null) {
   const targets: Target[] = [];
   if (store === 'sqlite' || store === 'all') targets.push(await startSqlite());
-  if (store === 'postgres') targets.push(await startPostgres(await database!.url('bench'), instances));
+  const postmaster = () => database!.postmaster();
+  if (store === 'postgres') targets.push(await startPostgres(await database!.url('bench'), instances, postmaster));
   if (store === 'all') {
-    targets.push(await startPostgres(await database!.url('bench_one'), 1));
-    targets.push(await startPostgres(await database!.url('bench_two'), 2));
+    targets.push(await startPostgres(await database!.url('bench_one'), 1, postmaster));
+    targets.push(await startPostgres(await database!.url('bench_two'), 2, postmaster));
   }
   return targets;
 }
@@ -109,14 +122,19 @@ async function main(): Promise<void> {
       );
     const baseRounds: number[] = [];
     const rounds = new Map<Target, number[]>(targets.map((t) => [t, []]));
+    /** CPU microseconds each delivery cost per round: the target's processes' CPU over the deliveries they acknowledged. */
+    const cpuRounds = new Map<Target, number[]>(targets.map((t) => [t, []]));
     for (let r = 0; r < ROUNDS; r++) {
       baseRounds.push(await throughput(bare.urls, forBaseline, SECONDS, true));
       const line = [`round ${r + 1}: bare ${baseRounds[r]!.toFixed(0)}/s`];
       for (const t of targets) {
         const chunk = Array.from({ length: PER_ROUND }, () => signedDelivery(`r${r}${label(t)}`, KEY));
+        const cpuBefore = cpuMsOf(t);
         const perSec = await throughput(t.urls, chunk, SECONDS);
+        const cpuUs = ((cpuMsOf(t) - cpuBefore) * 1000) / (perSec * SECONDS);
         rounds.get(t)!.push(perSec);
-        line.push(`${label(t)} ${perSec.toFixed(0)}/s`);
+        cpuRounds.get(t)!.push(cpuUs);
+        line.push(`${label(t)} ${perSec.toFixed(0)}/s (${cpuUs.toFixed(0)} µs CPU each)`);
       }
       console.error(line.join(', '));
     }
@@ -127,6 +145,8 @@ async function main(): Promise<void> {
     console.error(`medians over ${ROUNDS} rounds (concurrency ${CONCURRENCY}; ${cpus().length} CPUs, load average ${load})`);
     const sqliteRounds = targets[0]?.store === 'sqlite' ? rounds.get(targets[0])! : null;
     const vsSqlite = (t: Target) => median(rounds.get(t)!.map((perSec, r) => perSec / sqliteRounds![r]!));
+    const sqliteCpu = targets[0]?.store === 'sqlite' ? cpuRounds.get(targets[0])! : null;
+    const cpuVsSqlite = (t: Target) => median(cpuRounds.get(t)!.map((us, r) => us / sqliteCpu![r]!));
     for (const t of targets) {
       const acceptedPerSec = median(rounds.get(t)!);
       const { p50Ms, p99Ms, ackP99Ms } = await measureLatency(t);
@@ -140,7 +160,9 @@ async function main(): Promise<void> {
           ackP99Ms: round2(ackP99Ms),
           store: t.store,
           instances: t.instances,
+          cpuUsPerDelivery: round2(median(cpuRounds.get(t)!), 1),
           ...(t.store === 'postgres' && sqliteRounds ? { vsSqlite: round2(vsSqlite(t), 3) } : {}),
+          ...(t.store === 'postgres' && sqliteCpu && database?.postmaster() ? { cpuVsSqlite: round2(cpuVsSqlite(t), 2) } : {}),
         }),
       );
     }
