@@ -18,8 +18,8 @@
  * the median over the rounds: each round's SQLite and PostgreSQL run seconds apart, so a change in the
  * machine's load or its disk's fsync time between rounds moves both alike and leaves their ratio;
  * and "cpuVsSqlite": the CPU a delivery costs on PostgreSQL, its instances' and its database's, over what it costs
- * the relay on SQLite in the same round, the median over the rounds: what each store costs, which moves with the
- * code and far less with the load generator sharing the cores than deliveries a second do. Left out when the
+ * the relay on SQLite in the same round, the median over the rounds: what each store costs a host in CPU. It
+ * scatters about as much as vsSqlite, since the group commit's groups grow and shrink with the load. Left out when the
  * database is given by URL, whose CPU is not this bench's to read.) Every line has "cpuUsPerDelivery", the
  * median over the rounds of its processes' CPU per delivery acknowledged, in microseconds.
  * Options: --rounds (or env BENCH_ROUNDS; default 3); env BENCH_SECONDS per round (3), BENCH_CONCURRENCY
