@@ -13,7 +13,7 @@ import { createRelayToken } from '../relay/ops/index.js';
 import { openPgPool, addKey, addMerchant, createToken } from '../relay/store/pg/index.js';
 import { PgCluster } from '../test/support/pg-cluster.js';
 import type { BenchKey } from './relay-bench-load.js';
-import { pidIn } from './process-cpu.js';
+import { pidIn, processTable, treeCpuMs } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // Fixture keys written as sk_live_${'…'} so secret scanners do not flag them as real keys.
@@ -73,17 +73,23 @@ async function stopChildren(children: Child[]): Promise<void> {
   );
 }
 
-export async function startBare(): Promise<Target & { pid: number }> {
+/** CPU milliseconds used so far by the target's processes (its instances; its database's when the bench runs it). */
+export function cpuMsOf(target: Target): number {
+  const table = processTable();
+  return target.cpuRoots().reduce((sum: number, pid) => sum + treeCpuMs(table, pid), 0);
+}
+
+export async function startBare(): Promise<Target> {
   const child = await startChild(['-e', BARE_SERVER]);
   const pid = child.proc.pid!;
-  return { store: 'bare', instances: 1, pid, urls: [child.url], cpuRoots: () => [pid], stop: () => stopChildren([child]) };
+  return { store: 'bare', instances: 1, urls: [child.url], cpuRoots: () => [pid], stop: () => stopChildren([child]) };
 }
 
 /**
  * The relay on SQLite in a throwaway data folder. `entry`: how node runs it (the sources under tsx by
  * default; bench:relay-paired passes a built cli.js, or node flags before one).
  */
-export async function startSqlite(entry: string[] = ['--import', 'tsx', 'relay/cli.ts']): Promise<Target & { pid: number }> {
+export async function startSqlite(entry: string[] = ['--import', 'tsx', 'relay/cli.ts']): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const { token, tokenHash } = createRelayToken();
   const configFile = join(dir, 'relay.json');
@@ -94,7 +100,6 @@ export async function startSqlite(entry: string[] = ['--import', 'tsx', 'relay/c
   return {
     store: 'sqlite',
     instances: 1,
-    pid,
     cpuRoots: () => [pid],
     urls: [child.url],
     // One log: the till listens from wherever the throughput rounds left it (read just before).

@@ -29,8 +29,16 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { CONCURRENCY, LATENCY_SECONDS, latency, median, RATE, signedDelivery, throughput } from './relay-bench-load.js';
-import { benchDatabase, KEY, startBare, startPostgres, startSqlite, type BenchDatabase, type Target } from './relay-bench-targets.js';
-import { processTable, treeCpuMs } from './process-cpu.js';
+import {
+  benchDatabase,
+  cpuMsOf,
+  KEY,
+  startBare,
+  startPostgres,
+  startSqlite,
+  type BenchDatabase,
+  type Target,
+} from './relay-bench-targets.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** Deliveries prepared per round: more than the fastest target answers in a round. */
@@ -59,12 +67,6 @@ function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i]!;
-}
-
-/** CPU milliseconds used so far by the target's processes (its instances; its database's when the bench runs it). */
-function cpuMsOf(t: Target): number {
-  const table = processTable();
-  return t.cpuRoots().reduce((sum: number, pid) => sum + treeCpuMs(table, pid), 0);
 }
 
 const label = (t: Target) => (t.store === 'postgres' ? `postgres×${t.instances}` : t.store);
@@ -130,8 +132,9 @@ async function main(): Promise<void> {
       for (const t of targets) {
         const chunk = Array.from({ length: PER_ROUND }, () => signedDelivery(`r${r}${label(t)}`, KEY));
         const cpuBefore = cpuMsOf(t);
+        const t0 = performance.now();
         const perSec = await throughput(t.urls, chunk, SECONDS);
-        const cpuUs = ((cpuMsOf(t) - cpuBefore) * 1000) / (perSec * SECONDS);
+        const cpuUs = ((cpuMsOf(t) - cpuBefore) * 1e6) / (perSec * (performance.now() - t0));
         rounds.get(t)!.push(perSec);
         cpuRounds.get(t)!.push(cpuUs);
         line.push(`${label(t)} ${perSec.toFixed(0)}/s (${cpuUs.toFixed(0)} µs CPU each)`);

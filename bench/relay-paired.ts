@@ -7,24 +7,17 @@
  * A <relay> is a built entry (`relay/dist/cli.js`, or another checkout's), `tsx` for `relay/cli.ts`
  * under tsx, or a node flag to run `relay/dist/cli.js` with (`--max-semi-space-size=32`).
  * Prints per round the deliveries/s of each, then per build the median, its ratio to the bare
- * server's median, the relay process's CPU per delivery (all its threads, from /proc/<pid>/stat), the bare
+ * server's median, the relay process's CPU per delivery (all its threads, from /proc: process-cpu.ts), the bare
  * server's CPU per request in the same rounds, and the one over the other (`cpuVsBare`): the CPU a durable
  * delivery costs, in units of what answering an HTTP request costs on this machine, so it moves with the
  * relay's code and not with the load generator sharing the cores (which moves `ratio`).
  * Options (env): BENCH_ROUNDS (5), BENCH_SECONDS per round (3).
  */
-import { readFileSync } from 'node:fs';
 import { median, signedDelivery, throughput } from './relay-bench-load.js';
-import { KEY, startBare, startSqlite } from './relay-bench-targets.js';
+import { cpuMsOf, KEY, startBare, startSqlite } from './relay-bench-targets.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-
-/** CPU seconds used so far by a process, all threads (utime + stime, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function entryArgs(relay: string): string[] {
   if (relay === 'tsx') return ['--import', 'tsx', 'relay/cli.ts'];
@@ -52,19 +45,18 @@ async function main(): Promise<void> {
     const perSec = relays.map((): number[] => []);
     const cpu = relays.map((): number[] => []);
     for (let round = 0; round < ROUNDS; round++) {
-      const bareBefore = cpuSeconds(bare.pid);
+      const bareBefore = cpuMsOf(bare);
       const bareStart = performance.now();
       const bareRate = await throughput(bare.urls, forBare, SECONDS, true);
       bareRounds.push(bareRate);
-      bareCpu.push(((cpuSeconds(bare.pid) - bareBefore) * 1e6) / (bareRate * ((performance.now() - bareStart) / 1000)));
+      bareCpu.push(((cpuMsOf(bare) - bareBefore) * 1e6) / (bareRate * (performance.now() - bareStart)));
       for (const [i, r] of relays.entries()) {
         const deliveries = Array.from({ length: Math.round(SECONDS * 20_000) }, () => signedDelivery(`r${round}_${i}`, KEY));
-        const before = cpuSeconds(r.pid);
+        const before = cpuMsOf(r);
         const t0 = performance.now();
         const rate = await throughput(r.urls, deliveries, SECONDS);
-        const elapsed = (performance.now() - t0) / 1000;
         perSec[i]!.push(rate);
-        cpu[i]!.push(((cpuSeconds(r.pid) - before) * 1e6) / (rate * elapsed));
+        cpu[i]!.push(((cpuMsOf(r) - before) * 1e6) / (rate * (performance.now() - t0)));
       }
       console.error(
         `round ${round + 1}: bare ${bareRounds[round]!.toFixed(0)}/s, ` +
